@@ -1,0 +1,209 @@
+package generator
+
+import (
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
+
+// emitDecode writes decode(r, version). Every field is either read or set to
+// its default, so decoding into a used struct equals decoding into a new
+// one, while slices, strings and nested structs are reused.
+func emitDecode(f *File, sm *structModel) error {
+	var body []Code
+	body = append(body, sm.flexibleDecl()...)
+	for _, fm := range sm.fields {
+		val := Id("m").Dot(fm.goName)
+		inline, iAlways, iNever := fm.inlineCond()
+		tc, tAlways, tNever := fm.taggedCond()
+		def, err := fm.setDefault(val.Clone())
+		if err != nil {
+			return err
+		}
+		var read []Code
+		if !iNever {
+			read = readValue(fm, val.Clone(), fm.compactExpr(), false)
+		}
+		// Where the field is neither inline nor tagged it takes its default.
+		var otherwise []Code
+		switch {
+		case tAlways:
+		case tNever:
+			otherwise = def
+		default:
+			otherwise = []Code{If(Op("!").Parens(tc)).Block(def...)}
+		}
+		switch {
+		case iAlways:
+			body = append(body, read...)
+		case iNever:
+			body = append(body, otherwise...)
+		case len(otherwise) == 0:
+			body = append(body, If(inline).Block(read...))
+		default:
+			body = append(body, If(inline).Block(read...).Else().Block(otherwise...))
+		}
+	}
+	if sm.hasTags {
+		reset := Id("m").Dot("UnknownTags").Op("=").Id("m").Dot("UnknownTags").Index(Empty(), Lit(0))
+		section := []Code{reset}
+		track := len(sm.tagged) <= 64
+		var cases []Code
+		var after []Code
+		for i, fm := range sm.tagged {
+			val := Id("m").Dot(fm.goName)
+			tc, tAlways, tNever := fm.taggedCond()
+			read := readValue(fm, val.Clone(), True(), true)
+			if track {
+				read = append(read, Id("seen").Op("|=").Lit(uint64(1)<<uint(i)))
+			}
+			invalid := []Code{Id("r").Dot("InvalidTag").Call(Id("tag"), Id("version")), Id("r").Dot("Within").Call(Lit(fm.f.Name)), Return()}
+			var c []Code
+			switch {
+			case tAlways:
+				c = read
+			case tNever:
+				c = invalid
+			default:
+				c = []Code{If(tc.Clone()).Block(read...).Else().Block(invalid...)}
+			}
+			cases = append(cases, Case(Lit(fm.f.Tag)).Block(c...))
+			if tNever {
+				continue
+			}
+			def, err := fm.setDefault(val.Clone())
+			if err != nil {
+				return err
+			}
+			if !track {
+				section = append(section, def...)
+				continue
+			}
+			cond := Id("seen").Op("&").Lit(uint64(1)<<uint(i)).Op("==").Lit(0)
+			if !tAlways {
+				cond = Parens(tc).Op("&&").Add(cond)
+			}
+			after = append(after, If(cond).Block(def...))
+		}
+		if track && len(sm.tagged) > 0 {
+			section = append(section, Var().Id("seen").Uint64())
+		}
+		unknown := Id("m").Dot("UnknownTags").Op("=").Id("r").Dot("UnknownTag").Call(Id("m").Dot("UnknownTags"), Id("tag"), Id("size"))
+		var dispatch Code = unknown
+		if len(cases) > 0 {
+			dispatch = Switch(Id("tag")).Block(append(cases, Default().Block(unknown))...)
+		}
+		section = append(section,
+			For(List(Id("i"), Id("n")).Op(":=").List(Lit(0), Id("r").Dot("TagCount").Call()), Id("i").Op("<").Id("n"), Id("i").Op("++")).Block(
+				List(Id("tag"), Id("size")).Op(":=").Id("r").Dot("TagHeader").Call(),
+				dispatch,
+				If(Id("r").Dot("Failed").Call()).Block(Return()),
+			),
+		)
+		section = append(section, after...)
+		switch fc := sm.flexibleExpr(); fc.GoString() {
+		case "true":
+			body = append(body, section...)
+		case "false":
+			body = append(body, reset)
+		default:
+			body = append(body, If(fc).Block(section...).Else().Block(reset))
+		}
+	}
+	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("decode").Params(Id("r").Op("*").Add(rt("Reader")), Id("version").Int16()).Block(body...)
+	f.Line()
+	return nil
+}
+
+// readValue reads one field value into val and returns early, naming the
+// field, when the read fails.
+func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool) []Code {
+	t := fm.f.Type
+	name := fm.f.Name
+	failed := If(Id("r").Dot("Failed").Call()).Block(Id("r").Dot("Within").Call(Lit(name)), Return())
+	nc, nAlways, nNever := fm.nullableCond()
+	nullable := boolExpr(nc, nAlways, nNever)
+	if !fm.nullable {
+		nullable = False()
+	}
+	// choose emits one of two reads by nullability at this version.
+	choose := func(ifNull, ifNot []Code) []Code {
+		switch {
+		case !fm.nullable || nNever:
+			return ifNot
+		case nAlways:
+			return ifNull
+		}
+		return []Code{If(nc).Block(ifNull...).Else().Block(ifNot...)}
+	}
+	r := func(method string, args ...Code) *Statement { return Id("r").Dot(method).Call(args...) }
+	if t.Array {
+		var each Code
+		switch t.Kind {
+		case schema.KindString:
+			each = For(Id("i").Op(":=").Range().Add(val)).Block(Add(val).Index(Id("i")).Op("=").Add(r("String", compact, Add(val).Index(Id("i")))))
+		case schema.KindBytes, schema.KindRecords:
+			each = For(Id("i").Op(":=").Range().Add(val)).Block(Add(val).Index(Id("i")).Op("=").Add(r("Bytes", compact, Add(val).Index(Id("i")))))
+		case schema.KindStruct:
+			each = For(Id("i").Op(":=").Range().Add(val)).Block(
+				Add(val).Index(Id("i")).Dot("decode").Call(Id("r"), Id("version")),
+				If(Id("r").Dot("Failed").Call()).Block(Id("r").Dot("WithinElem").Call(Lit(name), Id("i")), Return()),
+			)
+		default:
+			each = For(Id("i").Op(":=").Range().Add(val)).Block(Add(val).Index(Id("i")).Op("=").Add(readPrimitive(t.Kind)))
+		}
+		grow := []Code{Add(val).Op("=").Add(rt("Grow")).Call(val, Id("n")), each}
+		var out []Code
+		lenCall := r("ArrayLen", compact, nullable, Lit(minSize(t.Kind, fm.elem)))
+		if fm.nullable && !nNever {
+			out = []Code{If(Id("n").Op(":=").Add(lenCall), Id("n").Op("<").Lit(0)).Block(
+				Add(val).Op("=").Nil(),
+			).Else().Block(grow...)}
+		} else {
+			out = []Code{Block(append([]Code{Id("n").Op(":=").Add(lenCall)}, grow...)...)}
+		}
+		return append(out, failed)
+	}
+	switch t.Kind {
+	case schema.KindString:
+		if !fm.nullable {
+			return []Code{Add(val).Op("=").Add(r("String", compact, val)), failed}
+		}
+		return append(choose(
+			[]Code{Add(val).Op("=").Add(r("NullString", compact, val))},
+			[]Code{Add(val).Op("=").Add(rt("NullString")).Values(Dict{
+				Id("Value"): r("String", compact, Add(val).Dot("Value")), Id("Valid"): True(),
+			})},
+		), failed)
+	case schema.KindBytes, schema.KindRecords:
+		return append(choose(
+			[]Code{Add(val).Op("=").Add(r("NullBytes", compact, val))},
+			[]Code{Add(val).Op("=").Add(r("Bytes", compact, val))},
+		), failed)
+	case schema.KindStruct:
+		dec := []Code{Add(val).Dot("decode").Call(Id("r"), Id("version")), failed}
+		if !fm.nullable {
+			return dec
+		}
+		alloc := If(Add(val).Op("==").Nil()).Block(Add(val).Op("=").New(Id(fm.elem.goName)))
+		marker := "StructMarker" // int8: negative is null
+		if tagged {
+			marker = "TaggedStructMarker" // uvarint: zero is null
+		}
+		withMarker := []Code{If(Op("!").Add(r(marker))).Block(
+			If(Id("r").Dot("Failed").Call()).Block(Id("r").Dot("Within").Call(Lit(name)), Return()),
+			Add(val).Op("=").Nil(),
+		).Else().Block(append([]Code{alloc}, dec...)...)}
+		return choose(withMarker, append([]Code{alloc}, dec...))
+	}
+	return []Code{Add(val).Op("=").Add(readPrimitive(t.Kind)), failed}
+}
+
+func readPrimitive(k schema.Kind) *Statement {
+	m := map[schema.Kind]string{
+		schema.KindBool: "Bool", schema.KindInt8: "Int8", schema.KindInt16: "Int16",
+		schema.KindUint16: "Uint16", schema.KindInt32: "Int32", schema.KindUint32: "Uint32",
+		schema.KindInt64: "Int64", schema.KindFloat64: "Float64", schema.KindUUID: "UUID",
+	}[k]
+	return Id("r").Dot(m).Call()
+}

@@ -1,0 +1,217 @@
+package generator
+
+import (
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
+
+// emitAppend writes appendTo(b, version): fields in declaration order, the
+// tag section in tag order with unknown tags last, and Java's write errors
+// for values the version cannot carry.
+func emitAppend(f *File, sm *structModel) error {
+	var body []Code
+	body = append(body, sm.flexibleDecl()...)
+	usesErr := false
+	for _, fm := range sm.fields {
+		val := Id("m").Dot(fm.goName)
+		present, pAlways, pNever := fm.presentCond()
+		inline, iAlways, iNever := fm.inlineCond()
+		var absent Code
+		if !pAlways && !fm.f.Ignorable {
+			isDef, err := fm.isDefault(val.Clone())
+			if err != nil {
+				return err
+			}
+			check := If(Op("!").Parens(isDef)).Block(Return(Id("b"), rt("NonDefaultError").Call(Lit(fm.f.Name), Id("version"))))
+			if pNever {
+				absent = check
+			} else {
+				absent = If(Op("!").Parens(present)).Block(check)
+			}
+		}
+		var write []Code
+		if !iNever {
+			w, e := appendValue(fm, val.Clone(), fm.compactExpr(), false)
+			write = w
+			usesErr = usesErr || e
+		}
+		switch {
+		case iAlways:
+			body = append(body, write...)
+		case !iNever:
+			body = append(body, If(inline).Block(write...))
+		}
+		if absent != nil {
+			body = append(body, absent)
+		}
+	}
+	if sm.hasTags {
+		var count []Code
+		var writes []Code
+		count = append(count, Id("numTags").Op(":=").Len(Id("m").Dot("UnknownTags")))
+		for _, fm := range sm.tagged {
+			c, always, never := fm.taggedCond()
+			if never {
+				continue
+			}
+			val := Id("m").Dot(fm.goName)
+			isDef, err := fm.isDefault(val.Clone())
+			if err != nil {
+				return err
+			}
+			cond := Op("!").Parens(isDef)
+			if !always {
+				cond = Parens(c).Op("&&").Add(cond)
+			}
+			count = append(count, If(cond.Clone()).Block(Id("numTags").Op("++")))
+			payload, e := appendValue(fm, val.Clone(), True(), true)
+			usesErr = usesErr || e
+			w := []Code{
+				Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Lit(fm.f.Tag)),
+				Var().Id("sz").Int(),
+			}
+			w = append(w, valueSize(fm, val.Clone(), True(), true, "sz")...)
+			w = append(w, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("sz"))))
+			w = append(w, payload...)
+			writes = append(writes, If(cond).Block(w...))
+		}
+		tags := append([]Code{
+			If(Err().Op(":=").Id("m").Dot("UnknownTags").Dot("Check").Call(Lit(sm.maxTag)), Err().Op("!=").Nil()).Block(Return(Id("b"), Err())),
+		}, count...)
+		tags = append(tags, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("numTags"))))
+		tags = append(tags, writes...)
+		tags = append(tags, Id("b").Op("=").Add(rt("AppendTags")).Call(Id("b"), Id("m").Dot("UnknownTags")))
+		notFlexible := If(Len(Id("m").Dot("UnknownTags")).Op(">").Lit(0)).Block(
+			Return(Id("b"), rt("EncodeError").Call(Lit(""), rt("ErrTaggedFields"), Lit(""))),
+		)
+		switch fc := sm.flexibleExpr(); fc.GoString() {
+		case "true":
+			body = append(body, tags...)
+		case "false":
+			body = append(body, notFlexible)
+		default:
+			body = append(body, If(fc).Block(tags...).Else().Block(notFlexible))
+		}
+	}
+	if usesErr {
+		body = append([]Code{Var().Err().Error()}, body...)
+	}
+	body = append(body, Return(Id("b"), Nil()))
+	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(body...)
+	f.Line()
+	return nil
+}
+
+// appendValue writes one field value. usesErr reports whether the code
+// assigns the function's err variable.
+func appendValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool) (code []Code, usesErr bool) {
+	t := fm.f.Type
+	name := fm.f.Name
+	fail := func(sentinel string) Code {
+		return Return(Id("b"), rt("EncodeError").Call(Lit(name), rt(sentinel), Lit("")))
+	}
+	// nullGuard rejects null at versions where the field is not nullable.
+	nullGuard := func(isNull *Statement) []Code {
+		c, always, never := fm.nullableCond()
+		switch {
+		case always:
+			return nil
+		case never:
+			return []Code{If(isNull).Block(fail("ErrNull"))}
+		}
+		return []Code{If(Op("!").Parens(c).Op("&&").Add(isNull)).Block(fail("ErrNull"))}
+	}
+	strCheck := func(s *Statement) Code {
+		return If(Len(s).Op(">").Add(rt("MaxStringLen"))).Block(fail("ErrStringTooLong"))
+	}
+	if t.Array {
+		var out []Code
+		if fm.nullable {
+			out = append(out, nullGuard(Add(val).Op("==").Nil())...)
+			out = append(out, If(Add(val).Op("==").Nil()).Block(
+				Id("b").Op("=").Add(rt("AppendArrayLen")).Call(Id("b"), Lit(-1), compact),
+			).Else().Block(Id("b").Op("=").Add(rt("AppendArrayLen")).Call(Id("b"), Len(val), compact)))
+		} else {
+			out = append(out, Id("b").Op("=").Add(rt("AppendArrayLen")).Call(Id("b"), Len(val), compact))
+		}
+		switch t.Kind {
+		case schema.KindString:
+			out = append(out, For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(
+				strCheck(Id("e")),
+				Id("b").Op("=").Add(rt("AppendString")).Call(Id("b"), Id("e"), compact),
+			))
+		case schema.KindBytes, schema.KindRecords:
+			out = append(out, For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(
+				Id("b").Op("=").Add(rt("AppendBytes")).Call(Id("b"), Id("e"), compact),
+			))
+		case schema.KindStruct:
+			out = append(out, For(Id("i").Op(":=").Range().Add(val)).Block(
+				If(List(Id("b"), Err()).Op("=").Add(val).Index(Id("i")).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
+					Return(Id("b"), rt("WithinElem").Call(Err(), Lit(name), Id("i"))),
+				),
+			))
+			return out, true
+		default:
+			out = append(out, For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(
+				Id("b").Op("=").Add(appendPrimitive(t.Kind, Id("e"))),
+			))
+		}
+		return out, false
+	}
+	switch t.Kind {
+	case schema.KindString:
+		if fm.nullable {
+			out := nullGuard(Op("!").Add(val).Dot("Valid"))
+			out = append(out, strCheck(Add(val).Dot("Value")),
+				Id("b").Op("=").Add(rt("AppendNullString")).Call(Id("b"), val, compact))
+			return out, false
+		}
+		return []Code{strCheck(val), Id("b").Op("=").Add(rt("AppendString")).Call(Id("b"), val, compact)}, false
+	case schema.KindBytes, schema.KindRecords:
+		if fm.nullable {
+			out := nullGuard(Add(val).Op("==").Nil())
+			return append(out, Id("b").Op("=").Add(rt("AppendNullBytes")).Call(Id("b"), val, compact)), false
+		}
+		return []Code{Id("b").Op("=").Add(rt("AppendBytes")).Call(Id("b"), val, compact)}, false
+	case schema.KindStruct:
+		call := If(List(Id("b"), Err()).Op("=").Add(val).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
+			Return(Id("b"), rt("Within").Call(Err(), Lit(name))),
+		)
+		if !fm.nullable {
+			return []Code{call}, true
+		}
+		c, always, never := fm.nullableCond()
+		null, present := Lit(0xff), Lit(1) // the int8 marker
+		if tagged {
+			null = Lit(0) // a tagged struct's marker is a uvarint
+		}
+		switch {
+		case never:
+			return []Code{If(Add(val).Op("==").Nil()).Block(fail("ErrNull")), call}, true
+		case always:
+			return []Code{If(Add(val).Op("==").Nil()).Block(
+				Id("b").Op("=").Append(Id("b"), null),
+			).Else().Block(Id("b").Op("=").Append(Id("b"), present), call)}, true
+		}
+		return []Code{
+			If(Add(val).Op("==").Nil()).Block(
+				If(Op("!").Parens(c.Clone())).Block(fail("ErrNull")),
+				Id("b").Op("=").Append(Id("b"), null),
+			).Else().Block(
+				If(c).Block(Id("b").Op("=").Append(Id("b"), present)),
+				call,
+			),
+		}, true
+	}
+	return []Code{Id("b").Op("=").Add(appendPrimitive(t.Kind, val))}, false
+}
+
+func appendPrimitive(k schema.Kind, val *Statement) *Statement {
+	fn := map[schema.Kind]string{
+		schema.KindBool: "AppendBool", schema.KindInt8: "AppendInt8", schema.KindInt16: "AppendInt16",
+		schema.KindUint16: "AppendUint16", schema.KindInt32: "AppendInt32", schema.KindUint32: "AppendUint32",
+		schema.KindInt64: "AppendInt64", schema.KindFloat64: "AppendFloat64", schema.KindUUID: "AppendUUID",
+	}[k]
+	return rt(fn).Call(Id("b"), val)
+}

@@ -1,0 +1,64 @@
+package generator
+
+import (
+	"sort"
+
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
+
+// emitRegistry writes the package-level lookups: NewByName, NewRequest and
+// NewResponse by API key, and NewMetadataRecord by record type.
+func emitRegistry(pm *pkgModel, header string) *File {
+	f := NewFile(pm.name)
+	f.HeaderComment(header)
+	f.ImportName(RuntimePath, "runtime")
+
+	var names []Code
+	var byName []Code
+	var requests, responses, records []*fileModel
+	for _, fm := range pm.files {
+		names = append(names, Lit(fm.spec.Name))
+		byName = append(byName, Case(Lit(fm.spec.Name)).Block(Return(Id("New"+fm.top.goName).Call())))
+		switch fm.spec.Type {
+		case schema.TypeRequest:
+			requests = append(requests, fm)
+		case schema.TypeResponse:
+			responses = append(responses, fm)
+		case schema.TypeMetadata:
+			records = append(records, fm)
+		}
+	}
+	docComment(f, "SpecNames lists the spec names of this package, sorted.")
+	f.Func().Id("SpecNames").Params().Index().String().Block(Return(Index().String().Values(names...)))
+	f.Line()
+	docComment(f, "NewByName returns a new message, holding its defaults, for a spec name such\nas \"FetchRequest\", or nil if the package has no such spec.")
+	f.Func().Id("NewByName").Params(Id("name").String()).Add(rt("Message")).Block(
+		Switch(Id("name")).Block(byName...),
+		Return(Nil()),
+	)
+	byKey := func(fns string, doc string, list []*fileModel, ret *Statement) {
+		sort.Slice(list, func(i, j int) bool { return list[i].spec.APIKey < list[j].spec.APIKey })
+		var cases []Code
+		for _, fm := range list {
+			cases = append(cases, Case(Lit(int(fm.spec.APIKey))).Block(Return(Id("New"+fm.top.goName).Call())))
+		}
+		f.Line()
+		docComment(f, doc)
+		f.Func().Id(fns).Params(Id("key").Int16()).Add(ret).Block(
+			Switch(Id("key")).Block(cases...),
+			Return(Nil()),
+		)
+	}
+	if len(requests) > 0 {
+		byKey("NewRequest", "NewRequest returns a new request for an API key, or nil if unknown.", requests, rt("APIMessage"))
+	}
+	if len(responses) > 0 {
+		byKey("NewResponse", "NewResponse returns a new response for an API key, or nil if unknown.", responses, rt("APIMessage"))
+	}
+	if len(records) > 0 {
+		byKey("NewMetadataRecord", "NewMetadataRecord returns a new metadata record for a record type id, or\nnil if unknown.", records, rt("Message"))
+	}
+	return f
+}

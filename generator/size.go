@@ -1,0 +1,130 @@
+package generator
+
+import (
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
+
+// emitSize writes size(version): the exact encoded length, computed without
+// allocating. Fixed-width fields present at every version are summed at
+// generation time.
+func emitSize(f *File, sm *structModel) error {
+	var body []Code
+	body = append(body, sm.flexibleDecl()...)
+	fixed := 0
+	var stmts []Code
+	for _, fm := range sm.fields {
+		c, always, never := fm.inlineCond()
+		if never {
+			continue
+		}
+		val := Id("m").Dot(fm.goName)
+		if !fm.array() && fm.kind().FixedSize() > 0 {
+			if always {
+				fixed += fm.kind().FixedSize()
+				continue
+			}
+			stmts = append(stmts, If(c).Block(Id("n").Op("+=").Lit(fm.kind().FixedSize())))
+			continue
+		}
+		s := valueSize(fm, val, fm.compactExpr(), false, "n")
+		if always {
+			stmts = append(stmts, s...)
+		} else {
+			stmts = append(stmts, If(c).Block(s...))
+		}
+	}
+	body = append(body, Id("n").Op(":=").Lit(fixed))
+	body = append(body, stmts...)
+	if sm.hasTags {
+		tagStmts := []Code{Id("numTags").Op(":=").Len(Id("m").Dot("UnknownTags"))}
+		for _, fm := range sm.tagged {
+			c, always, never := fm.taggedCond()
+			if never {
+				continue
+			}
+			isDef, err := fm.isDefault(Id("m").Dot(fm.goName))
+			if err != nil {
+				return err
+			}
+			s := []Code{If(Op("!").Parens(isDef)).Block(
+				append(append([]Code{Id("numTags").Op("++"), Var().Id("sz").Int()},
+					valueSize(fm, Id("m").Dot(fm.goName), True(), true, "sz")...),
+					Id("n").Op("+=").Lit(uvarintLen(uint32(fm.f.Tag))).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"),
+				)...,
+			)}
+			if always {
+				tagStmts = append(tagStmts, s...)
+			} else {
+				tagStmts = append(tagStmts, If(c).Block(s...))
+			}
+		}
+		tagStmts = append(tagStmts, Id("n").Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))).Op("+").Id("m").Dot("UnknownTags").Dot("Size").Call())
+		fc := sm.flexibleExpr()
+		if fc.GoString() == "true" {
+			body = append(body, tagStmts...)
+		} else if fc.GoString() != "false" {
+			body = append(body, If(fc).Block(tagStmts...))
+		}
+	}
+	body = append(body, Return(Id("n")))
+	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("size").Params(Id("version").Int16()).Int().Block(body...)
+	f.Line()
+	return nil
+}
+
+func uvarintLen(v uint32) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// valueSize adds the size of one field value to the variable acc.
+func valueSize(fm *fieldModel, val *Statement, compact *Statement, tagged bool, acc string) []Code {
+	add := func(e Code) Code { return Id(acc).Op("+=").Add(e) }
+	t := fm.f.Type
+	if t.Array {
+		head := add(rt("SizeArrayLen").Call(Len(val), compact))
+		if n := t.Kind.FixedSize(); n > 0 {
+			return []Code{add(rt("SizeArrayLen").Call(Len(val), compact).Op("+").Len(val).Op("*").Lit(n))}
+		}
+		var each Code
+		switch t.Kind {
+		case schema.KindString:
+			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(rt("SizeString").Call(Len(Id("e")), compact)))
+		case schema.KindBytes, schema.KindRecords:
+			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(rt("SizeBytes").Call(Len(Id("e")), compact)))
+		default:
+			each = For(Id("i").Op(":=").Range().Add(val)).Block(add(Add(val).Index(Id("i")).Dot("size").Call(Id("version"))))
+		}
+		return []Code{head, each}
+	}
+	switch t.Kind {
+	case schema.KindString:
+		if fm.nullable {
+			return []Code{add(rt("SizeNullString").Call(val, compact))}
+		}
+		return []Code{add(rt("SizeString").Call(Len(val), compact))}
+	case schema.KindBytes, schema.KindRecords:
+		if fm.nullable {
+			return []Code{add(rt("SizeNullBytes").Call(val, compact))}
+		}
+		return []Code{add(rt("SizeBytes").Call(Len(val), compact))}
+	case schema.KindStruct:
+		if !fm.nullable {
+			return []Code{add(Add(val).Dot("size").Call(Id("version")))}
+		}
+		var out []Code
+		if c, always, never := fm.nullableCond(); always {
+			out = append(out, add(Lit(1)))
+		} else if !never {
+			out = append(out, If(c).Block(add(Lit(1))))
+		}
+		return append(out, If(Add(val).Op("!=").Nil()).Block(add(Add(val).Dot("size").Call(Id("version")))))
+	}
+	return []Code{add(Lit(t.Kind.FixedSize()))}
+}

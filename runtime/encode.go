@@ -1,0 +1,140 @@
+package runtime
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Append functions write one value in Kafka's big-endian wire format.
+
+func AppendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+func AppendInt8(b []byte, v int8) []byte     { return append(b, byte(v)) }
+func AppendInt16(b []byte, v int16) []byte   { return binary.BigEndian.AppendUint16(b, uint16(v)) }
+func AppendUint16(b []byte, v uint16) []byte { return binary.BigEndian.AppendUint16(b, v) }
+func AppendInt32(b []byte, v int32) []byte   { return binary.BigEndian.AppendUint32(b, uint32(v)) }
+func AppendUint32(b []byte, v uint32) []byte { return binary.BigEndian.AppendUint32(b, v) }
+func AppendInt64(b []byte, v int64) []byte   { return binary.BigEndian.AppendUint64(b, uint64(v)) }
+func AppendUUID(b []byte, v UUID) []byte     { return append(b, v[:]...) }
+
+// AppendFloat64 writes the IEEE-754 bits unchanged, as Java's
+// doubleToRawLongBits does (NaN payloads are kept).
+func AppendFloat64(b []byte, v float64) []byte {
+	return binary.BigEndian.AppendUint64(b, math.Float64bits(v))
+}
+
+// AppendUvarint writes an unsigned varint (7 bits a byte, low groups first).
+func AppendUvarint(b []byte, v uint32) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// SizeUvarint is the encoded length of v.
+func SizeUvarint(v uint32) int {
+	switch {
+	case v < 1<<7:
+		return 1
+	case v < 1<<14:
+		return 2
+	case v < 1<<21:
+		return 3
+	case v < 1<<28:
+		return 4
+	}
+	return 5
+}
+
+// AppendLen writes a length of a string (int16), bytes or records (int32) or
+// an array count (int32), or its compact form (uvarint n+1). n = -1 is null.
+// wide selects int32 over int16 in the non-compact form.
+func appendLen(b []byte, n int, compact, wide bool) []byte {
+	switch {
+	case compact:
+		return AppendUvarint(b, uint32(n+1))
+	case wide:
+		return AppendInt32(b, int32(n))
+	default:
+		return AppendInt16(b, int16(n))
+	}
+}
+
+// AppendString writes a non-null string. The caller checks the length limit.
+func AppendString(b []byte, s string, compact bool) []byte {
+	b = appendLen(b, len(s), compact, false)
+	return append(b, s...)
+}
+
+// AppendNullString writes a nullable string.
+func AppendNullString(b []byte, s NullString, compact bool) []byte {
+	if !s.Valid {
+		return appendLen(b, -1, compact, false)
+	}
+	return AppendString(b, s.Value, compact)
+}
+
+// AppendBytes writes bytes or records; nil is written as empty.
+func AppendBytes(b []byte, v []byte, compact bool) []byte {
+	b = appendLen(b, len(v), compact, true)
+	return append(b, v...)
+}
+
+// AppendNullBytes writes nullable bytes or records; nil is null.
+func AppendNullBytes(b []byte, v []byte, compact bool) []byte {
+	if v == nil {
+		return appendLen(b, -1, compact, true)
+	}
+	return AppendBytes(b, v, compact)
+}
+
+// AppendArrayLen writes an array count; n = -1 is null.
+func AppendArrayLen(b []byte, n int, compact bool) []byte {
+	return appendLen(b, n, compact, true)
+}
+
+// SizeString is the encoded size of a string of n bytes (n = -1: null).
+func SizeString(n int, compact bool) int {
+	if compact {
+		return SizeUvarint(uint32(n+1)) + max(n, 0)
+	}
+	return 2 + max(n, 0)
+}
+
+// SizeNullString is the encoded size of a nullable string.
+func SizeNullString(s NullString, compact bool) int {
+	if !s.Valid {
+		return SizeString(-1, compact)
+	}
+	return SizeString(len(s.Value), compact)
+}
+
+// SizeBytes is the encoded size of bytes or records of length n (n = -1: null).
+func SizeBytes(n int, compact bool) int {
+	if compact {
+		return SizeUvarint(uint32(n+1)) + max(n, 0)
+	}
+	return 4 + max(n, 0)
+}
+
+// SizeNullBytes is the encoded size of nullable bytes (nil: null).
+func SizeNullBytes(v []byte, compact bool) int {
+	if v == nil {
+		return SizeBytes(-1, compact)
+	}
+	return SizeBytes(len(v), compact)
+}
+
+// SizeArrayLen is the encoded size of an array count (n = -1: null).
+func SizeArrayLen(n int, compact bool) int {
+	if compact {
+		return SizeUvarint(uint32(n + 1))
+	}
+	return 4
+}

@@ -1,0 +1,368 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"unsafe"
+)
+
+// Reader decodes Kafka's wire format from a byte slice. Its error is sticky:
+// after the first failure every read returns a zero value, and generated code
+// checks Failed after each field to stop early and name the field.
+type Reader struct {
+	buf   []byte
+	off   int
+	alias bool
+	err   *Error
+	path  []string // field names, innermost first, gathered while unwinding
+}
+
+// Init prepares r to read src. With alias, strings and byte slices point
+// into src instead of being copied.
+func (r *Reader) Init(src []byte, alias bool) {
+	*r = Reader{buf: src, alias: alias}
+}
+
+// Offset is the number of bytes consumed so far.
+func (r *Reader) Offset() int { return r.off }
+
+// Remaining is the number of bytes left.
+func (r *Reader) Remaining() int { return len(r.buf) - r.off }
+
+// Failed reports whether a read has failed.
+func (r *Reader) Failed() bool { return r.err != nil }
+
+// Fail records err (the first failure wins) at the current offset.
+func (r *Reader) Fail(err error, detail string) {
+	if r.err == nil {
+		r.err = &Error{Op: "decode", Offset: r.off, Err: err, Detail: detail}
+	}
+	r.off = len(r.buf) // later reads fail fast
+}
+
+// Within records that the failure happened inside field; generated code calls
+// it while unwinding, innermost field first.
+func (r *Reader) Within(field string) { r.path = append(r.path, field) }
+
+// WithinElem records that the failure happened inside element i of an array field.
+func (r *Reader) WithinElem(field string, i int) {
+	r.path = append(r.path, fmt.Sprintf("%s[%d]", field, i))
+}
+
+// Finish returns the bytes consumed and, after a failure, the error naming the
+// message, the field path and the offset.
+func (r *Reader) Finish(message string, version int16) (int, error) {
+	if r.err == nil {
+		return r.off, nil
+	}
+	e := r.err
+	e.Message, e.Version = message, version
+	for i := len(r.path) - 1; i >= 0; i-- {
+		if e.Field != "" {
+			e.Field += "."
+		}
+		e.Field += r.path[i]
+	}
+	return e.Offset, e
+}
+
+func (r *Reader) short(need int) {
+	r.Fail(ErrShortBuffer, fmt.Sprintf("need %d bytes, have %d", need, len(r.buf)-r.off))
+}
+
+func (r *Reader) Bool() bool {
+	if r.off >= len(r.buf) {
+		r.short(1)
+		return false
+	}
+	v := r.buf[r.off] != 0 // Java: any non-zero byte is true
+	r.off++
+	return v
+}
+
+func (r *Reader) Int8() int8 {
+	if r.off >= len(r.buf) {
+		r.short(1)
+		return 0
+	}
+	v := int8(r.buf[r.off])
+	r.off++
+	return v
+}
+
+func (r *Reader) Int16() int16 {
+	if len(r.buf)-r.off < 2 {
+		r.short(2)
+		return 0
+	}
+	v := binary.BigEndian.Uint16(r.buf[r.off:])
+	r.off += 2
+	return int16(v)
+}
+
+func (r *Reader) Uint16() uint16 { return uint16(r.Int16()) }
+
+func (r *Reader) Int32() int32 {
+	if len(r.buf)-r.off < 4 {
+		r.short(4)
+		return 0
+	}
+	v := binary.BigEndian.Uint32(r.buf[r.off:])
+	r.off += 4
+	return int32(v)
+}
+
+func (r *Reader) Uint32() uint32 { return uint32(r.Int32()) }
+
+func (r *Reader) Int64() int64 {
+	if len(r.buf)-r.off < 8 {
+		r.short(8)
+		return 0
+	}
+	v := binary.BigEndian.Uint64(r.buf[r.off:])
+	r.off += 8
+	return int64(v)
+}
+
+func (r *Reader) Float64() float64 { return math.Float64frombits(uint64(r.Int64())) }
+
+func (r *Reader) UUID() UUID {
+	var u UUID
+	if len(r.buf)-r.off < 16 {
+		r.short(16)
+		return u
+	}
+	copy(u[:], r.buf[r.off:])
+	r.off += 16
+	return u
+}
+
+// Uvarint reads an unsigned varint with Java's tolerance: a fifth byte
+// without its continuation bit is accepted and its high bits dropped.
+func (r *Reader) Uvarint() uint32 {
+	var v uint32
+	for shift := uint(0); shift < 35; shift += 7 {
+		if r.off >= len(r.buf) {
+			r.short(1)
+			return 0
+		}
+		b := r.buf[r.off]
+		r.off++
+		if b < 0x80 {
+			return v | uint32(b)<<shift
+		}
+		if shift == 28 {
+			r.off--
+			r.Fail(ErrMalformedVarint, "")
+			return 0
+		}
+		v |= uint32(b&0x7f) << shift
+	}
+	return v
+}
+
+// length reads a length or count: int16 (narrow) or int32, or a compact
+// uvarint holding n+1. Any negative value is -1 (null).
+func (r *Reader) length(compact, wide bool) int {
+	var n int
+	switch {
+	case compact:
+		n = int(int32(r.Uvarint())) - 1
+	case wide:
+		n = int(r.Int32())
+	default:
+		n = int(r.Int16())
+	}
+	if n < 0 {
+		return -1
+	}
+	return n
+}
+
+// take returns the next n bytes, or nil after failing.
+func (r *Reader) take(n int) []byte {
+	if n > len(r.buf)-r.off {
+		r.Fail(ErrShortBuffer, fmt.Sprintf("need %d bytes, have %d", n, len(r.buf)-r.off))
+		return nil
+	}
+	b := r.buf[r.off : r.off+n : r.off+n]
+	r.off += n
+	return b
+}
+
+func (r *Reader) stringBody(n int, old string) string {
+	if n > MaxStringLen {
+		r.Fail(ErrInvalidLength, fmt.Sprintf("string length %d over %d", n, MaxStringLen))
+		return ""
+	}
+	b := r.take(n)
+	if len(b) == 0 {
+		return ""
+	}
+	if r.alias {
+		return unsafe.String(unsafe.SliceData(b), len(b))
+	}
+	if string(b) == old { // compares without allocating
+		return old
+	}
+	return string(b)
+}
+
+// String reads a string that must not be null.
+func (r *Reader) String(compact bool, old string) string {
+	start := r.off
+	n := r.length(compact, false)
+	if n < 0 {
+		if !r.Failed() {
+			r.off = start
+			r.Fail(ErrNull, "")
+		}
+		return ""
+	}
+	return r.stringBody(n, old)
+}
+
+// NullString reads a nullable string.
+func (r *Reader) NullString(compact bool, old NullString) NullString {
+	n := r.length(compact, false)
+	if n < 0 {
+		return NullString{}
+	}
+	return NullString{Value: r.stringBody(n, old.Value), Valid: true}
+}
+
+func (r *Reader) bytesBody(n int, old []byte) []byte {
+	b := r.take(n)
+	if b == nil {
+		return nil
+	}
+	if r.alias {
+		return b
+	}
+	if old != nil && bytes.Equal(old, b) {
+		return old
+	}
+	out := make([]byte, n)
+	copy(out, b)
+	return out
+}
+
+// Bytes reads bytes or records that must not be null. An empty value is a
+// non-nil empty slice.
+func (r *Reader) Bytes(compact bool, old []byte) []byte {
+	start := r.off
+	n := r.length(compact, true)
+	if n < 0 {
+		if !r.Failed() {
+			r.off = start
+			r.Fail(ErrNull, "")
+		}
+		return nil
+	}
+	return r.bytesBody(n, old)
+}
+
+// NullBytes reads nullable bytes or records; null is nil.
+func (r *Reader) NullBytes(compact bool, old []byte) []byte {
+	n := r.length(compact, true)
+	if n < 0 {
+		return nil
+	}
+	return r.bytesBody(n, old)
+}
+
+// ArrayLen reads an array count. It returns -1 for null when nullable and
+// fails otherwise. It fails when count × minElemSize (at least 1) exceeds
+// the remaining bytes, before the caller allocates anything.
+func (r *Reader) ArrayLen(compact, nullable bool, minElemSize int) int {
+	start := r.off
+	n := r.length(compact, true)
+	if r.Failed() {
+		return 0
+	}
+	if n < 0 {
+		if !nullable {
+			r.off = start
+			r.Fail(ErrNull, "")
+			return 0
+		}
+		return -1
+	}
+	if n*max(minElemSize, 1) > len(r.buf)-r.off {
+		r.off = start
+		r.Fail(ErrInvalidLength, fmt.Sprintf("array of %d elements, but only %d bytes remain", n, len(r.buf)-start))
+		return 0
+	}
+	return n
+}
+
+// StructMarker reads the int8 presence marker of a nullable struct:
+// negative is null; any other value is present.
+func (r *Reader) StructMarker() bool { return r.Int8() >= 0 }
+
+// TaggedStructMarker reads the uvarint presence marker of a nullable tagged
+// struct: zero (or negative, in Java's signed reading) is null.
+func (r *Reader) TaggedStructMarker() bool { return int32(r.Uvarint()) > 0 }
+
+// TagCount reads the number of tagged fields of a tag section.
+func (r *Reader) TagCount() int {
+	start := r.off
+	n := int(int32(r.Uvarint()))
+	if n < 0 || n*2 > len(r.buf)-r.off {
+		if !r.Failed() {
+			r.off = start
+			r.Fail(ErrInvalidLength, fmt.Sprintf("%d tagged fields, but only %d bytes remain", n, len(r.buf)-r.off))
+		}
+		return 0
+	}
+	return n
+}
+
+// TagHeader reads a tagged field's tag and size.
+func (r *Reader) TagHeader() (tag uint32, size int) {
+	tag = r.Uvarint()
+	start := r.off
+	size = int(int32(r.Uvarint()))
+	if size < 0 && !r.Failed() {
+		r.off = start
+		r.Fail(ErrInvalidLength, fmt.Sprintf("negative tagged field size %d", size))
+	}
+	return tag, size
+}
+
+// InvalidTag fails for a known tag read at a version that does not have it.
+func (r *Reader) InvalidTag(tag uint32, version int16) {
+	r.Fail(ErrInvalidTag, fmt.Sprintf("tag %d is not valid for version %d", tag, version))
+}
+
+// UnknownTag appends the size bytes of an unknown tagged field to tags,
+// reusing the capacity of tags.
+func (r *Reader) UnknownTag(tags Tags, tag uint32, size int) Tags {
+	var old []byte
+	if len(tags) < cap(tags) {
+		old = tags[: len(tags)+1 : len(tags)+1][len(tags)].Data
+	}
+	data := r.bytesBody(size, old)
+	if r.Failed() {
+		return tags
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return append(tags, UnknownTag{Tag: tag, Data: data})
+}
+
+// Grow returns s with length n, reusing its capacity and keeping the
+// elements beyond its length (and what they hold) for reuse.
+func Grow[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		if s == nil {
+			return []T{} // non-nil: an empty array is not null
+		}
+		return s[:n]
+	}
+	s = s[:cap(s)]
+	return append(s, make([]T, n-len(s))...)
+}
