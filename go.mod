@@ -3,9 +3,13 @@ module github.com/kafkagen/kafkagen
 go 1.26
 
 require (
-	github.com/dave/jennifer v1.7.1 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
-	github.com/tidwall/gjson v1.20.2 // indirect
+	github.com/dave/jennifer v1.7.1
+	github.com/stretchr/testify v1.12.1
+	github.com/tidwall/gjson v1.20.2
+)
+
+require (
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

@@ -56,12 +56,8 @@ func (v *validator) errorf(p Pos, subject, format string, args ...any) {
 // position, or the value's when value is set. A missing attribute gives obj.
 // Duplicated keys resolve to the last one, which is the one Jackson keeps.
 func (v *validator) attr(obj Pos, key string, value bool) Pos {
-	src := v.l.src
-	if int(obj) < 0 || int(obj) >= len(src) || src[obj] != '{' {
-		return obj
-	}
 	at := obj
-	gjson.ParseBytes(src[obj:]).ForEach(func(k, val gjson.Result) bool {
+	v.eachAttr(obj, func(k, val gjson.Result) {
 		if k.String() == key {
 			if value {
 				at = obj + Pos(val.Index)
@@ -69,24 +65,59 @@ func (v *validator) attr(obj Pos, key string, value bool) Pos {
 				at = obj + Pos(k.Index)
 			}
 		}
-		return true
 	})
 	return at
 }
 
+// hasAttr reports whether the object at obj gives attribute key a value
+// (like Jackson, it treats a JSON null as absent).
 func (v *validator) hasAttr(obj Pos, key string) bool {
-	src := v.l.src
-	if int(obj) < 0 || int(obj) >= len(src) || src[obj] != '{' {
-		return false
-	}
 	found := false
-	gjson.ParseBytes(src[obj:]).ForEach(func(k, val gjson.Result) bool {
+	v.eachAttr(obj, func(k, val gjson.Result) {
 		if k.String() == key {
-			found = val.Type != gjson.Null // Jackson: a null attribute is absent
+			found = val.Type != gjson.Null
 		}
-		return true
 	})
 	return found
+}
+
+// eachAttr calls fn for every attribute of the JSON object starting at obj,
+// with indexes relative to obj.
+func (v *validator) eachAttr(obj Pos, fn func(k, val gjson.Result)) {
+	src := v.l.src
+	if int(obj) < 0 || int(obj) >= len(src) || src[obj] != '{' {
+		return
+	}
+	end := objectEnd(src, int(obj))
+	gjson.ParseBytes(src[obj:end]).ForEach(func(k, val gjson.Result) bool {
+		fn(k, val)
+		return true
+	})
+}
+
+// objectEnd returns the offset just past the JSON object or array starting
+// at start (the source is syntactically valid when validation runs; on
+// broken input it returns len(src)).
+func objectEnd(src []byte, start int) int {
+	depth := 0
+	for i := start; i < len(src); i++ {
+		switch src[i] {
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(src)
 }
 
 // message checks the top-level attributes (rules 7-10, 44, 45, 47).

@@ -23,7 +23,7 @@ func TestParseVersions(t *testing.T) {
 		{in: "1-11", want: Versions{1, 11}},
 		{in: "0-0", want: Versions{0, 0}},
 		{in: "32767", want: Versions{32767, 32767}},
-		{in: "+5", want: Versions{5, 5}}, // Short.parseShort accepts a plus sign
+		{in: "+5", want: Versions{5, 5}},  // Short.parseShort accepts a plus sign
 		{in: "5-3", want: Versions{5, 3}}, // N-M with N > M is an empty range, as in Kafka
 		{in: "", wantErr: "empty version range"},
 		{in: "   ", wantErr: "empty version range"},

@@ -1,0 +1,135 @@
+//go:build corpus
+
+package conformance
+
+import (
+	"bufio"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+	"github.com/kafkagen/kafkagen/internal/corpus"
+)
+
+// javaVector is one line of java-random-dev.jsonl: a randomly filled message
+// written by Kafka's Java code.
+type javaVector struct {
+	File    string `json:"file"`
+	Module  string `json:"module"`
+	Type    string `json:"type"`
+	APIKey  int    `json:"apiKey"`
+	Version int16  `json:"version"`
+	Hex     string `json:"hex"`
+}
+
+var fixtures = map[string]bool{
+	"SimpleExampleMessage": true, "NullableStructMessage": true,
+	"SimpleArraysMessage": true, "SimpleRecordsMessage": true,
+}
+
+func loadJavaVectors(t *testing.T) []javaVector {
+	path := filepath.Join(corpus.VectorDir(), "java-random-dev.jsonl")
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		t.Skipf("SKIP: no Java vectors at %s (set KAFKA_VECTORS_DIR)", path)
+	}
+	require.NoError(t, err)
+	defer f.Close()
+	var out []javaVector
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var v javaVector
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &v))
+		out = append(out, v)
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+// packageOf finds the generated package holding a vector's spec.
+func packageOf(v javaVector) string {
+	if fixtures[v.File] {
+		return "clientstest"
+	}
+	for _, d := range corpus.Dirs {
+		if d.Module == v.Module && d.Package != "clientstest" {
+			return d.Package
+		}
+	}
+	return ""
+}
+
+// TestJavaRandomVectors decodes every vector Java wrote, consuming every
+// byte, and re-encodes it to the same bytes, with Decode and DecodeAliased,
+// into fresh and reused messages.
+func TestJavaRandomVectors(t *testing.T) {
+	vectors := loadJavaVectors(t)
+	names := specNamesByFile(t)
+	ok := 0
+	for _, v := range vectors {
+		pkg, found := packages[packageOf(v)]
+		require.True(t, found, "no generated package for %s (%s)", v.File, v.Module)
+		src, err := hex.DecodeString(v.Hex)
+		require.NoError(t, err)
+		name := names[v.File] // the file name, not always the spec name (ZkMigrationRecord)
+		require.NotEmpty(t, name, "no spec file %s.json", v.File)
+		t.Run(name+"/v"+itoa(int(v.Version)), func(t *testing.T) {
+			fresh := pkg.newByName(name)
+			require.NotNil(t, fresh, "NewByName(%q)", name)
+			n, err := fresh.Decode(src, v.Version)
+			require.NoError(t, err)
+			require.Equal(t, len(src), n, "bytes consumed")
+			assert.Equal(t, len(src), fresh.Size(v.Version), "Size")
+			out, err := fresh.AppendTo(nil, v.Version)
+			require.NoError(t, err)
+			require.Equal(t, v.Hex, hex.EncodeToString(out), "re-encoded bytes")
+
+			aliased := pkg.newByName(name)
+			n, err = aliased.DecodeAliased(src, v.Version)
+			require.NoError(t, err)
+			require.Equal(t, len(src), n)
+			out, err = aliased.AppendTo(nil, v.Version)
+			require.NoError(t, err)
+			require.Equal(t, v.Hex, hex.EncodeToString(out), "re-encoded after DecodeAliased")
+			// A message reused from the aliased decode must decode the same.
+			_, err = aliased.Decode(src, v.Version)
+			require.NoError(t, err)
+			assert.Equal(t, fresh, aliased, "Decode into a reused message")
+			ok++
+		})
+	}
+	t.Logf("java-random-dev: %d of %d vectors decode and re-encode byte for byte", ok, len(vectors))
+	assert.Equal(t, len(vectors), ok)
+}
+
+// specNamesByFile maps spec file base names to spec names.
+func specNamesByFile(t *testing.T) map[string]string {
+	out := map[string]string{}
+	for _, d := range corpus.Dirs {
+		specs, err := schema.LoadDir(filepath.Join(corpus.SpecDir(), d.Path))
+		require.NoError(t, err)
+		for _, s := range specs {
+			out[strings.TrimSuffix(filepath.Base(s.File), ".json")] = s.Name
+		}
+	}
+	return out
+}
+
+func itoa(n int) string {
+	return string(appendInt(nil, n))
+}
+
+func appendInt(b []byte, n int) []byte {
+	if n >= 10 {
+		b = appendInt(b, n/10)
+	}
+	return append(b, byte('0'+n%10))
+}
