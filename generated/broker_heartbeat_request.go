@@ -159,25 +159,25 @@ func (m *BrokerHeartbeatRequest) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *BrokerHeartbeatRequest) isDefault() bool {
-	if !(m.CurrentState == 0) {
+	if m.CurrentState != 0 {
 		return false
 	}
-	if !(m.TargetState == 0) {
+	if m.TargetState != 0 {
 		return false
 	}
-	if !(m.BrokerID == 0) {
+	if m.BrokerID != 0 {
 		return false
 	}
-	if !(m.BrokerEpoch == -1) {
+	if m.BrokerEpoch != -1 {
 		return false
 	}
-	if !(m.LeaseDurationMs == 0) {
+	if m.LeaseDurationMs != 0 {
 		return false
 	}
-	if !(m.CurMetadataOffset == 0) {
+	if m.CurMetadataOffset != 0 {
 		return false
 	}
-	if !(len(m.Listeners) == 0) {
+	if len(m.Listeners) != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -248,15 +248,12 @@ func (m *BrokerHeartbeatRequest) decode(r *runtime.Reader, version int16) {
 		r.Within("CurMetadataOffset")
 		return
 	}
-	{
-		n := r.ArrayLen(true, false, 7)
-		m.Listeners = runtime.Grow(m.Listeners, n)
-		for i := range m.Listeners {
-			m.Listeners[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Listeners", i)
-				return
-			}
+	m.Listeners = runtime.Grow(m.Listeners, r.ArrayLen(true, false, 7))
+	for i := range m.Listeners {
+		m.Listeners[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("Listeners", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -308,16 +305,16 @@ func (m *BrokerHeartbeatRequestListener) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *BrokerHeartbeatRequestListener) isDefault() bool {
-	if !(m.Name == "") {
+	if m.Name != "" {
 		return false
 	}
-	if !(m.Host == "") {
+	if m.Host != "" {
 		return false
 	}
-	if !(m.Port == 0) {
+	if m.Port != 0 {
 		return false
 	}
-	if !(m.SecurityProtocol == 0) {
+	if m.SecurityProtocol != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0

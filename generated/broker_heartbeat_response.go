@@ -154,22 +154,22 @@ func (m *BrokerHeartbeatResponse) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *BrokerHeartbeatResponse) isDefault() bool {
-	if !(m.ThrottleTimeMs == 0) {
+	if m.ThrottleTimeMs != 0 {
 		return false
 	}
-	if !(m.ErrorCode == 0) {
+	if m.ErrorCode != 0 {
 		return false
 	}
-	if !(m.ActiveControllerID == 0) {
+	if m.ActiveControllerID != 0 {
 		return false
 	}
-	if !(m.NextState == 0) {
+	if m.NextState != 0 {
 		return false
 	}
-	if !(m.BrokerEpoch == -1) {
+	if m.BrokerEpoch != -1 {
 		return false
 	}
-	if !(m.LeaseDurationMs == 0) {
+	if m.LeaseDurationMs != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0

@@ -129,7 +129,7 @@ func (m *DescribeMirrorsRequest) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *DescribeMirrorsRequest) isDefault() bool {
-	if !(m.MirrorNames == nil) {
+	if m.MirrorNames != nil {
 		return false
 	}
 	return len(m.UnknownTags) == 0

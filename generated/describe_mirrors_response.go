@@ -144,16 +144,16 @@ func (m *DescribeMirrorsResponse) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *DescribeMirrorsResponse) isDefault() bool {
-	if !(m.ThrottleTimeMs == 0) {
+	if m.ThrottleTimeMs != 0 {
 		return false
 	}
-	if !(m.ErrorCode == 0) {
+	if m.ErrorCode != 0 {
 		return false
 	}
-	if !(!m.ErrorMessage.Valid) {
+	if m.ErrorMessage.Valid {
 		return false
 	}
-	if !(len(m.Mirrors) == 0) {
+	if len(m.Mirrors) != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -210,15 +210,12 @@ func (m *DescribeMirrorsResponse) decode(r *runtime.Reader, version int16) {
 		r.Within("ErrorMessage")
 		return
 	}
-	{
-		n := r.ArrayLen(true, false, 5)
-		m.Mirrors = runtime.Grow(m.Mirrors, n)
-		for i := range m.Mirrors {
-			m.Mirrors[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Mirrors", i)
-				return
-			}
+	m.Mirrors = runtime.Grow(m.Mirrors, r.ArrayLen(true, false, 5))
+	for i := range m.Mirrors {
+		m.Mirrors[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("Mirrors", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -265,13 +262,13 @@ func (m *DescribeMirrorsResponseDescribedMirror) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *DescribeMirrorsResponseDescribedMirror) isDefault() bool {
-	if !(m.ErrorCode == 0) {
+	if m.ErrorCode != 0 {
 		return false
 	}
-	if !(m.MirrorName == "") {
+	if m.MirrorName != "" {
 		return false
 	}
-	if !(len(m.Topics) == 0) {
+	if len(m.Topics) != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -322,15 +319,12 @@ func (m *DescribeMirrorsResponseDescribedMirror) decode(r *runtime.Reader, versi
 		r.Within("MirrorName")
 		return
 	}
-	{
-		n := r.ArrayLen(true, false, 3)
-		m.Topics = runtime.Grow(m.Topics, n)
-		for i := range m.Topics {
-			m.Topics[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Topics", i)
-				return
-			}
+	m.Topics = runtime.Grow(m.Topics, r.ArrayLen(true, false, 3))
+	for i := range m.Topics {
+		m.Topics[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("Topics", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -372,10 +366,10 @@ func (m *DescribeMirrorsResponseTopicPartitions) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *DescribeMirrorsResponseTopicPartitions) isDefault() bool {
-	if !(m.TopicName == "") {
+	if m.TopicName != "" {
 		return false
 	}
-	if !(len(m.Partitions) == 0) {
+	if len(m.Partitions) != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -420,15 +414,12 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(r *runtime.Reader, versi
 		r.Within("TopicName")
 		return
 	}
-	{
-		n := r.ArrayLen(true, false, 30)
-		m.Partitions = runtime.Grow(m.Partitions, n)
-		for i := range m.Partitions {
-			m.Partitions[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Partitions", i)
-				return
-			}
+	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(true, false, 30))
+	for i := range m.Partitions {
+		m.Partitions[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("Partitions", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -485,19 +476,19 @@ func (m *DescribeMirrorsResponsePartitionDetail) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *DescribeMirrorsResponsePartitionDetail) isDefault() bool {
-	if !(m.PartitionIndex == 0) {
+	if m.PartitionIndex != 0 {
 		return false
 	}
-	if !(m.SourceOffset == -1) {
+	if m.SourceOffset != -1 {
 		return false
 	}
-	if !(m.DestinationOffset == -1) {
+	if m.DestinationOffset != -1 {
 		return false
 	}
-	if !(m.Lag == -1) {
+	if m.Lag != -1 {
 		return false
 	}
-	if !(m.State == "") {
+	if m.State != "" {
 		return false
 	}
 	return len(m.UnknownTags) == 0

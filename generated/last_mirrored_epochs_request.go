@@ -134,10 +134,10 @@ func (m *LastMirroredEpochsRequest) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *LastMirroredEpochsRequest) isDefault() bool {
-	if !(m.MirrorName == "") {
+	if m.MirrorName != "" {
 		return false
 	}
-	if !(len(m.Topics) == 0) {
+	if len(m.Topics) != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -182,15 +182,12 @@ func (m *LastMirroredEpochsRequest) decode(r *runtime.Reader, version int16) {
 		r.Within("MirrorName")
 		return
 	}
-	{
-		n := r.ArrayLen(true, false, 3)
-		m.Topics = runtime.Grow(m.Topics, n)
-		for i := range m.Topics {
-			m.Topics[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Topics", i)
-				return
-			}
+	m.Topics = runtime.Grow(m.Topics, r.ArrayLen(true, false, 3))
+	for i := range m.Topics {
+		m.Topics[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("Topics", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -232,10 +229,10 @@ func (m *LastMirroredEpochsRequestTopicData) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *LastMirroredEpochsRequestTopicData) isDefault() bool {
-	if !(m.Name == "") {
+	if m.Name != "" {
 		return false
 	}
-	if !(len(m.Partitions) == 0) {
+	if len(m.Partitions) != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -280,15 +277,12 @@ func (m *LastMirroredEpochsRequestTopicData) decode(r *runtime.Reader, version i
 		r.Within("Name")
 		return
 	}
-	{
-		n := r.ArrayLen(true, false, 5)
-		m.Partitions = runtime.Grow(m.Partitions, n)
-		for i := range m.Partitions {
-			m.Partitions[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Partitions", i)
-				return
-			}
+	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(true, false, 5))
+	for i := range m.Partitions {
+		m.Partitions[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("Partitions", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -325,7 +319,7 @@ func (m *LastMirroredEpochsRequestPartitionData) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *LastMirroredEpochsRequestPartitionData) isDefault() bool {
-	if !(m.PartitionIndex == 0) {
+	if m.PartitionIndex != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0

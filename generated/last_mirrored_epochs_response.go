@@ -144,16 +144,16 @@ func (m *LastMirroredEpochsResponse) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *LastMirroredEpochsResponse) isDefault() bool {
-	if !(m.ThrottleTimeMs == 0) {
+	if m.ThrottleTimeMs != 0 {
 		return false
 	}
-	if !(m.ErrorCode == 0) {
+	if m.ErrorCode != 0 {
 		return false
 	}
-	if !(!m.ErrorMessage.Valid) {
+	if m.ErrorMessage.Valid {
 		return false
 	}
-	if !(len(m.Topics) == 0) {
+	if len(m.Topics) != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -210,15 +210,12 @@ func (m *LastMirroredEpochsResponse) decode(r *runtime.Reader, version int16) {
 		r.Within("ErrorMessage")
 		return
 	}
-	{
-		n := r.ArrayLen(true, false, 3)
-		m.Topics = runtime.Grow(m.Topics, n)
-		for i := range m.Topics {
-			m.Topics[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Topics", i)
-				return
-			}
+	m.Topics = runtime.Grow(m.Topics, r.ArrayLen(true, false, 3))
+	for i := range m.Topics {
+		m.Topics[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("Topics", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -260,10 +257,10 @@ func (m *LastMirroredEpochsResponseTopicResult) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *LastMirroredEpochsResponseTopicResult) isDefault() bool {
-	if !(m.Name == "") {
+	if m.Name != "" {
 		return false
 	}
-	if !(len(m.Partitions) == 0) {
+	if len(m.Partitions) != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -308,15 +305,12 @@ func (m *LastMirroredEpochsResponseTopicResult) decode(r *runtime.Reader, versio
 		r.Within("Name")
 		return
 	}
-	{
-		n := r.ArrayLen(true, false, 11)
-		m.Partitions = runtime.Grow(m.Partitions, n)
-		for i := range m.Partitions {
-			m.Partitions[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Partitions", i)
-				return
-			}
+	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(true, false, 11))
+	for i := range m.Partitions {
+		m.Partitions[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("Partitions", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -363,13 +357,13 @@ func (m *LastMirroredEpochsResponsePartitionResult) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *LastMirroredEpochsResponsePartitionResult) isDefault() bool {
-	if !(m.PartitionIndex == 0) {
+	if m.PartitionIndex != 0 {
 		return false
 	}
-	if !(m.LastMirroredEpoch == 0) {
+	if m.LastMirroredEpoch != 0 {
 		return false
 	}
-	if !(m.ErrorCode == 0) {
+	if m.ErrorCode != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0

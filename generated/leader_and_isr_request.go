@@ -144,19 +144,19 @@ func (m *LeaderAndIsrRequest) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *LeaderAndIsrRequest) isDefault() bool {
-	if !(m.ControllerID == 0) {
+	if m.ControllerID != 0 {
 		return false
 	}
-	if !(m.ControllerEpoch == 0) {
+	if m.ControllerEpoch != 0 {
 		return false
 	}
-	if !(m.AckTimeoutMs == 0) {
+	if m.AckTimeoutMs != 0 {
 		return false
 	}
-	if !(m.IsInit == false) {
+	if m.IsInit != false {
 		return false
 	}
-	if !(len(m.PartitionStates) == 0) {
+	if len(m.PartitionStates) != 0 {
 		return false
 	}
 	return true
@@ -207,15 +207,12 @@ func (m *LeaderAndIsrRequest) decode(r *runtime.Reader, version int16) {
 		r.Within("IsInit")
 		return
 	}
-	{
-		n := r.ArrayLen(false, false, 23)
-		m.PartitionStates = runtime.Grow(m.PartitionStates, n)
-		for i := range m.PartitionStates {
-			m.PartitionStates[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("PartitionStates", i)
-				return
-			}
+	m.PartitionStates = runtime.Grow(m.PartitionStates, r.ArrayLen(false, false, 23))
+	for i := range m.PartitionStates {
+		m.PartitionStates[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("PartitionStates", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -269,25 +266,25 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) isDefault() bool {
-	if !(m.TopicName == "") {
+	if m.TopicName != "" {
 		return false
 	}
-	if !(m.PartitionIndex == 0) {
+	if m.PartitionIndex != 0 {
 		return false
 	}
-	if !(m.Leader == 0) {
+	if m.Leader != 0 {
 		return false
 	}
-	if !(m.LeaderEpoch == 0) {
+	if m.LeaderEpoch != 0 {
 		return false
 	}
-	if !(len(m.Isr) == 0) {
+	if len(m.Isr) != 0 {
 		return false
 	}
-	if !(m.ZkVersion == 0) {
+	if m.ZkVersion != 0 {
 		return false
 	}
-	if !(len(m.Replicas) == 0) {
+	if len(m.Replicas) != 0 {
 		return false
 	}
 	return true
@@ -342,12 +339,9 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) decode(r *runtime.Reader
 		r.Within("LeaderEpoch")
 		return
 	}
-	{
-		n := r.ArrayLen(false, false, 4)
-		m.Isr = runtime.Grow(m.Isr, n)
-		for i := range m.Isr {
-			m.Isr[i] = r.Int32()
-		}
+	m.Isr = runtime.Grow(m.Isr, r.ArrayLen(false, false, 4))
+	for i := range m.Isr {
+		m.Isr[i] = r.Int32()
 	}
 	if r.Failed() {
 		r.Within("Isr")
@@ -358,12 +352,9 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) decode(r *runtime.Reader
 		r.Within("ZkVersion")
 		return
 	}
-	{
-		n := r.ArrayLen(false, false, 4)
-		m.Replicas = runtime.Grow(m.Replicas, n)
-		for i := range m.Replicas {
-			m.Replicas[i] = r.Int32()
-		}
+	m.Replicas = runtime.Grow(m.Replicas, r.ArrayLen(false, false, 4))
+	for i := range m.Replicas {
+		m.Replicas[i] = r.Int32()
 	}
 	if r.Failed() {
 		r.Within("Replicas")

@@ -154,28 +154,28 @@ func (m *PartitionChangeRecord) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *PartitionChangeRecord) isDefault() bool {
-	if !(m.PartitionID == -1) {
+	if m.PartitionID != -1 {
 		return false
 	}
-	if !(m.TopicID == (runtime.UUID{})) {
+	if m.TopicID != (runtime.UUID{}) {
 		return false
 	}
-	if !(m.Isr == nil) {
+	if m.Isr != nil {
 		return false
 	}
-	if !(m.Leader == -2) {
+	if m.Leader != -2 {
 		return false
 	}
-	if !(m.Replicas == nil) {
+	if m.Replicas != nil {
 		return false
 	}
-	if !(m.RemovingReplicas == nil) {
+	if m.RemovingReplicas != nil {
 		return false
 	}
-	if !(m.AddingReplicas == nil) {
+	if m.AddingReplicas != nil {
 		return false
 	}
-	if !(m.IsUnclean == -1) {
+	if m.IsUnclean != -1 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -184,37 +184,37 @@ func (m *PartitionChangeRecord) isDefault() bool {
 func (m *PartitionChangeRecord) size(version int16) int {
 	n := 20
 	numTags := len(m.UnknownTags)
-	if !(m.Isr == nil) {
+	if m.Isr != nil {
 		numTags++
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.Isr), true) + len(m.Isr)*4
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
-	if !(m.Leader == -2) {
+	if m.Leader != -2 {
 		numTags++
 		var sz int
 		sz += 4
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
-	if !(m.Replicas == nil) {
+	if m.Replicas != nil {
 		numTags++
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
-	if !(m.RemovingReplicas == nil) {
+	if m.RemovingReplicas != nil {
 		numTags++
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.RemovingReplicas), true) + len(m.RemovingReplicas)*4
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
-	if !(m.AddingReplicas == nil) {
+	if m.AddingReplicas != nil {
 		numTags++
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.AddingReplicas), true) + len(m.AddingReplicas)*4
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
-	if !(m.IsUnclean == -1) {
+	if m.IsUnclean != -1 {
 		numTags++
 		var sz int
 		sz += 1
@@ -231,26 +231,26 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		return b, err
 	}
 	numTags := len(m.UnknownTags)
-	if !(m.Isr == nil) {
+	if m.Isr != nil {
 		numTags++
 	}
-	if !(m.Leader == -2) {
+	if m.Leader != -2 {
 		numTags++
 	}
-	if !(m.Replicas == nil) {
+	if m.Replicas != nil {
 		numTags++
 	}
-	if !(m.RemovingReplicas == nil) {
+	if m.RemovingReplicas != nil {
 		numTags++
 	}
-	if !(m.AddingReplicas == nil) {
+	if m.AddingReplicas != nil {
 		numTags++
 	}
-	if !(m.IsUnclean == -1) {
+	if m.IsUnclean != -1 {
 		numTags++
 	}
 	b = runtime.AppendUvarint(b, uint32(numTags))
-	if !(m.Isr == nil) {
+	if m.Isr != nil {
 		b = runtime.AppendUvarint(b, 0)
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.Isr), true) + len(m.Isr)*4
@@ -264,14 +264,14 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 			b = runtime.AppendInt32(b, e)
 		}
 	}
-	if !(m.Leader == -2) {
+	if m.Leader != -2 {
 		b = runtime.AppendUvarint(b, 1)
 		var sz int
 		sz += 4
 		b = runtime.AppendUvarint(b, uint32(sz))
 		b = runtime.AppendInt32(b, m.Leader)
 	}
-	if !(m.Replicas == nil) {
+	if m.Replicas != nil {
 		b = runtime.AppendUvarint(b, 2)
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
@@ -285,7 +285,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 			b = runtime.AppendInt32(b, e)
 		}
 	}
-	if !(m.RemovingReplicas == nil) {
+	if m.RemovingReplicas != nil {
 		b = runtime.AppendUvarint(b, 3)
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.RemovingReplicas), true) + len(m.RemovingReplicas)*4
@@ -299,7 +299,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 			b = runtime.AppendInt32(b, e)
 		}
 	}
-	if !(m.AddingReplicas == nil) {
+	if m.AddingReplicas != nil {
 		b = runtime.AppendUvarint(b, 4)
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.AddingReplicas), true) + len(m.AddingReplicas)*4
@@ -313,7 +313,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 			b = runtime.AppendInt32(b, e)
 		}
 	}
-	if !(m.IsUnclean == -1) {
+	if m.IsUnclean != -1 {
 		b = runtime.AppendUvarint(b, 5)
 		var sz int
 		sz += 1

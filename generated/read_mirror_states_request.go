@@ -134,10 +134,10 @@ func (m *ReadMirrorStatesRequest) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *ReadMirrorStatesRequest) isDefault() bool {
-	if !(m.MirrorName == "") {
+	if m.MirrorName != "" {
 		return false
 	}
-	if !(m.Topics == nil) {
+	if m.Topics != nil {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -237,10 +237,10 @@ func (m *ReadMirrorStatesRequestTopicData) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *ReadMirrorStatesRequestTopicData) isDefault() bool {
-	if !(m.Name == "") {
+	if m.Name != "" {
 		return false
 	}
-	if !(len(m.Partitions) == 0) {
+	if len(m.Partitions) != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -285,15 +285,12 @@ func (m *ReadMirrorStatesRequestTopicData) decode(r *runtime.Reader, version int
 		r.Within("Name")
 		return
 	}
-	{
-		n := r.ArrayLen(true, false, 5)
-		m.Partitions = runtime.Grow(m.Partitions, n)
-		for i := range m.Partitions {
-			m.Partitions[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Partitions", i)
-				return
-			}
+	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(true, false, 5))
+	for i := range m.Partitions {
+		m.Partitions[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("Partitions", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -330,7 +327,7 @@ func (m *ReadMirrorStatesRequestPartitionData) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *ReadMirrorStatesRequestPartitionData) isDefault() bool {
-	if !(m.PartitionIndex == 0) {
+	if m.PartitionIndex != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0

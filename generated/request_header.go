@@ -137,16 +137,16 @@ func (m *RequestHeader) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *RequestHeader) isDefault() bool {
-	if !(m.RequestAPIKey == 0) {
+	if m.RequestAPIKey != 0 {
 		return false
 	}
-	if !(m.RequestAPIVersion == 0) {
+	if m.RequestAPIVersion != 0 {
 		return false
 	}
-	if !(m.CorrelationID == 0) {
+	if m.CorrelationID != 0 {
 		return false
 	}
-	if !(m.ClientID.Valid && m.ClientID.Value == "") {
+	if !m.ClientID.Valid || m.ClientID.Value != "" {
 		return false
 	}
 	return len(m.UnknownTags) == 0

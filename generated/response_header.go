@@ -119,7 +119,7 @@ func (m *ResponseHeader) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *ResponseHeader) isDefault() bool {
-	if !(m.CorrelationID == 0) {
+	if m.CorrelationID != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0

@@ -139,16 +139,16 @@ func (m *StopReplicaRequest) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *StopReplicaRequest) isDefault() bool {
-	if !(m.ControllerID == 0) {
+	if m.ControllerID != 0 {
 		return false
 	}
-	if !(m.ControllerEpoch == 0) {
+	if m.ControllerEpoch != 0 {
 		return false
 	}
-	if !(m.AckTimeoutMs == 0) {
+	if m.AckTimeoutMs != 0 {
 		return false
 	}
-	if !(len(m.Partitions) == 0) {
+	if len(m.Partitions) != 0 {
 		return false
 	}
 	return true
@@ -193,15 +193,12 @@ func (m *StopReplicaRequest) decode(r *runtime.Reader, version int16) {
 		r.Within("AckTimeoutMs")
 		return
 	}
-	{
-		n := r.ArrayLen(false, false, 6)
-		m.Partitions = runtime.Grow(m.Partitions, n)
-		for i := range m.Partitions {
-			m.Partitions[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Partitions", i)
-				return
-			}
+	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(false, false, 6))
+	for i := range m.Partitions {
+		m.Partitions[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("Partitions", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -235,13 +232,13 @@ func (m *StopReplicaRequestStopReplicaPartition) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *StopReplicaRequestStopReplicaPartition) isDefault() bool {
-	if !(m.TopicName == "") {
+	if m.TopicName != "" {
 		return false
 	}
-	if !(m.PartitionIndex == 0) {
+	if m.PartitionIndex != 0 {
 		return false
 	}
-	if !(m.DeletePartition == false) {
+	if m.DeletePartition != false {
 		return false
 	}
 	return true

@@ -129,10 +129,10 @@ func (m *StopReplicaResponse) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *StopReplicaResponse) isDefault() bool {
-	if !(m.ErrorCode == 0) {
+	if m.ErrorCode != 0 {
 		return false
 	}
-	if !(len(m.PartitionErrors) == 0) {
+	if len(m.PartitionErrors) != 0 {
 		return false
 	}
 	return true
@@ -165,15 +165,12 @@ func (m *StopReplicaResponse) decode(r *runtime.Reader, version int16) {
 		r.Within("ErrorCode")
 		return
 	}
-	{
-		n := r.ArrayLen(false, false, 7)
-		m.PartitionErrors = runtime.Grow(m.PartitionErrors, n)
-		for i := range m.PartitionErrors {
-			m.PartitionErrors[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("PartitionErrors", i)
-				return
-			}
+	m.PartitionErrors = runtime.Grow(m.PartitionErrors, r.ArrayLen(false, false, 7))
+	for i := range m.PartitionErrors {
+		m.PartitionErrors[i].decode(r, version)
+		if r.Failed() {
+			r.WithinElem("PartitionErrors", i)
+			return
 		}
 	}
 	if r.Failed() {
@@ -207,13 +204,13 @@ func (m *StopReplicaResponseStopReplicaPartitionError) Reset() {
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *StopReplicaResponseStopReplicaPartitionError) isDefault() bool {
-	if !(m.TopicName == "") {
+	if m.TopicName != "" {
 		return false
 	}
-	if !(m.PartitionIndex == 0) {
+	if m.PartitionIndex != 0 {
 		return false
 	}
-	if !(m.ErrorCode == 0) {
+	if m.ErrorCode != 0 {
 		return false
 	}
 	return true

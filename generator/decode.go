@@ -15,7 +15,8 @@ func emitDecode(f *File, sm *structModel) error {
 	for _, fm := range sm.fields {
 		val := Id("m").Dot(fm.goName)
 		inline, iAlways, iNever := fm.inlineCond()
-		tc, tAlways, tNever := fm.taggedCond()
+		_, tAlways, tNever := fm.taggedCond()
+		notTagged, _, _ := notVerCond(fm.f.TaggedVersions, fm.owner.within())
 		def, err := fm.setDefault(val.Clone())
 		if err != nil {
 			return err
@@ -31,7 +32,7 @@ func emitDecode(f *File, sm *structModel) error {
 		case tNever:
 			otherwise = def
 		default:
-			otherwise = []Code{If(Op("!").Parens(tc)).Block(def...)}
+			otherwise = []Code{If(notTagged).Block(def...)}
 		}
 		switch {
 		case iAlways:
@@ -160,7 +161,8 @@ func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool) 
 				Add(val).Op("=").Nil(),
 			).Else().Block(grow...)}
 		} else {
-			out = []Code{Block(append([]Code{Id("n").Op(":=").Add(lenCall)}, grow...)...)}
+			// The count cannot be negative here: ArrayLen fails instead.
+			out = []Code{Add(val).Op("=").Add(rt("Grow")).Call(val, lenCall), each}
 		}
 		return append(out, failed)
 	}

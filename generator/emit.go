@@ -39,6 +39,27 @@ func verCond(vs, within schema.Versions) (cond *Statement, always, never bool) {
 	return c, false, false
 }
 
+// notVerCond is the Go condition "version is not in vs", written without a
+// negation (version < 4 rather than !(version >= 4)).
+func notVerCond(vs, within schema.Versions) (cond *Statement, always, never bool) {
+	c, a, n := verCond(vs, within)
+	if a || n {
+		return c, n, a
+	}
+	var parts []Code
+	if vs.Lo > within.Lo {
+		parts = append(parts, Id("version").Op("<").Lit(int(vs.Lo)))
+	}
+	if vs.Hi < within.Hi {
+		parts = append(parts, Id("version").Op(">").Lit(int(vs.Hi)))
+	}
+	c = Add(parts[0])
+	for _, p := range parts[1:] {
+		c = c.Op("||").Add(p)
+	}
+	return c, false, false
+}
+
 // boolExpr renders a settled or run-time condition as an expression.
 func boolExpr(cond *Statement, always, never bool) *Statement {
 	switch {
@@ -82,11 +103,6 @@ func (fm *fieldModel) compactExpr() *Statement {
 		return boolExpr(verCond(fm.f.FlexibleVersions, fm.owner.within()))
 	}
 	return fm.owner.flexibleExpr()
-}
-
-// presentCond: the field exists (tagged or not) at the current version.
-func (fm *fieldModel) presentCond() (*Statement, bool, bool) {
-	return verCond(fm.f.Versions, fm.owner.within())
 }
 
 // inlineVersions are the versions where the field is written in place, not
@@ -241,54 +257,48 @@ func (fm *fieldModel) scalarDefault() (*Statement, error) {
 	return nil, fmt.Errorf("no scalar default for type %s", f.Type.Raw)
 }
 
-// isDefault is the Go condition "val holds the field's default", with Java's
-// comparison rules (§4.4): numbers by !=, so NaN is never the default;
-// arrays, bytes and structs by emptiness or nullness.
-func (fm *fieldModel) isDefault(val *Statement) (*Statement, error) {
+// notDefault is the Go condition "val differs from the field's default",
+// with Java's comparison rules (spec-facts §4.4): numbers by !=, so NaN is
+// never the default; arrays, bytes and structs by emptiness or nullness.
+func (fm *fieldModel) notDefault(val *Statement) (*Statement, error) {
 	t := fm.f.Type
 	switch {
 	case t.Array || t.Kind == schema.KindBytes || t.Kind == schema.KindRecords:
 		if t.Kind == schema.KindRecords && !t.Array {
-			return Add(val).Op("==").Nil(), nil
+			return Add(val).Op("!=").Nil(), nil
 		}
 		if !fm.nullable {
-			return Len(val).Op("==").Lit(0), nil
+			return Len(val).Op("!=").Lit(0), nil
 		}
 		if fm.defaultIsNull() {
-			return Add(val).Op("==").Nil(), nil
+			return Add(val).Op("!=").Nil(), nil
 		}
-		return Add(val).Op("!=").Nil().Op("&&").Len(val).Op("==").Lit(0), nil
+		return Add(val).Op("==").Nil().Op("||").Len(val).Op("!=").Lit(0), nil
 	case t.Kind == schema.KindStruct:
 		if !fm.nullable {
-			return Add(val).Dot("isDefault").Call(), nil
+			return Op("!").Add(val).Dot("isDefault").Call(), nil
 		}
 		if fm.defaultIsNull() {
-			return Add(val).Op("==").Nil(), nil
+			return Add(val).Op("!=").Nil(), nil
 		}
-		return Add(val).Op("!=").Nil().Op("&&").Add(val).Dot("isDefault").Call(), nil
-	case t.Kind == schema.KindBool:
-		d, err := fm.scalarDefault()
-		if err != nil {
-			return nil, err
-		}
-		return Add(val).Op("==").Add(d), nil
+		return Add(val).Op("==").Nil().Op("||").Op("!").Add(val).Dot("isDefault").Call(), nil
 	case t.Kind == schema.KindString && fm.nullable:
 		if fm.defaultIsNull() {
-			return Op("!").Add(val).Dot("Valid"), nil
+			return Add(val).Dot("Valid"), nil
 		}
-		return Add(val).Dot("Valid").Op("&&").Add(val).Dot("Value").Op("==").Lit(fm.f.Default), nil
+		return Op("!").Add(val).Dot("Valid").Op("||").Add(val).Dot("Value").Op("!=").Lit(fm.f.Default), nil
 	case t.Kind == schema.KindUUID:
 		d, err := fm.scalarDefault()
 		if err != nil {
 			return nil, err
 		}
-		return Add(val).Op("==").Parens(d), nil
+		return Add(val).Op("!=").Parens(d), nil
 	default:
 		d, err := fm.scalarDefault()
 		if err != nil {
 			return nil, err
 		}
-		return Add(val).Op("==").Add(d), nil
+		return Add(val).Op("!=").Add(d), nil
 	}
 }
 

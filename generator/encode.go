@@ -15,19 +15,19 @@ func emitAppend(f *File, sm *structModel) error {
 	usesErr := false
 	for _, fm := range sm.fields {
 		val := Id("m").Dot(fm.goName)
-		present, pAlways, pNever := fm.presentCond()
+		absentCond, pNever, pAlways := notVerCond(fm.f.Versions, fm.owner.within())
 		inline, iAlways, iNever := fm.inlineCond()
 		var absent Code
 		if !pAlways && !fm.f.Ignorable {
-			isDef, err := fm.isDefault(val.Clone())
+			nonDef, err := fm.notDefault(val.Clone())
 			if err != nil {
 				return err
 			}
-			check := If(Op("!").Parens(isDef)).Block(Return(Id("b"), rt("NonDefaultError").Call(Lit(fm.f.Name), Id("version"))))
+			fail := Return(Id("b"), rt("NonDefaultError").Call(Lit(fm.f.Name), Id("version")))
 			if pNever {
-				absent = check
+				absent = If(nonDef).Block(fail)
 			} else {
-				absent = If(Op("!").Parens(present)).Block(check)
+				absent = If(Parens(absentCond).Op("&&").Parens(nonDef)).Block(fail)
 			}
 		}
 		var write []Code
@@ -56,13 +56,12 @@ func emitAppend(f *File, sm *structModel) error {
 				continue
 			}
 			val := Id("m").Dot(fm.goName)
-			isDef, err := fm.isDefault(val.Clone())
+			cond, err := fm.notDefault(val.Clone())
 			if err != nil {
 				return err
 			}
-			cond := Op("!").Parens(isDef)
 			if !always {
-				cond = Parens(c).Op("&&").Add(cond)
+				cond = Parens(c).Op("&&").Parens(cond)
 			}
 			count = append(count, If(cond.Clone()).Block(Id("numTags").Op("++")))
 			payload, e := appendValue(fm, val.Clone(), True(), true)

@@ -44,11 +44,11 @@ func emitSize(f *File, sm *structModel) error {
 			if never {
 				continue
 			}
-			isDef, err := fm.isDefault(Id("m").Dot(fm.goName))
+			nonDef, err := fm.notDefault(Id("m").Dot(fm.goName))
 			if err != nil {
 				return err
 			}
-			s := []Code{If(Op("!").Parens(isDef)).Block(
+			s := []Code{If(nonDef).Block(
 				append(append([]Code{Id("numTags").Op("++"), Var().Id("sz").Int()},
 					valueSize(fm, Id("m").Dot(fm.goName), True(), true, "sz")...),
 					Id("n").Op("+=").Lit(uvarintLen(uint32(fm.f.Tag))).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"),

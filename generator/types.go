@@ -45,11 +45,11 @@ func emitReset(f *File, sm *structModel) error {
 			return err
 		}
 		body = append(body, stmts...)
-		cond, err := fm.isDefault(Id("m").Dot(fm.goName))
+		cond, err := fm.notDefault(Id("m").Dot(fm.goName))
 		if err != nil {
 			return err
 		}
-		def = append(def, If(Op("!").Parens(cond)).Block(Return(False())))
+		def = append(def, If(cond).Block(Return(False())))
 	}
 	if sm.hasTags {
 		body = append(body, Id("m").Dot("UnknownTags").Op("=").Id("m").Dot("UnknownTags").Index(Empty(), Lit(0)))
