@@ -80,7 +80,7 @@ func emitDecode(f *File, sm *structModel) error {
 				section = append(section, def...)
 				continue
 			}
-			cond := Id("seen").Op("&").Lit(uint64(1)<<uint(i)).Op("==").Lit(0)
+			cond := Id("seen").Op("&").Lit(uint64(1) << uint(i)).Op("==").Lit(0)
 			if !tAlways {
 				cond = Parens(tc).Op("&&").Add(cond)
 			}

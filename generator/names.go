@@ -53,7 +53,25 @@ func fileName(spec string) string {
 	for i, w := range words {
 		words[i] = strings.ToLower(w)
 	}
-	return strings.Join(words, "_") + ".go"
+	name := strings.Join(words, "_")
+	if last := words[len(words)-1]; last == "test" || buildSuffixes[last] {
+		// probe_test.go, probe_windows.go, probe_amd64.go would be left out
+		// of normal builds by the go tool.
+		name += "_gen"
+	}
+	return name + ".go"
+}
+
+// buildSuffixes are the GOOS and GOARCH values a file name may end in.
+var buildSuffixes = map[string]bool{
+	"aix": true, "android": true, "darwin": true, "dragonfly": true, "freebsd": true, "hurd": true,
+	"illumos": true, "ios": true, "js": true, "linux": true, "nacl": true, "netbsd": true,
+	"openbsd": true, "plan9": true, "solaris": true, "wasip1": true, "windows": true, "zos": true,
+	"386": true, "amd64": true, "amd64p32": true, "arm": true, "armbe": true, "arm64": true,
+	"arm64be": true, "loong64": true, "mips": true, "mipsle": true, "mips64": true, "mips64le": true,
+	"mips64p32": true, "mips64p32le": true, "ppc": true, "ppc64": true, "ppc64le": true,
+	"riscv": true, "riscv64": true, "s390": true, "s390x": true, "sparc": true, "sparc64": true,
+	"wasm": true,
 }
 
 // reservedFieldNames are identifiers a generated struct already uses for

@@ -136,7 +136,10 @@ func sortedNames(files map[string][]byte) []string {
 // then swaps it in with two renames. Any failure before the swap removes the
 // temporary folder and leaves out untouched.
 func write(out string, files map[string][]byte) (err error) {
-	out = filepath.Clean(out)
+	out, err = filepath.Abs(out)
+	if err != nil {
+		return err
+	}
 	parent := filepath.Dir(out)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err

@@ -183,6 +183,10 @@ func (r *Reader) length(compact, wide bool) int {
 
 // take returns the next n bytes, or nil after failing.
 func (r *Reader) take(n int) []byte {
+	if n < 0 {
+		r.Fail(ErrInvalidLength, fmt.Sprintf("negative length %d", n))
+		return nil
+	}
 	if n > len(r.buf)-r.off {
 		r.Fail(ErrShortBuffer, fmt.Sprintf("need %d bytes, have %d", n, len(r.buf)-r.off))
 		return nil
@@ -328,6 +332,9 @@ func (r *Reader) TagHeader() (tag uint32, size int) {
 	if size < 0 && !r.Failed() {
 		r.off = start
 		r.Fail(ErrInvalidLength, fmt.Sprintf("negative tagged field size %d", size))
+	}
+	if r.Failed() {
+		return 0, 0
 	}
 	return tag, size
 }

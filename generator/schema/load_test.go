@@ -267,7 +267,7 @@ func TestLoadNeverPanics(t *testing.T) {
 		`{"name": "X", "type": "data", "validVersions": "0", "flexibleVersions": "0+", "fields": [{"name": "A", "type": "B"}]}`,
 		`{"name": "X", "type": "data", "validVersions": "0", "flexibleVersions": "0+", "commonStructs": [{}, 1], "fields": [{}]}`,
 		`{"name": "X", "type": "data", "validVersions": "0", "flexibleVersions": "0+", "fields": [{"name": "A", "type": "A", "versions": "0+", "fields": [{"name": "A", "type": "A", "versions": "0+"}]}]}`,
-		"\x00\xff\xfe", "/*", "//", `{"a": "\u00zz"}`,
+		"\x00\xff\xfe", "/*", "//", `{"a": "\u00zz"}`, `"\`, `{"a": "\`, `{"a": "x\"`, "\"\\",
 	}
 	for _, in := range inputs {
 		assert.NotPanics(t, func() { _, _ = Load("x.json", []byte(in)) }, "%q", in)

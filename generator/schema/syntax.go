@@ -180,7 +180,8 @@ func (p *syntaxParser) str() *syntaxError {
 			return nil
 		case c == '\\':
 			if p.i+1 >= len(p.src) {
-				break
+				p.i = len(p.src) // a backslash at the end: unterminated
+				continue
 			}
 			switch p.src[p.i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
