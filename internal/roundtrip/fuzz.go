@@ -50,7 +50,7 @@ func FuzzOne(names []string, newByName func(string) runtime.Message, data []byte
 		return fmt.Errorf("%s v%d: Decode (%d, %v) and DecodeAliased (%d, %v) disagree", name, version, n, err, na, erra)
 	}
 	if err != nil {
-		return checkDecodeError(err, name, len(body))
+		return checkDecodeError(err, vs.SpecName(), len(body))
 	}
 	if n > len(body) {
 		return fmt.Errorf("%s v%d: consumed %d of %d bytes", name, version, n, len(body))
@@ -63,7 +63,7 @@ func FuzzOne(names []string, newByName func(string) runtime.Message, data []byte
 		// Java rejects some inputs it reads on writing too (unknown tags out
 		// of order); the error must still be well-formed.
 		var e *runtime.Error
-		if !errors.As(err, &e) || e.Message != name || !errors.Is(err, runtime.ErrTagOrder) {
+		if !errors.As(err, &e) || e.Message != vs.SpecName() || !errors.Is(err, runtime.ErrTagOrder) {
 			return fmt.Errorf("%s v%d: re-encoding a decoded message: %v", name, version, err)
 		}
 		return nil
