@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/generator/schema"
 	"github.com/kafkagen/kafkagen/internal/corpus"
+	"github.com/kafkagen/kafkagen/runtime"
 )
 
 // javaVector is one line of java-random-dev.jsonl: a randomly filled message
@@ -132,4 +134,35 @@ func appendInt(b []byte, n int) []byte {
 		b = appendInt(b, n/10)
 	}
 	return append(b, byte('0'+n%10))
+}
+
+// TestJavaVectorPrefixesAndTrailingBytes: every strict prefix of every Java
+// vector is rejected with a well-formed error, never accepted; with bytes
+// appended, the vector still decodes and the count shows where it ended.
+func TestJavaVectorPrefixesAndTrailingBytes(t *testing.T) {
+	vectors := loadJavaVectors(t)
+	names := specNamesByFile(t)
+	prefixes := 0
+	for _, v := range vectors {
+		pkg := packages[packageOf(v)]
+		name := names[v.File]
+		src, err := hex.DecodeString(v.Hex)
+		require.NoError(t, err)
+		msg := pkg.newByName(name)
+		for cut := 0; cut < len(src); cut++ {
+			_, err := msg.Decode(src[:cut], v.Version)
+			require.Error(t, err, "%s v%d: a %d-byte prefix of %d bytes decoded", name, v.Version, cut, len(src))
+			var e *runtime.Error
+			require.ErrorAs(t, err, &e)
+			require.Equal(t, name, e.Message)
+			require.True(t, errors.Is(err, runtime.ErrShortBuffer) || errors.Is(err, runtime.ErrInvalidLength),
+				"%s v%d prefix %d: %v", name, v.Version, cut, err)
+			require.LessOrEqual(t, e.Offset, cut)
+			prefixes++
+		}
+		n, err := msg.Decode(append(append([]byte(nil), src...), 0xde, 0xad, 0xbe, 0xef), v.Version)
+		require.NoError(t, err)
+		require.Equal(t, len(src), n, "%s v%d: trailing bytes must be left unread", name, v.Version)
+	}
+	t.Logf("%d strict prefixes of %d Java vectors rejected", prefixes, len(vectors))
 }
