@@ -196,8 +196,10 @@ func (r *Reader) take(n int) []byte {
 	return b
 }
 
-func (r *Reader) stringBody(n int, old string) string {
+// stringBody reads n bytes of a string whose length started at offset start.
+func (r *Reader) stringBody(n int, old string, start int) string {
 	if n > MaxStringLen {
+		r.off = start
 		r.Fail(ErrInvalidLength, fmt.Sprintf("string length %d over %d", n, MaxStringLen))
 		return ""
 	}
@@ -225,16 +227,17 @@ func (r *Reader) String(compact bool, old string) string {
 		}
 		return ""
 	}
-	return r.stringBody(n, old)
+	return r.stringBody(n, old, start)
 }
 
 // NullString reads a nullable string.
 func (r *Reader) NullString(compact bool, old NullString) NullString {
+	start := r.off
 	n := r.length(compact, false)
 	if n < 0 {
 		return NullString{}
 	}
-	return NullString{Value: r.stringBody(n, old.Value), Valid: true}
+	return NullString{Value: r.stringBody(n, old.Value, start), Valid: true}
 }
 
 func (r *Reader) bytesBody(n int, old []byte) []byte {

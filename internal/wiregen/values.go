@@ -25,8 +25,10 @@ type value struct {
 // structValue is one struct of the tree.
 type structValue struct {
 	def *schema.Struct
-	// fields holds one value per def.Fields entry; the values of fields
-	// absent at the version are zero and never written.
+	// fields holds one value per def.Fields entry. A generated tree holds
+	// the default of every field absent at its version, as a decoder leaves
+	// it (trees built by hand may leave them zero; only Message.Encode looks
+	// at them).
 	fields []value
 	// unknown are unknown tagged fields, in ascending tag order, all above
 	// every tag def defines. Only set in flexible versions.
@@ -56,6 +58,8 @@ func (g *generator) genStruct(st *schema.Struct) *structValue {
 	for i, f := range st.Fields {
 		if f.Versions.Contains(g.version) {
 			sv.fields[i] = g.genField(f)
+		} else {
+			sv.fields[i] = defaultValue(f, g.version)
 		}
 	}
 	if g.flexible && g.opts.UnknownTags && g.chance(4) {
@@ -252,8 +256,9 @@ func (g *generator) genUnknownTags(st *schema.Struct) []rawTag {
 // defaultValue is the field's default, as Java's generated constructor sets
 // it: the "default" text, or the type's zero or empty value; null for the
 // text "null" on a nullable type and for every records field. A struct's
-// default is the struct with every field present at version at its default,
-// and no unknown tags.
+// default is the struct with every field at its default, and no unknown
+// tags. The default does not depend on the version; version is kept for the
+// callers' symmetry with isDefault.
 func defaultValue(f *schema.Field, version int16) (v value) {
 	if f.DefaultIsNull() {
 		return value{null: true}
@@ -292,9 +297,7 @@ func defaultValue(f *schema.Field, version int16) (v value) {
 	case schema.KindStruct:
 		st := &structValue{def: f.Struct, fields: make([]value, len(f.Struct.Fields))}
 		for i, sf := range f.Struct.Fields {
-			if sf.Versions.Contains(version) {
-				st.fields[i] = defaultValue(sf, version)
-			}
+			st.fields[i] = defaultValue(sf, version)
 		}
 		v.st = st
 	}
@@ -314,6 +317,19 @@ func must(f *schema.Field, err error) {
 // emptiness against an empty default or by nullness against a null one, and
 // structs field by field over the fields present at version.
 func isDefault(f *schema.Field, v value, version int16) bool {
+	return isDefaultIn(f, v, version, false)
+}
+
+// isJavaDefault is Java's comparison against the field's default at any
+// version: as isDefault, but a struct equals its default only when every
+// one of its fields does, whether present at a version or not (the
+// generated equals compares them all).
+func isJavaDefault(f *schema.Field, v value) bool {
+	return isDefaultIn(f, v, 0, true)
+}
+
+// isDefaultIn is isDefault, over every field of a struct when all is set.
+func isDefaultIn(f *schema.Field, v value, version int16, all bool) bool {
 	if f.DefaultIsNull() {
 		return v.null
 	}
@@ -325,7 +341,7 @@ func isDefault(f *schema.Field, v value, version int16) bool {
 	}
 	switch f.Type.Kind {
 	case schema.KindStruct:
-		return structIsDefault(v.st, version)
+		return structIsDefaultIn(v.st, version, all)
 	case schema.KindBytes, schema.KindRecords:
 		return len(v.bytes) == 0
 	}
@@ -346,11 +362,16 @@ func isDefault(f *schema.Field, v value, version int16) bool {
 // absent at version are not on the wire, so a decoder sets them to their
 // defaults; their tree values do not count.
 func structIsDefault(sv *structValue, version int16) bool {
+	return structIsDefaultIn(sv, version, false)
+}
+
+// structIsDefaultIn is structIsDefault, over every field when all is set.
+func structIsDefaultIn(sv *structValue, version int16, all bool) bool {
 	if len(sv.unknown) > 0 {
 		return false
 	}
 	for i, f := range sv.def.Fields {
-		if f.Versions.Contains(version) && !isDefault(f, sv.fields[i], version) {
+		if (all || f.Versions.Contains(version)) && !isDefaultIn(f, sv.fields[i], version, all) {
 			return false
 		}
 	}

@@ -9,6 +9,9 @@
 // (values.go), then serialised (encode.go). Keeping the tree lets the
 // serialiser apply Java's omission rule for tagged fields, which compares a
 // whole value, nested structs included, against the field's default.
+// Generate and Message.Encode expose the two steps: a tree generated at one
+// version can be written at another, with Java's write errors for values
+// that version cannot carry (message.go).
 package wiregen
 
 import (
@@ -49,17 +52,11 @@ func (o Options) withDefaults() Options {
 // version. The same spec, version, options and rng state give the same
 // bytes. It panics if version is not one of spec's valid versions.
 func Encode(spec *schema.Spec, version int16, rng *rand.Rand, opts Options) []byte {
-	if !spec.ValidVersions.Contains(version) {
-		panic(fmt.Sprintf("wiregen: version %d of %s is not in its valid versions %s", version, spec.Name, spec.ValidVersions))
+	b, err := Generate(spec, version, rng, opts).Encode(version)
+	if err != nil {
+		panic(fmt.Sprintf("wiregen: a message generated at version %d does not encode at it: %v", version, err))
 	}
-	g := &generator{
-		rng:      rng,
-		opts:     opts.withDefaults(),
-		version:  version,
-		flexible: spec.FlexibleVersions.Contains(version),
-	}
-	root := g.genStruct(spec.Root)
-	return newEncoder(spec, version).writeStruct(nil, root)
+	return b
 }
 
 // Versions lists every valid version of spec, in ascending order.
