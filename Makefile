@@ -3,7 +3,7 @@ GO ?= go
 KAFKA_SPEC_DIR ?= $(abspath ../shared/kafka-spec)
 export KAFKA_SPEC_DIR
 
-.PHONY: all generate check test unit corpus conformance fuzz bench kmsgdiff clean
+.PHONY: all generate check test unit corpus conformance fuzz bench clean
 
 all: generate test
 
@@ -15,38 +15,32 @@ generate:
 check:
 	$(GO) run ./cmd/kafkagen -check
 
-# Everything: unit tests, generated/ freshness, the upstream corpus.
-test: unit corpus
+# Everything: unit tests, generated/ freshness, and the conformance suite
+# over the upstream corpus.
+test: unit conformance
 
 unit:
 	$(GO) vet ./...
 	$(GO) test ./...
 
-# Generate the whole upstream corpus (one package per folder) into the
-# git-ignored conformance/gen, vet it, and run the corpus tests against it.
-corpus:
+# The conformance suite: generate the whole upstream corpus (one package per
+# folder) into the git-ignored conformance/gen, vet it, run the corpus tests
+# (Java vectors, random round trips, transcoding, Java's errors, length
+# bombs) and the kmsg differential (conformance/kmsgdiff, its own module),
+# then print one summary line.
+LOGS := $(abspath conformance/gen/logs)
+conformance:
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
-		$(GO) run ./internal/cmd/gencorpus && \
+		$(GO) run ./internal/cmd/gencorpus && mkdir -p $(LOGS) && \
 		$(GO) vet -tags corpus ./conformance/... && \
-		$(GO) test -tags corpus ./conformance/...; \
+		bash -o pipefail -c '$(GO) test -count=1 -v -tags corpus ./conformance/ | tee $(LOGS)/corpus.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"' && \
+		(cd conformance/kmsgdiff && bash -o pipefail -c '$(GO) test -count=1 -v ./... | tee $(LOGS)/kmsg.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"') && \
+		$(GO) run ./internal/cmd/summary $(LOGS)/corpus.log $(LOGS)/kmsg.log; \
 	else \
-		echo "SKIP corpus tests: no Kafka spec corpus at $(KAFKA_SPEC_DIR) (set KAFKA_SPEC_DIR)"; \
+		echo "SKIP conformance tests: no Kafka spec corpus at $(KAFKA_SPEC_DIR) (set KAFKA_SPEC_DIR)"; \
 	fi
 
-conformance: corpus
-
-# Differential test against franz-go's kmsg v1.15.1 (conformance/kmsgdiff,
-# its own module): generates the corpus, then compares both directions for
-# every request and response version both support, printing
-# "kmsg: pairs=N messages=N excluded-pairs=N mismatches=N".
-kmsgdiff:
-	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
-		$(GO) run ./internal/cmd/gencorpus && \
-		cd conformance/kmsgdiff && \
-		bash -o pipefail -c '$(GO) test -count=1 -v ./... | grep -av "^=== "'; \
-	else \
-		echo "SKIP kmsgdiff: no Kafka spec corpus at $(KAFKA_SPEC_DIR) (set KAFKA_SPEC_DIR)"; \
-	fi
+corpus: conformance
 
 # Native Go fuzzing, FUZZTIME per target: decoding over generated/ and over
 # the whole corpus, and loading specs.

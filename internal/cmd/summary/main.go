@@ -1,0 +1,61 @@
+// Command summary reads the logs of the conformance suite and prints its one
+// summary line: pairs, messages, transcodes and kmsg pairs checked, and
+// mismatches. It exits 1 when a count it needs is missing.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+)
+
+// field matches key=value counts such as "pairs=783".
+var field = regexp.MustCompile(`([a-z-]+)=(\d+)`)
+
+func main() {
+	counts := map[string]map[string]int{} // line prefix -> key -> value
+	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|errors|length bombs):`)
+	for _, path := range os.Args[1:] {
+		f, err := os.Open(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "summary:", err)
+			os.Exit(1)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			m := prefix.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			kv := map[string]int{}
+			for _, f := range field.FindAllStringSubmatch(sc.Text(), -1) {
+				kv[f[1]], _ = strconv.Atoi(f[2])
+			}
+			counts[m[1]] = kv
+		}
+		f.Close()
+	}
+	need := []struct{ line, key string }{
+		{"corpus round trip", "pairs"}, {"corpus round trip", "messages"},
+		{"transcode", "checked"}, {"kmsg", "pairs"}, {"kmsg", "messages"},
+	}
+	for _, n := range need {
+		if _, ok := counts[n.line][n.key]; !ok {
+			fmt.Fprintf(os.Stderr, "summary: no %q count in the %q line of the logs\n", n.key, n.line)
+			os.Exit(1)
+		}
+	}
+	mismatches := 0
+	for _, kv := range counts {
+		mismatches += kv["mismatches"]
+	}
+	fmt.Printf("conformance: pairs=%d messages=%d transcodes=%d kmsg-pairs=%d kmsg-messages=%d kmsg-excluded-pairs=%d mismatches=%d\n",
+		counts["corpus round trip"]["pairs"], counts["corpus round trip"]["messages"],
+		counts["transcode"]["checked"], counts["kmsg"]["pairs"], counts["kmsg"]["messages"],
+		counts["kmsg"]["excluded-pairs"], mismatches)
+	if mismatches > 0 {
+		os.Exit(1)
+	}
+}
