@@ -192,9 +192,7 @@ func (m *PartitionChangeRecord) size(version int16) int {
 	}
 	if m.Leader != -2 {
 		numTags++
-		var sz int
-		sz += 4
-		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+		n += 6
 	}
 	if m.Replicas != nil {
 		numTags++
@@ -216,9 +214,7 @@ func (m *PartitionChangeRecord) size(version int16) int {
 	}
 	if m.IsUnclean != -1 {
 		numTags++
-		var sz int
-		sz += 1
-		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+		n += 3
 	}
 	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
 	return n
@@ -266,9 +262,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 	}
 	if m.Leader != -2 {
 		b = runtime.AppendUvarint(b, 1)
-		var sz int
-		sz += 4
-		b = runtime.AppendUvarint(b, uint32(sz))
+		b = runtime.AppendUvarint(b, 4)
 		b = runtime.AppendInt32(b, m.Leader)
 	}
 	if m.Replicas != nil {
@@ -315,9 +309,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 	}
 	if m.IsUnclean != -1 {
 		b = runtime.AppendUvarint(b, 5)
-		var sz int
-		sz += 1
-		b = runtime.AppendUvarint(b, uint32(sz))
+		b = runtime.AppendUvarint(b, 1)
 		b = runtime.AppendInt8(b, m.IsUnclean)
 	}
 	b = runtime.AppendTags(b, m.UnknownTags)

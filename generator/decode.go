@@ -53,7 +53,7 @@ func emitDecode(f *File, sm *structModel) error {
 		var after []Code
 		for i, fm := range sm.tagged {
 			val := Id("m").Dot(fm.goName)
-			tc, tAlways, tNever := fm.taggedCond()
+			tc, tAlways, tNever := fm.tagSectionCond()
 			read := readValue(fm, val.Clone(), True(), true)
 			if track {
 				read = append(read, Id("seen").Op("|=").Lit(uint64(1)<<uint(i)))

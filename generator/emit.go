@@ -122,6 +122,15 @@ func (fm *fieldModel) inlineCond() (*Statement, bool, bool) {
 	return verCond(fm.inlineVersions(), fm.owner.within())
 }
 
+// tagSectionCond: the field is tagged at the current version, for code
+// inside the tag section, which only runs at flexible versions.
+func (fm *fieldModel) tagSectionCond() (*Statement, bool, bool) {
+	if !fm.f.HasTag {
+		return nil, false, true
+	}
+	return verCond(fm.f.TaggedVersions, fm.owner.within().Intersect(fm.owner.flexible))
+}
+
 func (fm *fieldModel) taggedCond() (*Statement, bool, bool) {
 	if !fm.f.HasTag {
 		return nil, false, true

@@ -51,7 +51,7 @@ func emitAppend(f *File, sm *structModel) error {
 		var writes []Code
 		count = append(count, Id("numTags").Op(":=").Len(Id("m").Dot("UnknownTags")))
 		for _, fm := range sm.tagged {
-			c, always, never := fm.taggedCond()
+			c, always, never := fm.tagSectionCond()
 			if never {
 				continue
 			}
@@ -66,12 +66,14 @@ func emitAppend(f *File, sm *structModel) error {
 			count = append(count, If(cond.Clone()).Block(Id("numTags").Op("++")))
 			payload, e := appendValue(fm, val.Clone(), True(), true)
 			usesErr = usesErr || e
-			w := []Code{
-				Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Lit(fm.f.Tag)),
-				Var().Id("sz").Int(),
+			w := []Code{Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Lit(fm.f.Tag))}
+			if width := fm.fixedWidth(); width > 0 {
+				w = append(w, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Lit(width)))
+			} else {
+				w = append(w, Var().Id("sz").Int())
+				w = append(w, valueSize(fm, val.Clone(), True(), true, "sz")...)
+				w = append(w, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("sz"))))
 			}
-			w = append(w, valueSize(fm, val.Clone(), True(), true, "sz")...)
-			w = append(w, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("sz"))))
 			w = append(w, payload...)
 			writes = append(writes, If(cond).Block(w...))
 		}

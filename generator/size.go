@@ -40,7 +40,7 @@ func emitSize(f *File, sm *structModel) error {
 	if sm.hasTags {
 		tagStmts := []Code{Id("numTags").Op(":=").Len(Id("m").Dot("UnknownTags"))}
 		for _, fm := range sm.tagged {
-			c, always, never := fm.taggedCond()
+			c, always, never := fm.tagSectionCond()
 			if never {
 				continue
 			}
@@ -48,12 +48,19 @@ func emitSize(f *File, sm *structModel) error {
 			if err != nil {
 				return err
 			}
-			s := []Code{If(nonDef).Block(
-				append(append([]Code{Id("numTags").Op("++"), Var().Id("sz").Int()},
-					valueSize(fm, Id("m").Dot(fm.goName), True(), true, "sz")...),
-					Id("n").Op("+=").Lit(uvarintLen(uint32(fm.f.Tag))).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"),
-				)...,
-			)}
+			var s []Code
+			if width := fm.fixedWidth(); width > 0 {
+				// tag, size and payload are all known at generation time.
+				total := uvarintLen(uint32(fm.f.Tag)) + uvarintLen(uint32(width)) + width
+				s = []Code{If(nonDef).Block(Id("numTags").Op("++"), Id("n").Op("+=").Lit(total))}
+			} else {
+				s = []Code{If(nonDef).Block(
+					append(append([]Code{Id("numTags").Op("++"), Var().Id("sz").Int()},
+						valueSize(fm, Id("m").Dot(fm.goName), True(), true, "sz")...),
+						Id("n").Op("+=").Lit(uvarintLen(uint32(fm.f.Tag))).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"),
+					)...,
+				)}
+			}
 			if always {
 				tagStmts = append(tagStmts, s...)
 			} else {
@@ -72,6 +79,14 @@ func emitSize(f *File, sm *structModel) error {
 	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("size").Params(Id("version").Int16()).Int().Block(body...)
 	f.Line()
 	return nil
+}
+
+// fixedWidth is the encoded width of a fixed-size scalar field, else 0.
+func (fm *fieldModel) fixedWidth() int {
+	if fm.array() {
+		return 0
+	}
+	return fm.kind().FixedSize()
 }
 
 func uvarintLen(v uint32) int {

@@ -170,27 +170,23 @@ func (m *NullableStructExample) size(version int16) int {
 	}
 	if flexible {
 		numTags := len(m.UnknownTags)
-		if version >= 3 {
+		if m.Checkpoint != nil {
+			numTags++
+			var sz int
+			sz += 1
 			if m.Checkpoint != nil {
-				numTags++
-				var sz int
-				sz += 1
-				if m.Checkpoint != nil {
-					sz += m.Checkpoint.size(version)
-				}
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+				sz += m.Checkpoint.size(version)
 			}
+			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
-		if version >= 3 {
-			if m.Hint == nil || !m.Hint.isDefault() {
-				numTags++
-				var sz int
-				sz += 1
-				if m.Hint != nil {
-					sz += m.Hint.size(version)
-				}
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+		if m.Hint == nil || !m.Hint.isDefault() {
+			numTags++
+			var sz int
+			sz += 1
+			if m.Hint != nil {
+				sz += m.Hint.size(version)
 			}
+			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
 		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
 	}
@@ -232,14 +228,14 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 			return b, err
 		}
 		numTags := len(m.UnknownTags)
-		if (version >= 3) && (m.Checkpoint != nil) {
+		if m.Checkpoint != nil {
 			numTags++
 		}
-		if (version >= 3) && (m.Hint == nil || !m.Hint.isDefault()) {
+		if m.Hint == nil || !m.Hint.isDefault() {
 			numTags++
 		}
 		b = runtime.AppendUvarint(b, uint32(numTags))
-		if (version >= 3) && (m.Checkpoint != nil) {
+		if m.Checkpoint != nil {
 			b = runtime.AppendUvarint(b, 0)
 			var sz int
 			sz += 1
@@ -256,7 +252,7 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 				}
 			}
 		}
-		if (version >= 3) && (m.Hint == nil || !m.Hint.isDefault()) {
+		if m.Hint == nil || !m.Hint.isDefault() {
 			b = runtime.AppendUvarint(b, 1)
 			var sz int
 			sz += 1
@@ -343,53 +339,41 @@ func (m *NullableStructExample) decode(r *runtime.Reader, version int16) {
 			tag, size := r.TagHeader()
 			switch tag {
 			case 0:
-				if version >= 3 {
-					if !r.TaggedStructMarker() {
-						if r.Failed() {
-							r.Within("Checkpoint")
-							return
-						}
-						m.Checkpoint = nil
-					} else {
-						if m.Checkpoint == nil {
-							m.Checkpoint = new(NullableStructExampleCheckpoint)
-						}
-						m.Checkpoint.decode(r, version)
-						if r.Failed() {
-							r.Within("Checkpoint")
-							return
-						}
+				if !r.TaggedStructMarker() {
+					if r.Failed() {
+						r.Within("Checkpoint")
+						return
 					}
-					seen |= uint64(0x1)
+					m.Checkpoint = nil
 				} else {
-					r.InvalidTag(tag, version)
-					r.Within("Checkpoint")
-					return
+					if m.Checkpoint == nil {
+						m.Checkpoint = new(NullableStructExampleCheckpoint)
+					}
+					m.Checkpoint.decode(r, version)
+					if r.Failed() {
+						r.Within("Checkpoint")
+						return
+					}
 				}
+				seen |= uint64(0x1)
 			case 1:
-				if version >= 3 {
-					if !r.TaggedStructMarker() {
-						if r.Failed() {
-							r.Within("Hint")
-							return
-						}
-						m.Hint = nil
-					} else {
-						if m.Hint == nil {
-							m.Hint = new(NullableStructExampleHint)
-						}
-						m.Hint.decode(r, version)
-						if r.Failed() {
-							r.Within("Hint")
-							return
-						}
+				if !r.TaggedStructMarker() {
+					if r.Failed() {
+						r.Within("Hint")
+						return
 					}
-					seen |= uint64(0x2)
+					m.Hint = nil
 				} else {
-					r.InvalidTag(tag, version)
-					r.Within("Hint")
-					return
+					if m.Hint == nil {
+						m.Hint = new(NullableStructExampleHint)
+					}
+					m.Hint.decode(r, version)
+					if r.Failed() {
+						r.Within("Hint")
+						return
+					}
 				}
+				seen |= uint64(0x2)
 			default:
 				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
 			}
@@ -397,10 +381,10 @@ func (m *NullableStructExample) decode(r *runtime.Reader, version int16) {
 				return
 			}
 		}
-		if (version >= 3) && seen&uint64(0x1) == 0 {
+		if seen&uint64(0x1) == 0 {
 			m.Checkpoint = nil
 		}
-		if (version >= 3) && seen&uint64(0x2) == 0 {
+		if seen&uint64(0x2) == 0 {
 			if m.Hint == nil {
 				m.Hint = new(NullableStructExampleHint)
 			}

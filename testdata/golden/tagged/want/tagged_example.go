@@ -205,77 +205,51 @@ func (m *TaggedExample) size(version int16) int {
 	}
 	if flexible {
 		numTags := len(m.UnknownTags)
-		if version >= 1 {
-			if m.LeaderEpoch != -1 {
-				numTags++
-				var sz int
-				sz += 4
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
-			}
+		if m.LeaderEpoch != -1 {
+			numTags++
+			n += 6
 		}
-		if version >= 1 {
-			if m.ClientName != "anonymous" {
-				numTags++
-				var sz int
-				sz += runtime.SizeString(len(m.ClientName), true)
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
-			}
+		if m.ClientName != "anonymous" {
+			numTags++
+			var sz int
+			sz += runtime.SizeString(len(m.ClientName), true)
+			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
-		if version >= 1 {
-			if m.Rack.Valid {
-				numTags++
-				var sz int
-				sz += runtime.SizeNullString(m.Rack, true)
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
-			}
+		if m.Rack.Valid {
+			numTags++
+			var sz int
+			sz += runtime.SizeNullString(m.Rack, true)
+			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
-		if version >= 1 {
-			if len(m.Replicas) != 0 {
-				numTags++
-				var sz int
-				sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
-			}
+		if len(m.Replicas) != 0 {
+			numTags++
+			var sz int
+			sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
+			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
-		if version >= 1 {
-			if m.Enabled != true {
-				numTags++
-				var sz int
-				sz += 1
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
-			}
+		if m.Enabled != true {
+			numTags++
+			n += 3
 		}
-		if version >= 1 {
-			if m.TopicID != (runtime.UUID{}) {
-				numTags++
-				var sz int
-				sz += 16
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
-			}
+		if m.TopicID != (runtime.UUID{}) {
+			numTags++
+			n += 18
 		}
-		if version >= 1 {
-			if m.Ratio != 0.5 {
-				numTags++
-				var sz int
-				sz += 8
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
-			}
+		if m.Ratio != 0.5 {
+			numTags++
+			n += 10
 		}
 		if version >= 2 {
 			if m.Leader != -1 {
 				numTags++
-				var sz int
-				sz += 8
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+				n += 10
 			}
 		}
-		if version >= 1 {
-			if !m.Snapshot.isDefault() {
-				numTags++
-				var sz int
-				sz += m.Snapshot.size(version)
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
-			}
+		if !m.Snapshot.isDefault() {
+			numTags++
+			var sz int
+			sz += m.Snapshot.size(version)
+			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
 		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
 	}
@@ -318,42 +292,40 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, err
 		}
 		numTags := len(m.UnknownTags)
-		if (version >= 1) && (m.LeaderEpoch != -1) {
+		if m.LeaderEpoch != -1 {
 			numTags++
 		}
-		if (version >= 1) && (m.ClientName != "anonymous") {
+		if m.ClientName != "anonymous" {
 			numTags++
 		}
-		if (version >= 1) && (m.Rack.Valid) {
+		if m.Rack.Valid {
 			numTags++
 		}
-		if (version >= 1) && (len(m.Replicas) != 0) {
+		if len(m.Replicas) != 0 {
 			numTags++
 		}
-		if (version >= 1) && (m.Enabled != true) {
+		if m.Enabled != true {
 			numTags++
 		}
-		if (version >= 1) && (m.TopicID != (runtime.UUID{})) {
+		if m.TopicID != (runtime.UUID{}) {
 			numTags++
 		}
-		if (version >= 1) && (m.Ratio != 0.5) {
+		if m.Ratio != 0.5 {
 			numTags++
 		}
 		if (version >= 2) && (m.Leader != -1) {
 			numTags++
 		}
-		if (version >= 1) && (!m.Snapshot.isDefault()) {
+		if !m.Snapshot.isDefault() {
 			numTags++
 		}
 		b = runtime.AppendUvarint(b, uint32(numTags))
-		if (version >= 1) && (m.LeaderEpoch != -1) {
+		if m.LeaderEpoch != -1 {
 			b = runtime.AppendUvarint(b, 0)
-			var sz int
-			sz += 4
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = runtime.AppendUvarint(b, 4)
 			b = runtime.AppendInt32(b, m.LeaderEpoch)
 		}
-		if (version >= 1) && (m.ClientName != "anonymous") {
+		if m.ClientName != "anonymous" {
 			b = runtime.AppendUvarint(b, 1)
 			var sz int
 			sz += runtime.SizeString(len(m.ClientName), true)
@@ -363,7 +335,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 			}
 			b = runtime.AppendString(b, m.ClientName, true)
 		}
-		if (version >= 1) && (m.Rack.Valid) {
+		if m.Rack.Valid {
 			b = runtime.AppendUvarint(b, 2)
 			var sz int
 			sz += runtime.SizeNullString(m.Rack, true)
@@ -373,7 +345,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 			}
 			b = runtime.AppendNullString(b, m.Rack, true)
 		}
-		if (version >= 1) && (len(m.Replicas) != 0) {
+		if len(m.Replicas) != 0 {
 			b = runtime.AppendUvarint(b, 3)
 			var sz int
 			sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
@@ -383,35 +355,27 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 				b = runtime.AppendInt32(b, e)
 			}
 		}
-		if (version >= 1) && (m.Enabled != true) {
+		if m.Enabled != true {
 			b = runtime.AppendUvarint(b, 4)
-			var sz int
-			sz += 1
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = runtime.AppendUvarint(b, 1)
 			b = runtime.AppendBool(b, m.Enabled)
 		}
-		if (version >= 1) && (m.TopicID != (runtime.UUID{})) {
+		if m.TopicID != (runtime.UUID{}) {
 			b = runtime.AppendUvarint(b, 5)
-			var sz int
-			sz += 16
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = runtime.AppendUvarint(b, 16)
 			b = runtime.AppendUUID(b, m.TopicID)
 		}
-		if (version >= 1) && (m.Ratio != 0.5) {
+		if m.Ratio != 0.5 {
 			b = runtime.AppendUvarint(b, 6)
-			var sz int
-			sz += 8
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = runtime.AppendUvarint(b, 8)
 			b = runtime.AppendFloat64(b, m.Ratio)
 		}
 		if (version >= 2) && (m.Leader != -1) {
 			b = runtime.AppendUvarint(b, 7)
-			var sz int
-			sz += 8
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = runtime.AppendUvarint(b, 8)
 			b = runtime.AppendInt64(b, m.Leader)
 		}
-		if (version >= 1) && (!m.Snapshot.isDefault()) {
+		if !m.Snapshot.isDefault() {
 			b = runtime.AppendUvarint(b, 8)
 			var sz int
 			sz += m.Snapshot.size(version)
@@ -478,99 +442,57 @@ func (m *TaggedExample) decode(r *runtime.Reader, version int16) {
 			tag, size := r.TagHeader()
 			switch tag {
 			case 0:
-				if version >= 1 {
-					m.LeaderEpoch = r.Int32()
-					if r.Failed() {
-						r.Within("LeaderEpoch")
-						return
-					}
-					seen |= uint64(0x1)
-				} else {
-					r.InvalidTag(tag, version)
+				m.LeaderEpoch = r.Int32()
+				if r.Failed() {
 					r.Within("LeaderEpoch")
 					return
 				}
+				seen |= uint64(0x1)
 			case 1:
-				if version >= 1 {
-					m.ClientName = r.String(true, m.ClientName)
-					if r.Failed() {
-						r.Within("ClientName")
-						return
-					}
-					seen |= uint64(0x2)
-				} else {
-					r.InvalidTag(tag, version)
+				m.ClientName = r.String(true, m.ClientName)
+				if r.Failed() {
 					r.Within("ClientName")
 					return
 				}
+				seen |= uint64(0x2)
 			case 2:
-				if version >= 1 {
-					m.Rack = r.NullString(true, m.Rack)
-					if r.Failed() {
-						r.Within("Rack")
-						return
-					}
-					seen |= uint64(0x4)
-				} else {
-					r.InvalidTag(tag, version)
+				m.Rack = r.NullString(true, m.Rack)
+				if r.Failed() {
 					r.Within("Rack")
 					return
 				}
+				seen |= uint64(0x4)
 			case 3:
-				if version >= 1 {
-					m.Replicas = runtime.Grow(m.Replicas, r.ArrayLen(true, false, 4))
-					for i := range m.Replicas {
-						m.Replicas[i] = r.Int32()
-					}
-					if r.Failed() {
-						r.Within("Replicas")
-						return
-					}
-					seen |= uint64(0x8)
-				} else {
-					r.InvalidTag(tag, version)
+				m.Replicas = runtime.Grow(m.Replicas, r.ArrayLen(true, false, 4))
+				for i := range m.Replicas {
+					m.Replicas[i] = r.Int32()
+				}
+				if r.Failed() {
 					r.Within("Replicas")
 					return
 				}
+				seen |= uint64(0x8)
 			case 4:
-				if version >= 1 {
-					m.Enabled = r.Bool()
-					if r.Failed() {
-						r.Within("Enabled")
-						return
-					}
-					seen |= uint64(0x10)
-				} else {
-					r.InvalidTag(tag, version)
+				m.Enabled = r.Bool()
+				if r.Failed() {
 					r.Within("Enabled")
 					return
 				}
+				seen |= uint64(0x10)
 			case 5:
-				if version >= 1 {
-					m.TopicID = r.UUID()
-					if r.Failed() {
-						r.Within("TopicId")
-						return
-					}
-					seen |= uint64(0x20)
-				} else {
-					r.InvalidTag(tag, version)
+				m.TopicID = r.UUID()
+				if r.Failed() {
 					r.Within("TopicId")
 					return
 				}
+				seen |= uint64(0x20)
 			case 6:
-				if version >= 1 {
-					m.Ratio = r.Float64()
-					if r.Failed() {
-						r.Within("Ratio")
-						return
-					}
-					seen |= uint64(0x40)
-				} else {
-					r.InvalidTag(tag, version)
+				m.Ratio = r.Float64()
+				if r.Failed() {
 					r.Within("Ratio")
 					return
 				}
+				seen |= uint64(0x40)
 			case 7:
 				if version >= 2 {
 					m.Leader = r.Int64()
@@ -585,18 +507,12 @@ func (m *TaggedExample) decode(r *runtime.Reader, version int16) {
 					return
 				}
 			case 8:
-				if version >= 1 {
-					m.Snapshot.decode(r, version)
-					if r.Failed() {
-						r.Within("Snapshot")
-						return
-					}
-					seen |= uint64(0x100)
-				} else {
-					r.InvalidTag(tag, version)
+				m.Snapshot.decode(r, version)
+				if r.Failed() {
 					r.Within("Snapshot")
 					return
 				}
+				seen |= uint64(0x100)
 			default:
 				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
 			}
@@ -604,31 +520,31 @@ func (m *TaggedExample) decode(r *runtime.Reader, version int16) {
 				return
 			}
 		}
-		if (version >= 1) && seen&uint64(0x1) == 0 {
+		if seen&uint64(0x1) == 0 {
 			m.LeaderEpoch = -1
 		}
-		if (version >= 1) && seen&uint64(0x2) == 0 {
+		if seen&uint64(0x2) == 0 {
 			m.ClientName = "anonymous"
 		}
-		if (version >= 1) && seen&uint64(0x4) == 0 {
+		if seen&uint64(0x4) == 0 {
 			m.Rack = runtime.NullString{}
 		}
-		if (version >= 1) && seen&uint64(0x8) == 0 {
+		if seen&uint64(0x8) == 0 {
 			m.Replicas = m.Replicas[:0]
 		}
-		if (version >= 1) && seen&uint64(0x10) == 0 {
+		if seen&uint64(0x10) == 0 {
 			m.Enabled = true
 		}
-		if (version >= 1) && seen&uint64(0x20) == 0 {
+		if seen&uint64(0x20) == 0 {
 			m.TopicID = runtime.UUID{}
 		}
-		if (version >= 1) && seen&uint64(0x40) == 0 {
+		if seen&uint64(0x40) == 0 {
 			m.Ratio = 0.5
 		}
 		if (version >= 2) && seen&uint64(0x80) == 0 {
 			m.Leader = -1
 		}
-		if (version >= 1) && seen&uint64(0x100) == 0 {
+		if seen&uint64(0x100) == 0 {
 			m.Snapshot.Reset()
 		}
 	} else {
