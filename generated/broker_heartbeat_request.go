@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // BrokerHeartbeatRequest is the Kafka BrokerHeartbeatRequest request (API key 50).
 // Valid versions: 0; flexible versions: 0+.
@@ -189,8 +192,11 @@ func (m *BrokerHeartbeatRequest) size(version int16) int {
 	for i := range m.Listeners {
 		n += m.Listeners[i].size(version)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -208,44 +214,27 @@ func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, erro
 			return b, runtime.WithinElem(err, "Listeners", i)
 		}
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
 func (m *BrokerHeartbeatRequest) decode(r *runtime.Reader, version int16) {
-	m.CurrentState = r.Int8()
-	if r.Failed() {
-		r.Within("CurrentState")
-		return
-	}
-	m.TargetState = r.Int8()
-	if r.Failed() {
-		r.Within("TargetState")
-		return
-	}
-	m.BrokerID = r.Int32()
-	if r.Failed() {
-		r.Within("BrokerId")
-		return
-	}
-	m.BrokerEpoch = r.Int64()
-	if r.Failed() {
-		r.Within("BrokerEpoch")
-		return
-	}
-	m.LeaseDurationMs = r.Int64()
-	if r.Failed() {
-		r.Within("LeaseDurationMs")
-		return
-	}
-	m.CurMetadataOffset = r.Int64()
-	if r.Failed() {
-		r.Within("CurMetadataOffset")
+	if p := r.Fixed(30); p != nil {
+		_ = p[29]
+		m.CurrentState = int8(p[0])
+		m.TargetState = int8(p[1])
+		m.BrokerID = int32(binary.BigEndian.Uint32(p[2:]))
+		m.BrokerEpoch = int64(binary.BigEndian.Uint64(p[6:]))
+		m.LeaseDurationMs = int64(binary.BigEndian.Uint64(p[14:]))
+		m.CurMetadataOffset = int64(binary.BigEndian.Uint64(p[22:]))
+	} else {
+		r.FailRun([]int{1, 2, 6, 14, 22, 30}, []string{"CurrentState", "TargetState", "BrokerId", "BrokerEpoch", "LeaseDurationMs", "CurMetadataOffset"})
 		return
 	}
 	m.Listeners = runtime.Grow(m.Listeners, r.ArrayLen(true, false, 7))
@@ -261,9 +250,14 @@ func (m *BrokerHeartbeatRequest) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -324,12 +318,16 @@ func (m *BrokerHeartbeatRequestListener) size(version int16) int {
 	n := 4
 	n += runtime.SizeString(len(m.Name), true)
 	n += runtime.SizeString(len(m.Host), true)
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *BrokerHeartbeatRequestListener) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	if len(m.Name) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("Name", runtime.ErrStringTooLong, "")
 	}
@@ -340,12 +338,13 @@ func (m *BrokerHeartbeatRequestListener) appendTo(b []byte, version int16) ([]by
 	b = runtime.AppendString(b, m.Host, true)
 	b = runtime.AppendInt16(b, m.Port)
 	b = runtime.AppendInt16(b, m.SecurityProtocol)
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -360,20 +359,23 @@ func (m *BrokerHeartbeatRequestListener) decode(r *runtime.Reader, version int16
 		r.Within("Host")
 		return
 	}
-	m.Port = r.Int16()
-	if r.Failed() {
-		r.Within("Port")
-		return
-	}
-	m.SecurityProtocol = r.Int16()
-	if r.Failed() {
-		r.Within("SecurityProtocol")
+	if p := r.Fixed(4); p != nil {
+		_ = p[3]
+		m.Port = int16(binary.BigEndian.Uint16(p[0:]))
+		m.SecurityProtocol = int16(binary.BigEndian.Uint16(p[2:]))
+	} else {
+		r.FailRun([]int{2, 4}, []string{"Port", "SecurityProtocol"})
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}

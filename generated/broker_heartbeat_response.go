@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // BrokerHeartbeatResponse is the Kafka BrokerHeartbeatResponse response (API key 50).
 // Valid versions: 0; flexible versions: 0+.
@@ -177,62 +180,54 @@ func (m *BrokerHeartbeatResponse) isDefault() bool {
 
 func (m *BrokerHeartbeatResponse) size(version int16) int {
 	n := 27
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *BrokerHeartbeatResponse) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	b = runtime.AppendInt32(b, m.ThrottleTimeMs)
 	b = runtime.AppendInt16(b, m.ErrorCode)
 	b = runtime.AppendInt32(b, m.ActiveControllerID)
 	b = runtime.AppendInt8(b, m.NextState)
 	b = runtime.AppendInt64(b, m.BrokerEpoch)
 	b = runtime.AppendInt64(b, m.LeaseDurationMs)
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
 func (m *BrokerHeartbeatResponse) decode(r *runtime.Reader, version int16) {
-	m.ThrottleTimeMs = r.Int32()
-	if r.Failed() {
-		r.Within("ThrottleTimeMs")
-		return
-	}
-	m.ErrorCode = r.Int16()
-	if r.Failed() {
-		r.Within("ErrorCode")
-		return
-	}
-	m.ActiveControllerID = r.Int32()
-	if r.Failed() {
-		r.Within("ActiveControllerId")
-		return
-	}
-	m.NextState = r.Int8()
-	if r.Failed() {
-		r.Within("NextState")
-		return
-	}
-	m.BrokerEpoch = r.Int64()
-	if r.Failed() {
-		r.Within("BrokerEpoch")
-		return
-	}
-	m.LeaseDurationMs = r.Int64()
-	if r.Failed() {
-		r.Within("LeaseDurationMs")
+	if p := r.Fixed(27); p != nil {
+		_ = p[26]
+		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
+		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+		m.ActiveControllerID = int32(binary.BigEndian.Uint32(p[6:]))
+		m.NextState = int8(p[10])
+		m.BrokerEpoch = int64(binary.BigEndian.Uint64(p[11:]))
+		m.LeaseDurationMs = int64(binary.BigEndian.Uint64(p[19:]))
+	} else {
+		r.FailRun([]int{4, 6, 10, 11, 19, 27}, []string{"ThrottleTimeMs", "ErrorCode", "ActiveControllerId", "NextState", "BrokerEpoch", "LeaseDurationMs"})
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}

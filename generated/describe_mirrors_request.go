@@ -141,12 +141,16 @@ func (m *DescribeMirrorsRequest) size(version int16) int {
 	for _, e := range m.MirrorNames {
 		n += runtime.SizeString(len(e), true)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	if m.MirrorNames == nil {
 		b = runtime.AppendArrayLen(b, -1, true)
 	} else {
@@ -158,12 +162,13 @@ func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, erro
 		}
 		b = runtime.AppendString(b, e, true)
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -181,9 +186,14 @@ func (m *DescribeMirrorsRequest) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}

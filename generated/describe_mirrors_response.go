@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // DescribeMirrorsResponse is the Kafka DescribeMirrorsResponse response (API key 95).
 // Valid versions: 0; flexible versions: 0+.
@@ -166,8 +169,11 @@ func (m *DescribeMirrorsResponse) size(version int16) int {
 	for i := range m.Mirrors {
 		n += m.Mirrors[i].size(version)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -185,24 +191,23 @@ func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, err
 			return b, runtime.WithinElem(err, "Mirrors", i)
 		}
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
 func (m *DescribeMirrorsResponse) decode(r *runtime.Reader, version int16) {
-	m.ThrottleTimeMs = r.Int32()
-	if r.Failed() {
-		r.Within("ThrottleTimeMs")
-		return
-	}
-	m.ErrorCode = r.Int16()
-	if r.Failed() {
-		r.Within("ErrorCode")
+	if p := r.Fixed(6); p != nil {
+		_ = p[5]
+		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
+		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+	} else {
+		r.FailRun([]int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 		return
 	}
 	m.ErrorMessage = r.NullString(true, m.ErrorMessage)
@@ -223,9 +228,14 @@ func (m *DescribeMirrorsResponse) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -281,8 +291,11 @@ func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
 	for i := range m.Topics {
 		n += m.Topics[i].size(version)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -299,12 +312,13 @@ func (m *DescribeMirrorsResponseDescribedMirror) appendTo(b []byte, version int1
 			return b, runtime.WithinElem(err, "Topics", i)
 		}
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -332,9 +346,14 @@ func (m *DescribeMirrorsResponseDescribedMirror) decode(r *runtime.Reader, versi
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -382,8 +401,11 @@ func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
 	for i := range m.Partitions {
 		n += m.Partitions[i].size(version)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -399,12 +421,13 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 			return b, runtime.WithinElem(err, "Partitions", i)
 		}
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -427,9 +450,14 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(r *runtime.Reader, versi
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -497,12 +525,16 @@ func (m *DescribeMirrorsResponsePartitionDetail) isDefault() bool {
 func (m *DescribeMirrorsResponsePartitionDetail) size(version int16) int {
 	n := 28
 	n += runtime.SizeString(len(m.State), true)
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *DescribeMirrorsResponsePartitionDetail) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	b = runtime.AppendInt32(b, m.PartitionIndex)
 	b = runtime.AppendInt64(b, m.SourceOffset)
 	b = runtime.AppendInt64(b, m.DestinationOffset)
@@ -511,34 +543,25 @@ func (m *DescribeMirrorsResponsePartitionDetail) appendTo(b []byte, version int1
 		return b, runtime.EncodeError("State", runtime.ErrStringTooLong, "")
 	}
 	b = runtime.AppendString(b, m.State, true)
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
 func (m *DescribeMirrorsResponsePartitionDetail) decode(r *runtime.Reader, version int16) {
-	m.PartitionIndex = r.Int32()
-	if r.Failed() {
-		r.Within("PartitionIndex")
-		return
-	}
-	m.SourceOffset = r.Int64()
-	if r.Failed() {
-		r.Within("SourceOffset")
-		return
-	}
-	m.DestinationOffset = r.Int64()
-	if r.Failed() {
-		r.Within("DestinationOffset")
-		return
-	}
-	m.Lag = r.Int64()
-	if r.Failed() {
-		r.Within("Lag")
+	if p := r.Fixed(28); p != nil {
+		_ = p[27]
+		m.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+		m.SourceOffset = int64(binary.BigEndian.Uint64(p[4:]))
+		m.DestinationOffset = int64(binary.BigEndian.Uint64(p[12:]))
+		m.Lag = int64(binary.BigEndian.Uint64(p[20:]))
+	} else {
+		r.FailRun([]int{4, 12, 20, 28}, []string{"PartitionIndex", "SourceOffset", "DestinationOffset", "Lag"})
 		return
 	}
 	m.State = r.String(true, m.State)
@@ -547,9 +570,14 @@ func (m *DescribeMirrorsResponsePartitionDetail) decode(r *runtime.Reader, versi
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}

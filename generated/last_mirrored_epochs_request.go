@@ -150,8 +150,11 @@ func (m *LastMirroredEpochsRequest) size(version int16) int {
 	for i := range m.Topics {
 		n += m.Topics[i].size(version)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -167,12 +170,13 @@ func (m *LastMirroredEpochsRequest) appendTo(b []byte, version int16) ([]byte, e
 			return b, runtime.WithinElem(err, "Topics", i)
 		}
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -195,9 +199,14 @@ func (m *LastMirroredEpochsRequest) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -245,8 +254,11 @@ func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
 	for i := range m.Partitions {
 		n += m.Partitions[i].size(version)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -262,12 +274,13 @@ func (m *LastMirroredEpochsRequestTopicData) appendTo(b []byte, version int16) (
 			return b, runtime.WithinElem(err, "Partitions", i)
 		}
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -290,9 +303,14 @@ func (m *LastMirroredEpochsRequestTopicData) decode(r *runtime.Reader, version i
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -327,19 +345,24 @@ func (m *LastMirroredEpochsRequestPartitionData) isDefault() bool {
 
 func (m *LastMirroredEpochsRequestPartitionData) size(version int16) int {
 	n := 4
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *LastMirroredEpochsRequestPartitionData) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	b = runtime.AppendInt32(b, m.PartitionIndex)
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -350,9 +373,14 @@ func (m *LastMirroredEpochsRequestPartitionData) decode(r *runtime.Reader, versi
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}

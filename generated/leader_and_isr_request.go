@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // LeaderAndIsrRequest is the Kafka LeaderAndIsrRequest request (API key 4).
 // Valid versions: 0; flexible versions: none.
@@ -187,24 +190,14 @@ func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) 
 }
 
 func (m *LeaderAndIsrRequest) decode(r *runtime.Reader, version int16) {
-	m.ControllerID = r.Int32()
-	if r.Failed() {
-		r.Within("ControllerId")
-		return
-	}
-	m.ControllerEpoch = r.Int32()
-	if r.Failed() {
-		r.Within("ControllerEpoch")
-		return
-	}
-	m.AckTimeoutMs = r.Int32()
-	if r.Failed() {
-		r.Within("AckTimeoutMs")
-		return
-	}
-	m.IsInit = r.Bool()
-	if r.Failed() {
-		r.Within("IsInit")
+	if p := r.Fixed(13); p != nil {
+		_ = p[12]
+		m.ControllerID = int32(binary.BigEndian.Uint32(p[0:]))
+		m.ControllerEpoch = int32(binary.BigEndian.Uint32(p[4:]))
+		m.AckTimeoutMs = int32(binary.BigEndian.Uint32(p[8:]))
+		m.IsInit = p[12] != 0
+	} else {
+		r.FailRun([]int{4, 8, 12, 13}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs", "IsInit"})
 		return
 	}
 	m.PartitionStates = runtime.Grow(m.PartitionStates, r.ArrayLen(false, false, 23))
@@ -324,19 +317,13 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) decode(r *runtime.Reader
 		r.Within("TopicName")
 		return
 	}
-	m.PartitionIndex = r.Int32()
-	if r.Failed() {
-		r.Within("PartitionIndex")
-		return
-	}
-	m.Leader = r.Int32()
-	if r.Failed() {
-		r.Within("Leader")
-		return
-	}
-	m.LeaderEpoch = r.Int32()
-	if r.Failed() {
-		r.Within("LeaderEpoch")
+	if p := r.Fixed(12); p != nil {
+		_ = p[11]
+		m.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+		m.Leader = int32(binary.BigEndian.Uint32(p[4:]))
+		m.LeaderEpoch = int32(binary.BigEndian.Uint32(p[8:]))
+	} else {
+		r.FailRun([]int{4, 8, 12}, []string{"PartitionIndex", "Leader", "LeaderEpoch"})
 		return
 	}
 	m.Isr = runtime.Grow(m.Isr, r.ArrayLen(false, false, 4))

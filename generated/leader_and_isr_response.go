@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // LeaderAndIsrResponse is the Kafka LeaderAndIsrResponse response (API key 4).
 // Valid versions: 0; flexible versions: none.
@@ -238,14 +241,12 @@ func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) decode(r *runtime.Reade
 		r.Within("TopicName")
 		return
 	}
-	m.PartitionIndex = r.Int32()
-	if r.Failed() {
-		r.Within("PartitionIndex")
-		return
-	}
-	m.ErrorCode = r.Int16()
-	if r.Failed() {
-		r.Within("ErrorCode")
+	if p := r.Fixed(6); p != nil {
+		_ = p[5]
+		m.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+	} else {
+		r.FailRun([]int{4, 6}, []string{"PartitionIndex", "ErrorCode"})
 		return
 	}
 }

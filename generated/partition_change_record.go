@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // PartitionChangeRecord is the metadata record PartitionChangeRecord (record type 5).
 // Valid versions: 0; flexible versions: 0+.
@@ -216,15 +219,20 @@ func (m *PartitionChangeRecord) size(version int16) int {
 		numTags++
 		n += 3
 	}
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	n += runtime.SizeUvarint(uint32(numTags))
+	if len(m.UnknownTags) > 0 {
+		n += m.UnknownTags.Size()
+	}
 	return n
 }
 
 func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error) {
 	b = runtime.AppendInt32(b, m.PartitionID)
 	b = runtime.AppendUUID(b, m.TopicID)
-	if err := m.UnknownTags.Check(5); err != nil {
-		return b, err
+	if len(m.UnknownTags) > 0 {
+		if err := m.UnknownTags.Check(5); err != nil {
+			return b, err
+		}
 	}
 	numTags := len(m.UnknownTags)
 	if m.Isr != nil {
@@ -312,98 +320,103 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		b = runtime.AppendUvarint(b, 1)
 		b = runtime.AppendInt8(b, m.IsUnclean)
 	}
-	b = runtime.AppendTags(b, m.UnknownTags)
+	if len(m.UnknownTags) > 0 {
+		b = runtime.AppendTags(b, m.UnknownTags)
+	}
 	return b, nil
 }
 
 func (m *PartitionChangeRecord) decode(r *runtime.Reader, version int16) {
-	m.PartitionID = r.Int32()
-	if r.Failed() {
-		r.Within("PartitionId")
-		return
-	}
-	m.TopicID = r.UUID()
-	if r.Failed() {
-		r.Within("TopicId")
+	if p := r.Fixed(20); p != nil {
+		_ = p[19]
+		m.PartitionID = int32(binary.BigEndian.Uint32(p[0:]))
+		m.TopicID = runtime.UUID(p[4:20])
+	} else {
+		r.FailRun([]int{4, 20}, []string{"PartitionId", "TopicId"})
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	var seen uint64
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		switch tag {
-		case 0:
-			if n := r.ArrayLen(true, true, 4); n < 0 {
-				m.Isr = nil
-			} else {
-				m.Isr = runtime.Grow(m.Isr, n)
-				for i := range m.Isr {
-					m.Isr[i] = r.Int32()
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			switch tag {
+			case 0:
+				if n := r.ArrayLen(true, true, 4); n < 0 {
+					m.Isr = nil
+				} else {
+					m.Isr = runtime.Grow(m.Isr, n)
+					for i := range m.Isr {
+						m.Isr[i] = r.Int32()
+					}
 				}
-			}
-			if r.Failed() {
-				r.Within("Isr")
-				return
-			}
-			seen |= uint64(0x1)
-		case 1:
-			m.Leader = r.Int32()
-			if r.Failed() {
-				r.Within("Leader")
-				return
-			}
-			seen |= uint64(0x2)
-		case 2:
-			if n := r.ArrayLen(true, true, 4); n < 0 {
-				m.Replicas = nil
-			} else {
-				m.Replicas = runtime.Grow(m.Replicas, n)
-				for i := range m.Replicas {
-					m.Replicas[i] = r.Int32()
+				if r.Failed() {
+					r.Within("Isr")
+					return
 				}
-			}
-			if r.Failed() {
-				r.Within("Replicas")
-				return
-			}
-			seen |= uint64(0x4)
-		case 3:
-			if n := r.ArrayLen(true, true, 4); n < 0 {
-				m.RemovingReplicas = nil
-			} else {
-				m.RemovingReplicas = runtime.Grow(m.RemovingReplicas, n)
-				for i := range m.RemovingReplicas {
-					m.RemovingReplicas[i] = r.Int32()
+				seen |= uint64(0x1)
+			case 1:
+				m.Leader = r.Int32()
+				if r.Failed() {
+					r.Within("Leader")
+					return
 				}
-			}
-			if r.Failed() {
-				r.Within("RemovingReplicas")
-				return
-			}
-			seen |= uint64(0x8)
-		case 4:
-			if n := r.ArrayLen(true, true, 4); n < 0 {
-				m.AddingReplicas = nil
-			} else {
-				m.AddingReplicas = runtime.Grow(m.AddingReplicas, n)
-				for i := range m.AddingReplicas {
-					m.AddingReplicas[i] = r.Int32()
+				seen |= uint64(0x2)
+			case 2:
+				if n := r.ArrayLen(true, true, 4); n < 0 {
+					m.Replicas = nil
+				} else {
+					m.Replicas = runtime.Grow(m.Replicas, n)
+					for i := range m.Replicas {
+						m.Replicas[i] = r.Int32()
+					}
 				}
+				if r.Failed() {
+					r.Within("Replicas")
+					return
+				}
+				seen |= uint64(0x4)
+			case 3:
+				if n := r.ArrayLen(true, true, 4); n < 0 {
+					m.RemovingReplicas = nil
+				} else {
+					m.RemovingReplicas = runtime.Grow(m.RemovingReplicas, n)
+					for i := range m.RemovingReplicas {
+						m.RemovingReplicas[i] = r.Int32()
+					}
+				}
+				if r.Failed() {
+					r.Within("RemovingReplicas")
+					return
+				}
+				seen |= uint64(0x8)
+			case 4:
+				if n := r.ArrayLen(true, true, 4); n < 0 {
+					m.AddingReplicas = nil
+				} else {
+					m.AddingReplicas = runtime.Grow(m.AddingReplicas, n)
+					for i := range m.AddingReplicas {
+						m.AddingReplicas[i] = r.Int32()
+					}
+				}
+				if r.Failed() {
+					r.Within("AddingReplicas")
+					return
+				}
+				seen |= uint64(0x10)
+			case 5:
+				m.IsUnclean = r.Int8()
+				if r.Failed() {
+					r.Within("IsUnclean")
+					return
+				}
+				seen |= uint64(0x20)
+			default:
+				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
 			}
 			if r.Failed() {
-				r.Within("AddingReplicas")
 				return
 			}
-			seen |= uint64(0x10)
-		case 5:
-			m.IsUnclean = r.Int8()
-			if r.Failed() {
-				r.Within("IsUnclean")
-				return
-			}
-			seen |= uint64(0x20)
-		default:
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
 		}
 		if r.Failed() {
 			return

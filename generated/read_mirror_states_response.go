@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // ReadMirrorStatesResponse is the Kafka ReadMirrorStatesResponse response (API key 98).
 // Valid versions: 0; flexible versions: 0+.
@@ -166,8 +169,11 @@ func (m *ReadMirrorStatesResponse) size(version int16) int {
 	for i := range m.Topics {
 		n += m.Topics[i].size(version)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -185,24 +191,23 @@ func (m *ReadMirrorStatesResponse) appendTo(b []byte, version int16) ([]byte, er
 			return b, runtime.WithinElem(err, "Topics", i)
 		}
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
 func (m *ReadMirrorStatesResponse) decode(r *runtime.Reader, version int16) {
-	m.ThrottleTimeMs = r.Int32()
-	if r.Failed() {
-		r.Within("ThrottleTimeMs")
-		return
-	}
-	m.ErrorCode = r.Int16()
-	if r.Failed() {
-		r.Within("ErrorCode")
+	if p := r.Fixed(6); p != nil {
+		_ = p[5]
+		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
+		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+	} else {
+		r.FailRun([]int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 		return
 	}
 	m.ErrorMessage = r.NullString(true, m.ErrorMessage)
@@ -223,9 +228,14 @@ func (m *ReadMirrorStatesResponse) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -273,8 +283,11 @@ func (m *ReadMirrorStatesResponseTopicResult) size(version int16) int {
 	for i := range m.Partitions {
 		n += m.Partitions[i].size(version)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -290,12 +303,13 @@ func (m *ReadMirrorStatesResponseTopicResult) appendTo(b []byte, version int16) 
 			return b, runtime.WithinElem(err, "Partitions", i)
 		}
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -318,9 +332,14 @@ func (m *ReadMirrorStatesResponseTopicResult) decode(r *runtime.Reader, version 
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -388,12 +407,16 @@ func (m *ReadMirrorStatesResponsePartitionResult) isDefault() bool {
 func (m *ReadMirrorStatesResponsePartitionResult) size(version int16) int {
 	n := 18
 	n += runtime.SizeString(len(m.State), true)
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *ReadMirrorStatesResponsePartitionResult) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	b = runtime.AppendInt32(b, m.PartitionIndex)
 	b = runtime.AppendInt16(b, m.ErrorCode)
 	if len(m.State) > runtime.MaxStringLen {
@@ -402,24 +425,23 @@ func (m *ReadMirrorStatesResponsePartitionResult) appendTo(b []byte, version int
 	b = runtime.AppendString(b, m.State, true)
 	b = runtime.AppendInt64(b, m.LastMirroredOffset)
 	b = runtime.AppendInt32(b, m.LastMirroredEpoch)
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
 func (m *ReadMirrorStatesResponsePartitionResult) decode(r *runtime.Reader, version int16) {
-	m.PartitionIndex = r.Int32()
-	if r.Failed() {
-		r.Within("PartitionIndex")
-		return
-	}
-	m.ErrorCode = r.Int16()
-	if r.Failed() {
-		r.Within("ErrorCode")
+	if p := r.Fixed(6); p != nil {
+		_ = p[5]
+		m.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+	} else {
+		r.FailRun([]int{4, 6}, []string{"PartitionIndex", "ErrorCode"})
 		return
 	}
 	m.State = r.String(true, m.State)
@@ -427,20 +449,23 @@ func (m *ReadMirrorStatesResponsePartitionResult) decode(r *runtime.Reader, vers
 		r.Within("State")
 		return
 	}
-	m.LastMirroredOffset = r.Int64()
-	if r.Failed() {
-		r.Within("LastMirroredOffset")
-		return
-	}
-	m.LastMirroredEpoch = r.Int32()
-	if r.Failed() {
-		r.Within("LastMirroredEpoch")
+	if p := r.Fixed(12); p != nil {
+		_ = p[11]
+		m.LastMirroredOffset = int64(binary.BigEndian.Uint64(p[0:]))
+		m.LastMirroredEpoch = int32(binary.BigEndian.Uint32(p[8:]))
+	} else {
+		r.FailRun([]int{8, 12}, []string{"LastMirroredOffset", "LastMirroredEpoch"})
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}

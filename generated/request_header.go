@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // RequestHeader is the RequestHeader header.
 // Valid versions: 0-2; flexible versions: 2+.
@@ -159,13 +162,17 @@ func (m *RequestHeader) size(version int16) int {
 		n += runtime.SizeNullString(m.ClientID, false)
 	}
 	if flexible {
-		numTags := len(m.UnknownTags)
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		if len(m.UnknownTags) == 0 {
+			n++
+		} else {
+			n += m.UnknownTags.SectionSize()
+		}
 	}
 	return n
 }
 
 func (m *RequestHeader) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	flexible := version >= 2
 	b = runtime.AppendInt16(b, m.RequestAPIKey)
 	b = runtime.AppendInt16(b, m.RequestAPIVersion)
@@ -177,12 +184,13 @@ func (m *RequestHeader) appendTo(b []byte, version int16) ([]byte, error) {
 		b = runtime.AppendNullString(b, m.ClientID, false)
 	}
 	if flexible {
-		if err := m.UnknownTags.Check(-1); err != nil {
-			return b, err
+		if len(m.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+				return b, err
+			}
 		}
-		numTags := len(m.UnknownTags)
-		b = runtime.AppendUvarint(b, uint32(numTags))
-		b = runtime.AppendTags(b, m.UnknownTags)
 	} else {
 		if len(m.UnknownTags) > 0 {
 			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
@@ -193,19 +201,13 @@ func (m *RequestHeader) appendTo(b []byte, version int16) ([]byte, error) {
 
 func (m *RequestHeader) decode(r *runtime.Reader, version int16) {
 	flexible := version >= 2
-	m.RequestAPIKey = r.Int16()
-	if r.Failed() {
-		r.Within("RequestApiKey")
-		return
-	}
-	m.RequestAPIVersion = r.Int16()
-	if r.Failed() {
-		r.Within("RequestApiVersion")
-		return
-	}
-	m.CorrelationID = r.Int32()
-	if r.Failed() {
-		r.Within("CorrelationId")
+	if p := r.Fixed(8); p != nil {
+		_ = p[7]
+		m.RequestAPIKey = int16(binary.BigEndian.Uint16(p[0:]))
+		m.RequestAPIVersion = int16(binary.BigEndian.Uint16(p[2:]))
+		m.CorrelationID = int32(binary.BigEndian.Uint32(p[4:]))
+	} else {
+		r.FailRun([]int{2, 4, 8}, []string{"RequestApiKey", "RequestApiVersion", "CorrelationId"})
 		return
 	}
 	if version >= 1 {
@@ -222,9 +224,14 @@ func (m *RequestHeader) decode(r *runtime.Reader, version int16) {
 	}
 	if flexible {
 		m.UnknownTags = m.UnknownTags[:0]
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+				if r.Failed() {
+					return
+				}
+			}
 			if r.Failed() {
 				return
 			}

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // StopReplicaRequest is the Kafka StopReplicaRequest request (API key 5).
 // Valid versions: 0; flexible versions: none.
@@ -178,19 +181,13 @@ func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *StopReplicaRequest) decode(r *runtime.Reader, version int16) {
-	m.ControllerID = r.Int32()
-	if r.Failed() {
-		r.Within("ControllerId")
-		return
-	}
-	m.ControllerEpoch = r.Int32()
-	if r.Failed() {
-		r.Within("ControllerEpoch")
-		return
-	}
-	m.AckTimeoutMs = r.Int32()
-	if r.Failed() {
-		r.Within("AckTimeoutMs")
+	if p := r.Fixed(12); p != nil {
+		_ = p[11]
+		m.ControllerID = int32(binary.BigEndian.Uint32(p[0:]))
+		m.ControllerEpoch = int32(binary.BigEndian.Uint32(p[4:]))
+		m.AckTimeoutMs = int32(binary.BigEndian.Uint32(p[8:]))
+	} else {
+		r.FailRun([]int{4, 8, 12}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs"})
 		return
 	}
 	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(false, false, 6))
@@ -266,14 +263,12 @@ func (m *StopReplicaRequestStopReplicaPartition) decode(r *runtime.Reader, versi
 		r.Within("TopicName")
 		return
 	}
-	m.PartitionIndex = r.Int32()
-	if r.Failed() {
-		r.Within("PartitionIndex")
-		return
-	}
-	m.DeletePartition = r.Bool()
-	if r.Failed() {
-		r.Within("DeletePartition")
+	if p := r.Fixed(5); p != nil {
+		_ = p[4]
+		m.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+		m.DeletePartition = p[4] != 0
+	} else {
+		r.FailRun([]int{4, 5}, []string{"PartitionIndex", "DeletePartition"})
 		return
 	}
 }

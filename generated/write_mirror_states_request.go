@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // WriteMirrorStatesRequest is the Kafka WriteMirrorStatesRequest request (API key 96).
 // Valid versions: 0; flexible versions: 0+.
@@ -150,8 +153,11 @@ func (m *WriteMirrorStatesRequest) size(version int16) int {
 	for i := range m.Topics {
 		n += m.Topics[i].size(version)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -167,12 +173,13 @@ func (m *WriteMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, er
 			return b, runtime.WithinElem(err, "Topics", i)
 		}
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -195,9 +202,14 @@ func (m *WriteMirrorStatesRequest) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -245,8 +257,11 @@ func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
 	for i := range m.Partitions {
 		n += m.Partitions[i].size(version)
 	}
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -262,12 +277,13 @@ func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([
 			return b, runtime.WithinElem(err, "Partitions", i)
 		}
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -290,9 +306,14 @@ func (m *WriteMirrorStatesRequestTopicData) decode(r *runtime.Reader, version in
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -352,12 +373,16 @@ func (m *WriteMirrorStatesRequestPartitionData) isDefault() bool {
 func (m *WriteMirrorStatesRequestPartitionData) size(version int16) int {
 	n := 16
 	n += runtime.SizeString(len(m.State), true)
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *WriteMirrorStatesRequestPartitionData) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	b = runtime.AppendInt32(b, m.PartitionIndex)
 	if len(m.State) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("State", runtime.ErrStringTooLong, "")
@@ -365,12 +390,13 @@ func (m *WriteMirrorStatesRequestPartitionData) appendTo(b []byte, version int16
 	b = runtime.AppendString(b, m.State, true)
 	b = runtime.AppendInt64(b, m.LastMirroredOffset)
 	b = runtime.AppendInt32(b, m.LastMirroredEpoch)
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -385,20 +411,23 @@ func (m *WriteMirrorStatesRequestPartitionData) decode(r *runtime.Reader, versio
 		r.Within("State")
 		return
 	}
-	m.LastMirroredOffset = r.Int64()
-	if r.Failed() {
-		r.Within("LastMirroredOffset")
-		return
-	}
-	m.LastMirroredEpoch = r.Int32()
-	if r.Failed() {
-		r.Within("LastMirroredEpoch")
+	if p := r.Fixed(12); p != nil {
+		_ = p[11]
+		m.LastMirroredOffset = int64(binary.BigEndian.Uint64(p[0:]))
+		m.LastMirroredEpoch = int32(binary.BigEndian.Uint32(p[8:]))
+	} else {
+		r.FailRun([]int{8, 12}, []string{"LastMirroredOffset", "LastMirroredEpoch"})
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}

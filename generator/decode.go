@@ -12,7 +12,14 @@ import (
 func emitDecode(f *File, sm *structModel) error {
 	var body []Code
 	body = append(body, sm.flexibleDecl()...)
-	for _, fm := range sm.fields {
+	runs := fixedRuns(sm)
+	for i := 0; i < len(sm.fields); i++ {
+		fm := sm.fields[i]
+		if run := runs[i]; len(run) > 1 {
+			body = append(body, readRun(run)...)
+			i += len(run) - 1
+			continue
+		}
 		val := Id("m").Dot(fm.goName)
 		inline, iAlways, iNever := fm.inlineCond()
 		_, tAlways, tNever := fm.taggedCond()
@@ -94,10 +101,14 @@ func emitDecode(f *File, sm *structModel) error {
 		if len(cases) > 0 {
 			dispatch = Switch(Id("tag")).Block(append(cases, Default().Block(unknown))...)
 		}
+		// Most tag sections are a single zero byte: EmptyTags takes it inline.
 		section = append(section,
-			For(List(Id("i"), Id("n")).Op(":=").List(Lit(0), Id("r").Dot("TagCount").Call()), Id("i").Op("<").Id("n"), Id("i").Op("++")).Block(
-				List(Id("tag"), Id("size")).Op(":=").Id("r").Dot("TagHeader").Call(),
-				dispatch,
+			If(Op("!").Id("r").Dot("EmptyTags").Call()).Block(
+				For(List(Id("i"), Id("n")).Op(":=").List(Lit(0), Id("r").Dot("TagCount").Call()), Id("i").Op("<").Id("n"), Id("i").Op("++")).Block(
+					List(Id("tag"), Id("size")).Op(":=").Id("r").Dot("TagHeader").Call(),
+					dispatch,
+					If(Id("r").Dot("Failed").Call()).Block(Return()),
+				),
 				If(Id("r").Dot("Failed").Call()).Block(Return()),
 			),
 		)
@@ -199,6 +210,77 @@ func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool) 
 		return choose(withMarker, append([]Code{alloc}, dec...))
 	}
 	return []Code{Add(val).Op("=").Add(readPrimitive(t.Kind)), failed}
+}
+
+// fixedRuns maps the index of the first field of each run of consecutive
+// fixed-width fields, present in place at every version the struct is used
+// at, to the run's fields.
+func fixedRuns(sm *structModel) map[int][]*fieldModel {
+	runs := map[int][]*fieldModel{}
+	start := -1
+	for i := 0; i <= len(sm.fields); i++ {
+		ok := false
+		if i < len(sm.fields) {
+			fm := sm.fields[i]
+			_, always, _ := fm.inlineCond()
+			ok = always && !fm.f.HasTag && fm.fixedWidth() > 0
+		}
+		if ok && start < 0 {
+			start = i
+		}
+		if !ok && start >= 0 {
+			runs[start] = sm.fields[start:i]
+			start = -1
+		}
+	}
+	return runs
+}
+
+// readRun reads a run of fixed-width fields with a single bounds check.
+func readRun(run []*fieldModel) []Code {
+	var reads, ends, names []Code
+	off := 0
+	for _, fm := range run {
+		w := fm.fixedWidth()
+		reads = append(reads, Id("m").Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), off)))
+		off += w
+		ends = append(ends, Lit(off))
+		names = append(names, Lit(fm.f.Name))
+	}
+	return []Code{
+		If(Id("p").Op(":=").Id("r").Dot("Fixed").Call(Lit(off)), Id("p").Op("!=").Nil()).Block(
+			append([]Code{Id("_").Op("=").Id("p").Index(Lit(off - 1))}, reads...)...,
+		).Else().Block(
+			Id("r").Dot("FailRun").Call(Index().Int().Values(ends...), Index().String().Values(names...)),
+			Return(),
+		),
+	}
+}
+
+// decodeFixed reads a fixed-width value at offset off of p.
+func decodeFixed(k schema.Kind, off int) *Statement {
+	be := func(fn string) *Statement { return Qual("encoding/binary", "BigEndian").Dot(fn).Call(Id("p").Index(Lit(off).Op(":"))) }
+	switch k {
+	case schema.KindBool:
+		return Id("p").Index(Lit(off)).Op("!=").Lit(0)
+	case schema.KindInt8:
+		return Int8().Call(Id("p").Index(Lit(off)))
+	case schema.KindInt16:
+		return Int16().Call(be("Uint16"))
+	case schema.KindUint16:
+		return be("Uint16")
+	case schema.KindInt32:
+		return Int32().Call(be("Uint32"))
+	case schema.KindUint32:
+		return be("Uint32")
+	case schema.KindInt64:
+		return Int64().Call(be("Uint64"))
+	case schema.KindFloat64:
+		return Qual("math", "Float64frombits").Call(be("Uint64"))
+	case schema.KindUUID:
+		return rt("UUID").Call(Id("p").Index(Lit(off).Op(":").Lit(off + 16)))
+	}
+	panic("not a fixed-width kind: " + k.String())
 }
 
 func readPrimitive(k schema.Kind) *Statement {

@@ -77,12 +77,27 @@ func emitAppend(f *File, sm *structModel) error {
 			w = append(w, payload...)
 			writes = append(writes, If(cond).Block(w...))
 		}
-		tags := append([]Code{
-			If(Err().Op(":=").Id("m").Dot("UnknownTags").Dot("Check").Call(Lit(sm.maxTag)), Err().Op("!=").Nil()).Block(Return(Id("b"), Err())),
-		}, count...)
-		tags = append(tags, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("numTags"))))
-		tags = append(tags, writes...)
-		tags = append(tags, Id("b").Op("=").Add(rt("AppendTags")).Call(Id("b"), Id("m").Dot("UnknownTags")))
+		unknown := Id("m").Dot("UnknownTags")
+		var tags []Code
+		if len(writes) == 0 {
+			// No known tagged field: the section is one zero byte unless
+			// unknown tags were kept.
+			tags = []Code{If(Len(unknown.Clone()).Op("==").Lit(0)).Block(
+				Id("b").Op("=").Append(Id("b"), Lit(0)),
+			).Else().Block(
+				If(List(Id("b"), Err()).Op("=").Add(rt("AppendTagSection")).Call(Id("b"), unknown.Clone(), Lit(sm.maxTag)), Err().Op("!=").Nil()).Block(Return(Id("b"), Err())),
+			)}
+			usesErr = usesErr || sm.flexibleExpr().GoString() != "false"
+		} else {
+			tags = append([]Code{
+				If(Len(unknown.Clone()).Op(">").Lit(0)).Block(
+					If(Err().Op(":=").Add(unknown.Clone()).Dot("Check").Call(Lit(sm.maxTag)), Err().Op("!=").Nil()).Block(Return(Id("b"), Err())),
+				),
+			}, count...)
+			tags = append(tags, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("numTags"))))
+			tags = append(tags, writes...)
+			tags = append(tags, If(Len(unknown.Clone()).Op(">").Lit(0)).Block(Id("b").Op("=").Add(rt("AppendTags")).Call(Id("b"), unknown.Clone())))
+		}
 		notFlexible := If(Len(Id("m").Dot("UnknownTags")).Op(">").Lit(0)).Block(
 			Return(Id("b"), rt("EncodeError").Call(Lit(""), rt("ErrTaggedFields"), Lit(""))),
 		)

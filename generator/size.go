@@ -37,7 +37,20 @@ func emitSize(f *File, sm *structModel) error {
 	}
 	body = append(body, Id("n").Op(":=").Lit(fixed))
 	body = append(body, stmts...)
-	if sm.hasTags {
+	if sm.hasTags && len(sm.tagged) == 0 {
+		// No known tagged field: one zero byte unless unknown tags were kept.
+		tagStmts := []Code{If(Len(Id("m").Dot("UnknownTags")).Op("==").Lit(0)).Block(
+			Id("n").Op("++"),
+		).Else().Block(
+			Id("n").Op("+=").Id("m").Dot("UnknownTags").Dot("SectionSize").Call(),
+		)}
+		fc := sm.flexibleExpr()
+		if fc.GoString() == "true" {
+			body = append(body, tagStmts...)
+		} else if fc.GoString() != "false" {
+			body = append(body, If(fc).Block(tagStmts...))
+		}
+	} else if sm.hasTags {
 		tagStmts := []Code{Id("numTags").Op(":=").Len(Id("m").Dot("UnknownTags"))}
 		for _, fm := range sm.tagged {
 			c, always, never := fm.tagSectionCond()
@@ -67,7 +80,9 @@ func emitSize(f *File, sm *structModel) error {
 				tagStmts = append(tagStmts, If(c).Block(s...))
 			}
 		}
-		tagStmts = append(tagStmts, Id("n").Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))).Op("+").Id("m").Dot("UnknownTags").Dot("Size").Call())
+		tagStmts = append(tagStmts, Id("n").Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))))
+		tagStmts = append(tagStmts, If(Len(Id("m").Dot("UnknownTags")).Op(">").Lit(0)).Block(
+			Id("n").Op("+=").Id("m").Dot("UnknownTags").Dot("Size").Call()))
 		fc := sm.flexibleExpr()
 		if fc.GoString() == "true" {
 			body = append(body, tagStmts...)

@@ -15,8 +15,14 @@ type Reader struct {
 	buf   []byte
 	off   int
 	alias bool
-	err   *Error
-	path  []string // field names, innermost first, gathered while unwinding
+	// bad is set by the first failure. A short read only records where it
+	// happened (shortAt, need) so that the primitive readers stay small
+	// enough to be inlined; Finish turns that into an error.
+	bad     bool
+	shortAt int
+	need    int
+	err     *Error
+	path    []string // field names, innermost first, gathered while unwinding
 }
 
 // Init prepares r to read src. With alias, strings and byte slices point
@@ -32,14 +38,22 @@ func (r *Reader) Offset() int { return r.off }
 func (r *Reader) Remaining() int { return len(r.buf) - r.off }
 
 // Failed reports whether a read has failed.
-func (r *Reader) Failed() bool { return r.err != nil }
+func (r *Reader) Failed() bool { return r.bad }
 
 // Fail records err (the first failure wins) at the current offset.
 func (r *Reader) Fail(err error, detail string) {
-	if r.err == nil {
+	if !r.bad {
+		r.bad = true
 		r.err = &Error{Op: "decode", Offset: r.off, Err: err, Detail: detail}
 	}
 	r.off = len(r.buf) // later reads fail fast
+}
+
+// short records a read of n bytes past the end of the input.
+func (r *Reader) short(n int) {
+	if !r.bad {
+		r.bad, r.shortAt, r.need = true, r.off, n
+	}
 }
 
 // Within records that the failure happened inside field; generated code calls
@@ -54,10 +68,14 @@ func (r *Reader) WithinElem(field string, i int) {
 // Finish returns the bytes consumed and, after a failure, the error naming the
 // message, the field path and the offset.
 func (r *Reader) Finish(message string, version int16) (int, error) {
-	if r.err == nil {
+	if !r.bad {
 		return r.off, nil
 	}
 	e := r.err
+	if e == nil {
+		e = &Error{Op: "decode", Offset: r.shortAt, Err: ErrShortBuffer,
+			Detail: fmt.Sprintf("need %d bytes, have %d", r.need, len(r.buf)-r.shortAt)}
+	}
 	e.Message, e.Version = message, version
 	for i := len(r.path) - 1; i >= 0; i-- {
 		if e.Field != "" {
@@ -68,13 +86,11 @@ func (r *Reader) Finish(message string, version int16) (int, error) {
 	return e.Offset, e
 }
 
-func (r *Reader) short(need int) {
-	r.Fail(ErrShortBuffer, fmt.Sprintf("need %d bytes, have %d", need, len(r.buf)-r.off))
-}
-
 func (r *Reader) Bool() bool {
 	if r.off >= len(r.buf) {
-		r.short(1)
+		if !r.bad {
+			r.bad, r.shortAt, r.need = true, r.off, 1
+		}
 		return false
 	}
 	v := r.buf[r.off] != 0 // Java: any non-zero byte is true
@@ -84,7 +100,9 @@ func (r *Reader) Bool() bool {
 
 func (r *Reader) Int8() int8 {
 	if r.off >= len(r.buf) {
-		r.short(1)
+		if !r.bad {
+			r.bad, r.shortAt, r.need = true, r.off, 1
+		}
 		return 0
 	}
 	v := int8(r.buf[r.off])
@@ -94,7 +112,9 @@ func (r *Reader) Int8() int8 {
 
 func (r *Reader) Int16() int16 {
 	if len(r.buf)-r.off < 2 {
-		r.short(2)
+		if !r.bad {
+			r.bad, r.shortAt, r.need = true, r.off, 2
+		}
 		return 0
 	}
 	v := binary.BigEndian.Uint16(r.buf[r.off:])
@@ -106,7 +126,9 @@ func (r *Reader) Uint16() uint16 { return uint16(r.Int16()) }
 
 func (r *Reader) Int32() int32 {
 	if len(r.buf)-r.off < 4 {
-		r.short(4)
+		if !r.bad {
+			r.bad, r.shortAt, r.need = true, r.off, 4
+		}
 		return 0
 	}
 	v := binary.BigEndian.Uint32(r.buf[r.off:])
@@ -118,7 +140,9 @@ func (r *Reader) Uint32() uint32 { return uint32(r.Int32()) }
 
 func (r *Reader) Int64() int64 {
 	if len(r.buf)-r.off < 8 {
-		r.short(8)
+		if !r.bad {
+			r.bad, r.shortAt, r.need = true, r.off, 8
+		}
 		return 0
 	}
 	v := binary.BigEndian.Uint64(r.buf[r.off:])
@@ -362,6 +386,45 @@ func (r *Reader) UnknownTag(tags Tags, tag uint32, size int) Tags {
 		data = []byte{}
 	}
 	return append(tags, UnknownTag{Tag: tag, Data: data})
+}
+
+// Fixed returns the next n bytes and consumes them, or nil without failing
+// when fewer remain: generated code reads a run of fixed-width fields from
+// it with one bounds check, and calls FailRun on nil.
+func (r *Reader) Fixed(n int) []byte {
+	if len(r.buf)-r.off < n {
+		return nil
+	}
+	p := r.buf[r.off : r.off+n : r.off+n]
+	r.off += n
+	return p
+}
+
+// FailRun fails a run of fixed-width fields that Fixed could not return:
+// ends are the fields' end offsets within the run, names their spec names.
+// The error names the first field that does not fit, at its offset.
+func (r *Reader) FailRun(ends []int, names []string) {
+	rem := len(r.buf) - r.off
+	start := 0
+	for i, end := range ends {
+		if end > rem {
+			r.off += start
+			r.short(end - start)
+			r.Within(names[i])
+			return
+		}
+		start = end
+	}
+}
+
+// EmptyTags consumes a tag section holding no tagged field (a single zero
+// byte), the common case, and reports whether it did.
+func (r *Reader) EmptyTags() bool {
+	if r.off < len(r.buf) && r.buf[r.off] == 0 {
+		r.off++
+		return true
+	}
+	return false
 }
 
 // Grow returns s with length n, reusing its capacity and keeping the

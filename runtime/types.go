@@ -85,6 +85,19 @@ func (t Tags) Check(maxKnown int) error {
 	return nil
 }
 
+// SectionSize is the encoded size of a tag section holding only these tags.
+func (t Tags) SectionSize() int { return SizeUvarint(uint32(len(t))) + t.Size() }
+
+// AppendTagSection writes a tag section holding only these tags, after
+// checking their order against the highest tag the struct defines.
+func AppendTagSection(b []byte, t Tags, maxKnown int) ([]byte, error) {
+	if err := t.Check(maxKnown); err != nil {
+		return b, err
+	}
+	b = AppendUvarint(b, uint32(len(t)))
+	return AppendTags(b, t), nil
+}
+
 // AppendTags writes the tags (not the section's count).
 func AppendTags(b []byte, t Tags) []byte {
 	for _, u := range t {

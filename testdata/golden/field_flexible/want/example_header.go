@@ -2,7 +2,10 @@
 
 package field_flexible
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // ExampleHeader is the ExampleHeader header.
 // Valid versions: 0-3; flexible versions: 2+.
@@ -162,13 +165,17 @@ func (m *ExampleHeader) size(version int16) int {
 		n += runtime.SizeBytes(len(m.Token), version >= 3)
 	}
 	if flexible {
-		numTags := len(m.UnknownTags)
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		if len(m.UnknownTags) == 0 {
+			n++
+		} else {
+			n += m.UnknownTags.SectionSize()
+		}
 	}
 	return n
 }
 
 func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	flexible := version >= 2
 	b = runtime.AppendInt16(b, m.RequestAPIKey)
 	b = runtime.AppendInt32(b, m.CorrelationID)
@@ -185,12 +192,13 @@ func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.NonDefaultError("Token", version)
 	}
 	if flexible {
-		if err := m.UnknownTags.Check(-1); err != nil {
-			return b, err
+		if len(m.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+				return b, err
+			}
 		}
-		numTags := len(m.UnknownTags)
-		b = runtime.AppendUvarint(b, uint32(numTags))
-		b = runtime.AppendTags(b, m.UnknownTags)
 	} else {
 		if len(m.UnknownTags) > 0 {
 			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
@@ -201,14 +209,12 @@ func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 
 func (m *ExampleHeader) decode(r *runtime.Reader, version int16) {
 	flexible := version >= 2
-	m.RequestAPIKey = r.Int16()
-	if r.Failed() {
-		r.Within("RequestApiKey")
-		return
-	}
-	m.CorrelationID = r.Int32()
-	if r.Failed() {
-		r.Within("CorrelationId")
+	if p := r.Fixed(6); p != nil {
+		_ = p[5]
+		m.RequestAPIKey = int16(binary.BigEndian.Uint16(p[0:]))
+		m.CorrelationID = int32(binary.BigEndian.Uint32(p[2:]))
+	} else {
+		r.FailRun([]int{2, 6}, []string{"RequestApiKey", "CorrelationId"})
 		return
 	}
 	if version >= 1 {
@@ -234,9 +240,14 @@ func (m *ExampleHeader) decode(r *runtime.Reader, version int16) {
 	}
 	if flexible {
 		m.UnknownTags = m.UnknownTags[:0]
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+				if r.Failed() {
+					return
+				}
+			}
 			if r.Failed() {
 				return
 			}

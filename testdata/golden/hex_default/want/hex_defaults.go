@@ -2,7 +2,10 @@
 
 package hex_default
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // HexDefaults is the Kafka data structure HexDefaults.
 // Valid versions: 0; flexible versions: none.
@@ -194,44 +197,18 @@ func (m *HexDefaults) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *HexDefaults) decode(r *runtime.Reader, version int16) {
-	m.MaxInt8 = r.Int8()
-	if r.Failed() {
-		r.Within("MaxInt8")
-		return
-	}
-	m.MaxInt16 = r.Int16()
-	if r.Failed() {
-		r.Within("MaxInt16")
-		return
-	}
-	m.MaxInt32 = r.Int32()
-	if r.Failed() {
-		r.Within("MaxInt32")
-		return
-	}
-	m.Mask = r.Int64()
-	if r.Failed() {
-		r.Within("Mask")
-		return
-	}
-	m.MaxInt64 = r.Int64()
-	if r.Failed() {
-		r.Within("MaxInt64")
-		return
-	}
-	m.MaxUint16 = r.Uint16()
-	if r.Failed() {
-		r.Within("MaxUint16")
-		return
-	}
-	m.MaxUint32 = r.Uint32()
-	if r.Failed() {
-		r.Within("MaxUint32")
-		return
-	}
-	m.MinInt32 = r.Int32()
-	if r.Failed() {
-		r.Within("MinInt32")
+	if p := r.Fixed(33); p != nil {
+		_ = p[32]
+		m.MaxInt8 = int8(p[0])
+		m.MaxInt16 = int16(binary.BigEndian.Uint16(p[1:]))
+		m.MaxInt32 = int32(binary.BigEndian.Uint32(p[3:]))
+		m.Mask = int64(binary.BigEndian.Uint64(p[7:]))
+		m.MaxInt64 = int64(binary.BigEndian.Uint64(p[15:]))
+		m.MaxUint16 = binary.BigEndian.Uint16(p[23:])
+		m.MaxUint32 = binary.BigEndian.Uint32(p[25:])
+		m.MinInt32 = int32(binary.BigEndian.Uint32(p[29:]))
+	} else {
+		r.FailRun([]int{1, 3, 7, 15, 23, 25, 29, 33}, []string{"MaxInt8", "MaxInt16", "MaxInt32", "Mask", "MaxInt64", "MaxUint16", "MaxUint32", "MinInt32"})
 		return
 	}
 }

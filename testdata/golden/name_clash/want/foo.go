@@ -2,7 +2,10 @@
 
 package name_clash
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // Foo is the Kafka data structure Foo.
 // Valid versions: 0; flexible versions: 0+.
@@ -181,8 +184,11 @@ func (m *Foo) size(version int16) int {
 		n += m.Bars[i].size(version)
 	}
 	n += m.BarBaz.size(version)
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
@@ -205,24 +211,23 @@ func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 	if b, err = m.BarBaz.appendTo(b, version); err != nil {
 		return b, runtime.Within(err, "BarBaz")
 	}
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
 func (m *Foo) decode(r *runtime.Reader, version int16) {
-	m.Size_ = r.Int32()
-	if r.Failed() {
-		r.Within("Size")
-		return
-	}
-	m.Reset_ = r.Bool()
-	if r.Failed() {
-		r.Within("Reset")
+	if p := r.Fixed(5); p != nil {
+		_ = p[4]
+		m.Size_ = int32(binary.BigEndian.Uint32(p[0:]))
+		m.Reset_ = p[4] != 0
+	} else {
+		r.FailRun([]int{4, 5}, []string{"Size", "Reset"})
 		return
 	}
 	m.UnknownTags_ = r.String(true, m.UnknownTags_)
@@ -230,14 +235,12 @@ func (m *Foo) decode(r *runtime.Reader, version int16) {
 		r.Within("UnknownTags")
 		return
 	}
-	m.ID = r.Int32()
-	if r.Failed() {
-		r.Within("Id")
-		return
-	}
-	m.ID_ = r.Int32()
-	if r.Failed() {
-		r.Within("ID")
+	if p := r.Fixed(8); p != nil {
+		_ = p[7]
+		m.ID = int32(binary.BigEndian.Uint32(p[0:]))
+		m.ID_ = int32(binary.BigEndian.Uint32(p[4:]))
+	} else {
+		r.FailRun([]int{4, 8}, []string{"Id", "ID"})
 		return
 	}
 	m.Bars = runtime.Grow(m.Bars, r.ArrayLen(true, false, 5))
@@ -258,9 +261,14 @@ func (m *Foo) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -295,19 +303,24 @@ func (m *FooBar2) isDefault() bool {
 
 func (m *FooBar2) size(version int16) int {
 	n := 4
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *FooBar2) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	b = runtime.AppendInt32(b, m.Value)
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -318,9 +331,14 @@ func (m *FooBar2) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -355,19 +373,24 @@ func (m *FooBarBaz) isDefault() bool {
 
 func (m *FooBarBaz) size(version int16) int {
 	n := 8
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *FooBarBaz) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	b = runtime.AppendInt64(b, m.Size_)
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -378,9 +401,14 @@ func (m *FooBarBaz) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}

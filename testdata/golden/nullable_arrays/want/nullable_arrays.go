@@ -189,8 +189,11 @@ func (m *NullableArrays) size(version int16) int {
 		}
 	}
 	if flexible {
-		numTags := len(m.UnknownTags)
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		if len(m.UnknownTags) == 0 {
+			n++
+		} else {
+			n += m.UnknownTags.SectionSize()
+		}
 	}
 	return n
 }
@@ -255,12 +258,13 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.NonDefaultError("Blobs", version)
 	}
 	if flexible {
-		if err := m.UnknownTags.Check(-1); err != nil {
-			return b, err
+		if len(m.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+				return b, err
+			}
 		}
-		numTags := len(m.UnknownTags)
-		b = runtime.AppendUvarint(b, uint32(numTags))
-		b = runtime.AppendTags(b, m.UnknownTags)
 	} else {
 		if len(m.UnknownTags) > 0 {
 			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
@@ -345,9 +349,14 @@ func (m *NullableArrays) decode(r *runtime.Reader, version int16) {
 	}
 	if flexible {
 		m.UnknownTags = m.UnknownTags[:0]
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+				if r.Failed() {
+					return
+				}
+			}
 			if r.Failed() {
 				return
 			}
@@ -401,13 +410,17 @@ func (m *NullableArraysItem) size(version int16) int {
 	n += runtime.SizeString(len(m.Key), flexible)
 	n += runtime.SizeNullBytes(m.Payload, flexible)
 	if flexible {
-		numTags := len(m.UnknownTags)
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		if len(m.UnknownTags) == 0 {
+			n++
+		} else {
+			n += m.UnknownTags.SectionSize()
+		}
 	}
 	return n
 }
 
 func (m *NullableArraysItem) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	flexible := version >= 2
 	if len(m.Key) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("Key", runtime.ErrStringTooLong, "")
@@ -415,12 +428,13 @@ func (m *NullableArraysItem) appendTo(b []byte, version int16) ([]byte, error) {
 	b = runtime.AppendString(b, m.Key, flexible)
 	b = runtime.AppendNullBytes(b, m.Payload, flexible)
 	if flexible {
-		if err := m.UnknownTags.Check(-1); err != nil {
-			return b, err
+		if len(m.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+				return b, err
+			}
 		}
-		numTags := len(m.UnknownTags)
-		b = runtime.AppendUvarint(b, uint32(numTags))
-		b = runtime.AppendTags(b, m.UnknownTags)
 	} else {
 		if len(m.UnknownTags) > 0 {
 			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
@@ -443,9 +457,14 @@ func (m *NullableArraysItem) decode(r *runtime.Reader, version int16) {
 	}
 	if flexible {
 		m.UnknownTags = m.UnknownTags[:0]
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+				if r.Failed() {
+					return
+				}
+			}
 			if r.Failed() {
 				return
 			}

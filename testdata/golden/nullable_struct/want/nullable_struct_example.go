@@ -188,7 +188,10 @@ func (m *NullableStructExample) size(version int16) int {
 			}
 			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		n += runtime.SizeUvarint(uint32(numTags))
+		if len(m.UnknownTags) > 0 {
+			n += m.UnknownTags.Size()
+		}
 	}
 	return n
 }
@@ -224,8 +227,10 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 		return b, runtime.NonDefaultError("Hint", version)
 	}
 	if flexible {
-		if err := m.UnknownTags.Check(1); err != nil {
-			return b, err
+		if len(m.UnknownTags) > 0 {
+			if err := m.UnknownTags.Check(1); err != nil {
+				return b, err
+			}
 		}
 		numTags := len(m.UnknownTags)
 		if m.Checkpoint != nil {
@@ -269,7 +274,9 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 				}
 			}
 		}
-		b = runtime.AppendTags(b, m.UnknownTags)
+		if len(m.UnknownTags) > 0 {
+			b = runtime.AppendTags(b, m.UnknownTags)
+		}
 	} else {
 		if len(m.UnknownTags) > 0 {
 			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
@@ -335,47 +342,52 @@ func (m *NullableStructExample) decode(r *runtime.Reader, version int16) {
 	if flexible {
 		m.UnknownTags = m.UnknownTags[:0]
 		var seen uint64
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			switch tag {
-			case 0:
-				if !r.TaggedStructMarker() {
-					if r.Failed() {
-						r.Within("Checkpoint")
-						return
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				switch tag {
+				case 0:
+					if !r.TaggedStructMarker() {
+						if r.Failed() {
+							r.Within("Checkpoint")
+							return
+						}
+						m.Checkpoint = nil
+					} else {
+						if m.Checkpoint == nil {
+							m.Checkpoint = new(NullableStructExampleCheckpoint)
+						}
+						m.Checkpoint.decode(r, version)
+						if r.Failed() {
+							r.Within("Checkpoint")
+							return
+						}
 					}
-					m.Checkpoint = nil
-				} else {
-					if m.Checkpoint == nil {
-						m.Checkpoint = new(NullableStructExampleCheckpoint)
+					seen |= uint64(0x1)
+				case 1:
+					if !r.TaggedStructMarker() {
+						if r.Failed() {
+							r.Within("Hint")
+							return
+						}
+						m.Hint = nil
+					} else {
+						if m.Hint == nil {
+							m.Hint = new(NullableStructExampleHint)
+						}
+						m.Hint.decode(r, version)
+						if r.Failed() {
+							r.Within("Hint")
+							return
+						}
 					}
-					m.Checkpoint.decode(r, version)
-					if r.Failed() {
-						r.Within("Checkpoint")
-						return
-					}
+					seen |= uint64(0x2)
+				default:
+					m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
 				}
-				seen |= uint64(0x1)
-			case 1:
-				if !r.TaggedStructMarker() {
-					if r.Failed() {
-						r.Within("Hint")
-						return
-					}
-					m.Hint = nil
-				} else {
-					if m.Hint == nil {
-						m.Hint = new(NullableStructExampleHint)
-					}
-					m.Hint.decode(r, version)
-					if r.Failed() {
-						r.Within("Hint")
-						return
-					}
+				if r.Failed() {
+					return
 				}
-				seen |= uint64(0x2)
-			default:
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
 			}
 			if r.Failed() {
 				return
@@ -434,13 +446,17 @@ func (m *NullableStructExampleNode) size(version int16) int {
 	n := 4
 	n += runtime.SizeString(len(m.Host), flexible)
 	if flexible {
-		numTags := len(m.UnknownTags)
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		if len(m.UnknownTags) == 0 {
+			n++
+		} else {
+			n += m.UnknownTags.SectionSize()
+		}
 	}
 	return n
 }
 
 func (m *NullableStructExampleNode) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	flexible := version >= 3
 	b = runtime.AppendInt32(b, m.NodeID)
 	if len(m.Host) > runtime.MaxStringLen {
@@ -448,12 +464,13 @@ func (m *NullableStructExampleNode) appendTo(b []byte, version int16) ([]byte, e
 	}
 	b = runtime.AppendString(b, m.Host, flexible)
 	if flexible {
-		if err := m.UnknownTags.Check(-1); err != nil {
-			return b, err
+		if len(m.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+				return b, err
+			}
 		}
-		numTags := len(m.UnknownTags)
-		b = runtime.AppendUvarint(b, uint32(numTags))
-		b = runtime.AppendTags(b, m.UnknownTags)
 	} else {
 		if len(m.UnknownTags) > 0 {
 			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
@@ -476,9 +493,14 @@ func (m *NullableStructExampleNode) decode(r *runtime.Reader, version int16) {
 	}
 	if flexible {
 		m.UnknownTags = m.UnknownTags[:0]
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+				if r.Failed() {
+					return
+				}
+			}
 			if r.Failed() {
 				return
 			}
@@ -518,22 +540,27 @@ func (m *NullableStructExampleCursor) size(version int16) int {
 	flexible := version >= 3
 	n := 8
 	if flexible {
-		numTags := len(m.UnknownTags)
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		if len(m.UnknownTags) == 0 {
+			n++
+		} else {
+			n += m.UnknownTags.SectionSize()
+		}
 	}
 	return n
 }
 
 func (m *NullableStructExampleCursor) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	flexible := version >= 3
 	b = runtime.AppendInt64(b, m.Position)
 	if flexible {
-		if err := m.UnknownTags.Check(-1); err != nil {
-			return b, err
+		if len(m.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+				return b, err
+			}
 		}
-		numTags := len(m.UnknownTags)
-		b = runtime.AppendUvarint(b, uint32(numTags))
-		b = runtime.AppendTags(b, m.UnknownTags)
 	} else {
 		if len(m.UnknownTags) > 0 {
 			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
@@ -551,9 +578,14 @@ func (m *NullableStructExampleCursor) decode(r *runtime.Reader, version int16) {
 	}
 	if flexible {
 		m.UnknownTags = m.UnknownTags[:0]
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+				if r.Failed() {
+					return
+				}
+			}
 			if r.Failed() {
 				return
 			}
@@ -591,19 +623,24 @@ func (m *NullableStructExampleCheckpoint) isDefault() bool {
 
 func (m *NullableStructExampleCheckpoint) size(version int16) int {
 	n := 8
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *NullableStructExampleCheckpoint) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	b = runtime.AppendInt64(b, m.Offset)
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -614,9 +651,14 @@ func (m *NullableStructExampleCheckpoint) decode(r *runtime.Reader, version int1
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}
@@ -651,19 +693,24 @@ func (m *NullableStructExampleHint) isDefault() bool {
 
 func (m *NullableStructExampleHint) size(version int16) int {
 	n := 2
-	numTags := len(m.UnknownTags)
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	if len(m.UnknownTags) == 0 {
+		n++
+	} else {
+		n += m.UnknownTags.SectionSize()
+	}
 	return n
 }
 
 func (m *NullableStructExampleHint) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	b = runtime.AppendInt16(b, m.Weight)
-	if err := m.UnknownTags.Check(-1); err != nil {
-		return b, err
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else {
+		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
 	}
-	numTags := len(m.UnknownTags)
-	b = runtime.AppendUvarint(b, uint32(numTags))
-	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
@@ -674,9 +721,14 @@ func (m *NullableStructExampleHint) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			if r.Failed() {
+				return
+			}
+		}
 		if r.Failed() {
 			return
 		}

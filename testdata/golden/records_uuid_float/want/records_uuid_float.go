@@ -2,7 +2,11 @@
 
 package records_uuid_float
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+	"math"
+)
 
 // RecordsUUIDFloat is the Kafka data structure RecordsUuidFloat.
 // Valid versions: 0-1; flexible versions: 1+.
@@ -174,13 +178,17 @@ func (m *RecordsUUIDFloat) size(version int16) int {
 		n += 8
 	}
 	if flexible {
-		numTags := len(m.UnknownTags)
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		if len(m.UnknownTags) == 0 {
+			n++
+		} else {
+			n += m.UnknownTags.SectionSize()
+		}
 	}
 	return n
 }
 
 func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	flexible := version >= 1
 	b = runtime.AppendNullBytes(b, m.Records, flexible)
 	b = runtime.AppendBytes(b, m.MoreRecords, flexible)
@@ -194,12 +202,13 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.NonDefaultError("Zero", version)
 	}
 	if flexible {
-		if err := m.UnknownTags.Check(-1); err != nil {
-			return b, err
+		if len(m.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+				return b, err
+			}
 		}
-		numTags := len(m.UnknownTags)
-		b = runtime.AppendUvarint(b, uint32(numTags))
-		b = runtime.AppendTags(b, m.UnknownTags)
 	} else {
 		if len(m.UnknownTags) > 0 {
 			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
@@ -220,19 +229,13 @@ func (m *RecordsUUIDFloat) decode(r *runtime.Reader, version int16) {
 		r.Within("MoreRecords")
 		return
 	}
-	m.ProcessID = r.UUID()
-	if r.Failed() {
-		r.Within("ProcessId")
-		return
-	}
-	m.ZeroID = r.UUID()
-	if r.Failed() {
-		r.Within("ZeroId")
-		return
-	}
-	m.Rate = r.Float64()
-	if r.Failed() {
-		r.Within("Rate")
+	if p := r.Fixed(40); p != nil {
+		_ = p[39]
+		m.ProcessID = runtime.UUID(p[0:16])
+		m.ZeroID = runtime.UUID(p[16:32])
+		m.Rate = math.Float64frombits(binary.BigEndian.Uint64(p[32:]))
+	} else {
+		r.FailRun([]int{16, 32, 40}, []string{"ProcessId", "ZeroId", "Rate"})
 		return
 	}
 	if version >= 1 {
@@ -246,9 +249,14 @@ func (m *RecordsUUIDFloat) decode(r *runtime.Reader, version int16) {
 	}
 	if flexible {
 		m.UnknownTags = m.UnknownTags[:0]
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+				if r.Failed() {
+					return
+				}
+			}
 			if r.Failed() {
 				return
 			}

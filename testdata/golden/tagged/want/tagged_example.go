@@ -2,7 +2,10 @@
 
 package tagged
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // TaggedExample is the Kafka data structure TaggedExample.
 // Valid versions: 0-3; flexible versions: 1+.
@@ -251,7 +254,10 @@ func (m *TaggedExample) size(version int16) int {
 			sz += m.Snapshot.size(version)
 			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		n += runtime.SizeUvarint(uint32(numTags))
+		if len(m.UnknownTags) > 0 {
+			n += m.UnknownTags.Size()
+		}
 	}
 	return n
 }
@@ -288,8 +294,10 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.NonDefaultError("Snapshot", version)
 	}
 	if flexible {
-		if err := m.UnknownTags.Check(8); err != nil {
-			return b, err
+		if len(m.UnknownTags) > 0 {
+			if err := m.UnknownTags.Check(8); err != nil {
+				return b, err
+			}
 		}
 		numTags := len(m.UnknownTags)
 		if m.LeaderEpoch != -1 {
@@ -384,7 +392,9 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 				return b, runtime.Within(err, "Snapshot")
 			}
 		}
-		b = runtime.AppendTags(b, m.UnknownTags)
+		if len(m.UnknownTags) > 0 {
+			b = runtime.AppendTags(b, m.UnknownTags)
+		}
 	} else {
 		if len(m.UnknownTags) > 0 {
 			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
@@ -438,83 +448,88 @@ func (m *TaggedExample) decode(r *runtime.Reader, version int16) {
 	if flexible {
 		m.UnknownTags = m.UnknownTags[:0]
 		var seen uint64
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			switch tag {
-			case 0:
-				m.LeaderEpoch = r.Int32()
-				if r.Failed() {
-					r.Within("LeaderEpoch")
-					return
-				}
-				seen |= uint64(0x1)
-			case 1:
-				m.ClientName = r.String(true, m.ClientName)
-				if r.Failed() {
-					r.Within("ClientName")
-					return
-				}
-				seen |= uint64(0x2)
-			case 2:
-				m.Rack = r.NullString(true, m.Rack)
-				if r.Failed() {
-					r.Within("Rack")
-					return
-				}
-				seen |= uint64(0x4)
-			case 3:
-				m.Replicas = runtime.Grow(m.Replicas, r.ArrayLen(true, false, 4))
-				for i := range m.Replicas {
-					m.Replicas[i] = r.Int32()
-				}
-				if r.Failed() {
-					r.Within("Replicas")
-					return
-				}
-				seen |= uint64(0x8)
-			case 4:
-				m.Enabled = r.Bool()
-				if r.Failed() {
-					r.Within("Enabled")
-					return
-				}
-				seen |= uint64(0x10)
-			case 5:
-				m.TopicID = r.UUID()
-				if r.Failed() {
-					r.Within("TopicId")
-					return
-				}
-				seen |= uint64(0x20)
-			case 6:
-				m.Ratio = r.Float64()
-				if r.Failed() {
-					r.Within("Ratio")
-					return
-				}
-				seen |= uint64(0x40)
-			case 7:
-				if version >= 2 {
-					m.Leader = r.Int64()
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				switch tag {
+				case 0:
+					m.LeaderEpoch = r.Int32()
 					if r.Failed() {
+						r.Within("LeaderEpoch")
+						return
+					}
+					seen |= uint64(0x1)
+				case 1:
+					m.ClientName = r.String(true, m.ClientName)
+					if r.Failed() {
+						r.Within("ClientName")
+						return
+					}
+					seen |= uint64(0x2)
+				case 2:
+					m.Rack = r.NullString(true, m.Rack)
+					if r.Failed() {
+						r.Within("Rack")
+						return
+					}
+					seen |= uint64(0x4)
+				case 3:
+					m.Replicas = runtime.Grow(m.Replicas, r.ArrayLen(true, false, 4))
+					for i := range m.Replicas {
+						m.Replicas[i] = r.Int32()
+					}
+					if r.Failed() {
+						r.Within("Replicas")
+						return
+					}
+					seen |= uint64(0x8)
+				case 4:
+					m.Enabled = r.Bool()
+					if r.Failed() {
+						r.Within("Enabled")
+						return
+					}
+					seen |= uint64(0x10)
+				case 5:
+					m.TopicID = r.UUID()
+					if r.Failed() {
+						r.Within("TopicId")
+						return
+					}
+					seen |= uint64(0x20)
+				case 6:
+					m.Ratio = r.Float64()
+					if r.Failed() {
+						r.Within("Ratio")
+						return
+					}
+					seen |= uint64(0x40)
+				case 7:
+					if version >= 2 {
+						m.Leader = r.Int64()
+						if r.Failed() {
+							r.Within("Leader")
+							return
+						}
+						seen |= uint64(0x80)
+					} else {
+						r.InvalidTag(tag, version)
 						r.Within("Leader")
 						return
 					}
-					seen |= uint64(0x80)
-				} else {
-					r.InvalidTag(tag, version)
-					r.Within("Leader")
-					return
+				case 8:
+					m.Snapshot.decode(r, version)
+					if r.Failed() {
+						r.Within("Snapshot")
+						return
+					}
+					seen |= uint64(0x100)
+				default:
+					m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
 				}
-			case 8:
-				m.Snapshot.decode(r, version)
 				if r.Failed() {
-					r.Within("Snapshot")
 					return
 				}
-				seen |= uint64(0x100)
-			default:
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
 			}
 			if r.Failed() {
 				return
@@ -603,15 +618,20 @@ func (m *TaggedExampleSnapshotID) size(version int16) int {
 		sz += runtime.SizeString(len(m.Note), true)
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	n += runtime.SizeUvarint(uint32(numTags))
+	if len(m.UnknownTags) > 0 {
+		n += m.UnknownTags.Size()
+	}
 	return n
 }
 
 func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, error) {
 	b = runtime.AppendInt64(b, m.EndOffset)
 	b = runtime.AppendInt32(b, m.Epoch)
-	if err := m.UnknownTags.Check(0); err != nil {
-		return b, err
+	if len(m.UnknownTags) > 0 {
+		if err := m.UnknownTags.Check(0); err != nil {
+			return b, err
+		}
 	}
 	numTags := len(m.UnknownTags)
 	if m.Note != "none" {
@@ -628,35 +648,40 @@ func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, err
 		}
 		b = runtime.AppendString(b, m.Note, true)
 	}
-	b = runtime.AppendTags(b, m.UnknownTags)
+	if len(m.UnknownTags) > 0 {
+		b = runtime.AppendTags(b, m.UnknownTags)
+	}
 	return b, nil
 }
 
 func (m *TaggedExampleSnapshotID) decode(r *runtime.Reader, version int16) {
-	m.EndOffset = r.Int64()
-	if r.Failed() {
-		r.Within("EndOffset")
-		return
-	}
-	m.Epoch = r.Int32()
-	if r.Failed() {
-		r.Within("Epoch")
+	if p := r.Fixed(12); p != nil {
+		_ = p[11]
+		m.EndOffset = int64(binary.BigEndian.Uint64(p[0:]))
+		m.Epoch = int32(binary.BigEndian.Uint32(p[8:]))
+	} else {
+		r.FailRun([]int{8, 12}, []string{"EndOffset", "Epoch"})
 		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	var seen uint64
-	for i, n := 0, r.TagCount(); i < n; i++ {
-		tag, size := r.TagHeader()
-		switch tag {
-		case 0:
-			m.Note = r.String(true, m.Note)
+	if !r.EmptyTags() {
+		for i, n := 0, r.TagCount(); i < n; i++ {
+			tag, size := r.TagHeader()
+			switch tag {
+			case 0:
+				m.Note = r.String(true, m.Note)
+				if r.Failed() {
+					r.Within("Note")
+					return
+				}
+				seen |= uint64(0x1)
+			default:
+				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+			}
 			if r.Failed() {
-				r.Within("Note")
 				return
 			}
-			seen |= uint64(0x1)
-		default:
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
 		}
 		if r.Failed() {
 			return
