@@ -282,7 +282,7 @@ func hexOf(b []byte) string {
 func goldenAPIVersionsResponseOneKey() *clients.APIVersionsResponse {
 	m := clients.NewAPIVersionsResponse()
 	k := goldenDefaults[clients.APIVersionsResponseAPIVersion]()
-	k.APIKey_, k.MinVersion_, k.MaxVersion_ = 18, 0, 4
+	k.APIKey, k.MinVersion, k.MaxVersion = 18, 0, 4
 	m.APIKeys = []clients.APIVersionsResponseAPIVersion{k}
 	return m
 }
@@ -292,7 +292,7 @@ func goldenAPIVersionsResponseOneKey() *clients.APIVersionsResponse {
 func goldenAPIVersionsResponseTagged() runtime.Message {
 	m := goldenAPIVersionsResponseOneKey()
 	f := goldenDefaults[clients.APIVersionsResponseSupportedFeatureKey]()
-	f.Name, f.MinVersion_, f.MaxVersion_ = "mv", 1, 2
+	f.Name, f.MinVersion, f.MaxVersion = "mv", 1, 2
 	m.SupportedFeatures = []clients.APIVersionsResponseSupportedFeatureKey{f}
 	m.FinalizedFeaturesEpoch = 5
 	m.ZkMigrationReady = true

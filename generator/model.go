@@ -119,9 +119,13 @@ func buildModel(pkg string, specs []*schema.Spec) (*pkgModel, error) {
 			sm.hasTags = !fm.spec.FlexibleVersions.Intersect(fm.spec.ValidVersions).Empty()
 			sm.maxTag = -1
 			used := map[string]bool{}
+			reserved := reservedFieldNames
+			if sm.top {
+				reserved = reservedTopFieldNames
+			}
 			for _, f := range sm.s.Fields {
 				name := goName(f.Name)
-				if reservedFieldNames[name] {
+				if reserved[name] {
 					name += "_"
 				}
 				for used[name] {

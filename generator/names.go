@@ -76,9 +76,12 @@ var buildSuffixes = map[string]bool{
 
 // reservedFieldNames are identifiers a generated struct already uses for
 // methods or its own fields; a spec field with that Go name gets a trailing
-// underscore, as protoc-gen-go does.
-var reservedFieldNames = map[string]bool{
+// underscore, as protoc-gen-go does. Top-level messages have more methods
+// than nested structs.
+var reservedFieldNames = map[string]bool{"UnknownTags": true, "Reset": true}
+
+var reservedTopFieldNames = map[string]bool{
 	"UnknownTags": true, "Size": true, "AppendTo": true, "Decode": true, "DecodeAliased": true,
 	"Reset": true, "SpecName": true, "APIKey": true, "MinVersion": true, "MaxVersion": true,
-	"IsFlexible": true, "HeaderVersion": true, "IsRequest": true, "IsDefault": true,
+	"IsFlexible": true, "HeaderVersion": true, "IsRequest": true,
 }

@@ -347,9 +347,9 @@ func (m *FooBar2) decode(r *runtime.Reader, version int16) {
 
 // FooBarBaz is the struct BarBaz, used by Foo (versions 0).
 type FooBarBaz struct {
-	// Size_ is a nested field that collides with the size method.
-	// Versions: 0+. Spec name: Size.
-	Size_ int64
+	// Size is a nested field that collides with the size method.
+	// Versions: 0+.
+	Size int64
 
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
@@ -358,14 +358,14 @@ type FooBarBaz struct {
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
 func (m *FooBarBaz) Reset() {
-	m.Size_ = 0
+	m.Size = 0
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *FooBarBaz) isDefault() bool {
-	if m.Size_ != 0 {
+	if m.Size != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -383,7 +383,7 @@ func (m *FooBarBaz) size(version int16) int {
 
 func (m *FooBarBaz) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt64(b, m.Size_)
+	b = runtime.AppendInt64(b, m.Size)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else {
@@ -395,7 +395,7 @@ func (m *FooBarBaz) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *FooBarBaz) decode(r *runtime.Reader, version int16) {
-	m.Size_ = r.Int64()
+	m.Size = r.Int64()
 	if r.Failed() {
 		r.Within("Size")
 		return

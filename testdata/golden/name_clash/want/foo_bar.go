@@ -274,9 +274,9 @@ func (m *FooBarBaz2) decode(r *runtime.Reader, version int16) {
 
 // FooBarQux is the struct FooBarQux, used by FooBar (versions 0).
 type FooBarQux struct {
-	// APIKey_ is a field that collides with the APIKey method.
-	// Versions: 0+. Spec name: APIKey.
-	APIKey_ int16
+	// APIKey is a field that collides with the APIKey method.
+	// Versions: 0+.
+	APIKey int16
 
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
@@ -285,14 +285,14 @@ type FooBarQux struct {
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
 func (m *FooBarQux) Reset() {
-	m.APIKey_ = 0
+	m.APIKey = 0
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
 // isDefault reports whether every field holds its default (Java's equals
 // against a new instance), which decides whether a tagged struct is written.
 func (m *FooBarQux) isDefault() bool {
-	if m.APIKey_ != 0 {
+	if m.APIKey != 0 {
 		return false
 	}
 	return len(m.UnknownTags) == 0
@@ -310,7 +310,7 @@ func (m *FooBarQux) size(version int16) int {
 
 func (m *FooBarQux) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt16(b, m.APIKey_)
+	b = runtime.AppendInt16(b, m.APIKey)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else {
@@ -322,7 +322,7 @@ func (m *FooBarQux) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *FooBarQux) decode(r *runtime.Reader, version int16) {
-	m.APIKey_ = r.Int16()
+	m.APIKey = r.Int16()
 	if r.Failed() {
 		r.Within("APIKey")
 		return
