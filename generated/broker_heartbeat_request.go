@@ -237,12 +237,18 @@ func (m *BrokerHeartbeatRequest) decode(r *runtime.Reader, version int16) {
 		r.FailRun([]int{1, 2, 6, 14, 22, 30}, []string{"CurrentState", "TargetState", "BrokerId", "BrokerEpoch", "LeaseDurationMs", "CurMetadataOffset"})
 		return
 	}
-	m.Listeners = runtime.Grow(m.Listeners, r.ArrayLen(true, false, 7))
-	for i := range m.Listeners {
-		m.Listeners[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Listeners", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 7)
+		if !ok {
+			n = r.ArrayLen(true, false, 7)
+		}
+		m.Listeners = runtime.Grow(m.Listeners, n)
+		for i := range m.Listeners {
+			m.Listeners[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Listeners", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {

@@ -173,12 +173,18 @@ func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, erro
 }
 
 func (m *DescribeMirrorsRequest) decode(r *runtime.Reader, version int16) {
-	if n := r.ArrayLen(true, true, 1); n < 0 {
-		m.MirrorNames = nil
-	} else {
-		m.MirrorNames = runtime.Grow(m.MirrorNames, n)
-		for i := range m.MirrorNames {
-			m.MirrorNames[i] = r.String(true, m.MirrorNames[i])
+	{
+		n, ok := r.SmallArrayLen(true, 1)
+		if !ok {
+			n = r.ArrayLen(true, true, 1)
+		}
+		if n < 0 {
+			m.MirrorNames = nil
+		} else {
+			m.MirrorNames = runtime.Grow(m.MirrorNames, n)
+			for i := range m.MirrorNames {
+				m.MirrorNames[i] = r.String(true, m.MirrorNames[i])
+			}
 		}
 	}
 	if r.Failed() {

@@ -215,12 +215,18 @@ func (m *DescribeMirrorsResponse) decode(r *runtime.Reader, version int16) {
 		r.Within("ErrorMessage")
 		return
 	}
-	m.Mirrors = runtime.Grow(m.Mirrors, r.ArrayLen(true, false, 5))
-	for i := range m.Mirrors {
-		m.Mirrors[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Mirrors", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 5)
+		if !ok {
+			n = r.ArrayLen(true, false, 5)
+		}
+		m.Mirrors = runtime.Grow(m.Mirrors, n)
+		for i := range m.Mirrors {
+			m.Mirrors[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Mirrors", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {
@@ -333,12 +339,18 @@ func (m *DescribeMirrorsResponseDescribedMirror) decode(r *runtime.Reader, versi
 		r.Within("MirrorName")
 		return
 	}
-	m.Topics = runtime.Grow(m.Topics, r.ArrayLen(true, false, 3))
-	for i := range m.Topics {
-		m.Topics[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Topics", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 3)
+		if !ok {
+			n = r.ArrayLen(true, false, 3)
+		}
+		m.Topics = runtime.Grow(m.Topics, n)
+		for i := range m.Topics {
+			m.Topics[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Topics", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {
@@ -437,12 +449,18 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(r *runtime.Reader, versi
 		r.Within("TopicName")
 		return
 	}
-	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(true, false, 30))
-	for i := range m.Partitions {
-		m.Partitions[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Partitions", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 30)
+		if !ok {
+			n = r.ArrayLen(true, false, 30)
+		}
+		m.Partitions = runtime.Grow(m.Partitions, n)
+		for i := range m.Partitions {
+			m.Partitions[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Partitions", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {

@@ -186,12 +186,18 @@ func (m *LastMirroredEpochsRequest) decode(r *runtime.Reader, version int16) {
 		r.Within("MirrorName")
 		return
 	}
-	m.Topics = runtime.Grow(m.Topics, r.ArrayLen(true, false, 3))
-	for i := range m.Topics {
-		m.Topics[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Topics", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 3)
+		if !ok {
+			n = r.ArrayLen(true, false, 3)
+		}
+		m.Topics = runtime.Grow(m.Topics, n)
+		for i := range m.Topics {
+			m.Topics[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Topics", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {
@@ -290,12 +296,18 @@ func (m *LastMirroredEpochsRequestTopicData) decode(r *runtime.Reader, version i
 		r.Within("Name")
 		return
 	}
-	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(true, false, 5))
-	for i := range m.Partitions {
-		m.Partitions[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Partitions", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 5)
+		if !ok {
+			n = r.ArrayLen(true, false, 5)
+		}
+		m.Partitions = runtime.Grow(m.Partitions, n)
+		for i := range m.Partitions {
+			m.Partitions[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Partitions", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {

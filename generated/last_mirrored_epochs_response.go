@@ -215,12 +215,18 @@ func (m *LastMirroredEpochsResponse) decode(r *runtime.Reader, version int16) {
 		r.Within("ErrorMessage")
 		return
 	}
-	m.Topics = runtime.Grow(m.Topics, r.ArrayLen(true, false, 3))
-	for i := range m.Topics {
-		m.Topics[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Topics", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 3)
+		if !ok {
+			n = r.ArrayLen(true, false, 3)
+		}
+		m.Topics = runtime.Grow(m.Topics, n)
+		for i := range m.Topics {
+			m.Topics[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Topics", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {
@@ -319,12 +325,18 @@ func (m *LastMirroredEpochsResponseTopicResult) decode(r *runtime.Reader, versio
 		r.Within("Name")
 		return
 	}
-	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(true, false, 11))
-	for i := range m.Partitions {
-		m.Partitions[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Partitions", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 11)
+		if !ok {
+			n = r.ArrayLen(true, false, 11)
+		}
+		m.Partitions = runtime.Grow(m.Partitions, n)
+		for i := range m.Partitions {
+			m.Partitions[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Partitions", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {

@@ -200,12 +200,15 @@ func (m *LeaderAndIsrRequest) decode(r *runtime.Reader, version int16) {
 		r.FailRun([]int{4, 8, 12, 13}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs", "IsInit"})
 		return
 	}
-	m.PartitionStates = runtime.Grow(m.PartitionStates, r.ArrayLen(false, false, 23))
-	for i := range m.PartitionStates {
-		m.PartitionStates[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("PartitionStates", i)
-			return
+	{
+		n := r.ArrayLen(false, false, 23)
+		m.PartitionStates = runtime.Grow(m.PartitionStates, n)
+		for i := range m.PartitionStates {
+			m.PartitionStates[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("PartitionStates", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {
@@ -326,9 +329,12 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) decode(r *runtime.Reader
 		r.FailRun([]int{4, 8, 12}, []string{"PartitionIndex", "Leader", "LeaderEpoch"})
 		return
 	}
-	m.Isr = runtime.Grow(m.Isr, r.ArrayLen(false, false, 4))
-	for i := range m.Isr {
-		m.Isr[i] = r.Int32()
+	{
+		n := r.ArrayLen(false, false, 4)
+		m.Isr = runtime.Grow(m.Isr, n)
+		for i := range m.Isr {
+			m.Isr[i] = r.Int32()
+		}
 	}
 	if r.Failed() {
 		r.Within("Isr")
@@ -339,9 +345,12 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) decode(r *runtime.Reader
 		r.Within("ZkVersion")
 		return
 	}
-	m.Replicas = runtime.Grow(m.Replicas, r.ArrayLen(false, false, 4))
-	for i := range m.Replicas {
-		m.Replicas[i] = r.Int32()
+	{
+		n := r.ArrayLen(false, false, 4)
+		m.Replicas = runtime.Grow(m.Replicas, n)
+		for i := range m.Replicas {
+			m.Replicas[i] = r.Int32()
+		}
 	}
 	if r.Failed() {
 		r.Within("Replicas")

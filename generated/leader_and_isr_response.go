@@ -168,12 +168,15 @@ func (m *LeaderAndIsrResponse) decode(r *runtime.Reader, version int16) {
 		r.Within("ErrorCode")
 		return
 	}
-	m.PartitionErrors = runtime.Grow(m.PartitionErrors, r.ArrayLen(false, false, 7))
-	for i := range m.PartitionErrors {
-		m.PartitionErrors[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("PartitionErrors", i)
-			return
+	{
+		n := r.ArrayLen(false, false, 7)
+		m.PartitionErrors = runtime.Grow(m.PartitionErrors, n)
+		for i := range m.PartitionErrors {
+			m.PartitionErrors[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("PartitionErrors", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {

@@ -342,12 +342,18 @@ func (m *PartitionChangeRecord) decode(r *runtime.Reader, version int16) {
 			tag, size := r.TagHeader()
 			switch tag {
 			case 0:
-				if n := r.ArrayLen(true, true, 4); n < 0 {
-					m.Isr = nil
-				} else {
-					m.Isr = runtime.Grow(m.Isr, n)
-					for i := range m.Isr {
-						m.Isr[i] = r.Int32()
+				{
+					n, ok := r.SmallArrayLen(true, 4)
+					if !ok {
+						n = r.ArrayLen(true, true, 4)
+					}
+					if n < 0 {
+						m.Isr = nil
+					} else {
+						m.Isr = runtime.Grow(m.Isr, n)
+						for i := range m.Isr {
+							m.Isr[i] = r.Int32()
+						}
 					}
 				}
 				if r.Failed() {
@@ -363,12 +369,18 @@ func (m *PartitionChangeRecord) decode(r *runtime.Reader, version int16) {
 				}
 				seen |= uint64(0x2)
 			case 2:
-				if n := r.ArrayLen(true, true, 4); n < 0 {
-					m.Replicas = nil
-				} else {
-					m.Replicas = runtime.Grow(m.Replicas, n)
-					for i := range m.Replicas {
-						m.Replicas[i] = r.Int32()
+				{
+					n, ok := r.SmallArrayLen(true, 4)
+					if !ok {
+						n = r.ArrayLen(true, true, 4)
+					}
+					if n < 0 {
+						m.Replicas = nil
+					} else {
+						m.Replicas = runtime.Grow(m.Replicas, n)
+						for i := range m.Replicas {
+							m.Replicas[i] = r.Int32()
+						}
 					}
 				}
 				if r.Failed() {
@@ -377,12 +389,18 @@ func (m *PartitionChangeRecord) decode(r *runtime.Reader, version int16) {
 				}
 				seen |= uint64(0x4)
 			case 3:
-				if n := r.ArrayLen(true, true, 4); n < 0 {
-					m.RemovingReplicas = nil
-				} else {
-					m.RemovingReplicas = runtime.Grow(m.RemovingReplicas, n)
-					for i := range m.RemovingReplicas {
-						m.RemovingReplicas[i] = r.Int32()
+				{
+					n, ok := r.SmallArrayLen(true, 4)
+					if !ok {
+						n = r.ArrayLen(true, true, 4)
+					}
+					if n < 0 {
+						m.RemovingReplicas = nil
+					} else {
+						m.RemovingReplicas = runtime.Grow(m.RemovingReplicas, n)
+						for i := range m.RemovingReplicas {
+							m.RemovingReplicas[i] = r.Int32()
+						}
 					}
 				}
 				if r.Failed() {
@@ -391,12 +409,18 @@ func (m *PartitionChangeRecord) decode(r *runtime.Reader, version int16) {
 				}
 				seen |= uint64(0x8)
 			case 4:
-				if n := r.ArrayLen(true, true, 4); n < 0 {
-					m.AddingReplicas = nil
-				} else {
-					m.AddingReplicas = runtime.Grow(m.AddingReplicas, n)
-					for i := range m.AddingReplicas {
-						m.AddingReplicas[i] = r.Int32()
+				{
+					n, ok := r.SmallArrayLen(true, 4)
+					if !ok {
+						n = r.ArrayLen(true, true, 4)
+					}
+					if n < 0 {
+						m.AddingReplicas = nil
+					} else {
+						m.AddingReplicas = runtime.Grow(m.AddingReplicas, n)
+						for i := range m.AddingReplicas {
+							m.AddingReplicas[i] = r.Int32()
+						}
 					}
 				}
 				if r.Failed() {

@@ -190,15 +190,21 @@ func (m *ReadMirrorStatesRequest) decode(r *runtime.Reader, version int16) {
 		r.Within("MirrorName")
 		return
 	}
-	if n := r.ArrayLen(true, true, 3); n < 0 {
-		m.Topics = nil
-	} else {
-		m.Topics = runtime.Grow(m.Topics, n)
-		for i := range m.Topics {
-			m.Topics[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Topics", i)
-				return
+	{
+		n, ok := r.SmallArrayLen(true, 3)
+		if !ok {
+			n = r.ArrayLen(true, true, 3)
+		}
+		if n < 0 {
+			m.Topics = nil
+		} else {
+			m.Topics = runtime.Grow(m.Topics, n)
+			for i := range m.Topics {
+				m.Topics[i].decode(r, version)
+				if r.Failed() {
+					r.WithinElem("Topics", i)
+					return
+				}
 			}
 		}
 	}
@@ -298,12 +304,18 @@ func (m *ReadMirrorStatesRequestTopicData) decode(r *runtime.Reader, version int
 		r.Within("Name")
 		return
 	}
-	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(true, false, 5))
-	for i := range m.Partitions {
-		m.Partitions[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Partitions", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 5)
+		if !ok {
+			n = r.ArrayLen(true, false, 5)
+		}
+		m.Partitions = runtime.Grow(m.Partitions, n)
+		for i := range m.Partitions {
+			m.Partitions[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Partitions", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {

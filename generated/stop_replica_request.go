@@ -190,12 +190,15 @@ func (m *StopReplicaRequest) decode(r *runtime.Reader, version int16) {
 		r.FailRun([]int{4, 8, 12}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs"})
 		return
 	}
-	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(false, false, 6))
-	for i := range m.Partitions {
-		m.Partitions[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Partitions", i)
-			return
+	{
+		n := r.ArrayLen(false, false, 6)
+		m.Partitions = runtime.Grow(m.Partitions, n)
+		for i := range m.Partitions {
+			m.Partitions[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Partitions", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {

@@ -189,12 +189,18 @@ func (m *WriteMirrorStatesRequest) decode(r *runtime.Reader, version int16) {
 		r.Within("MirrorName")
 		return
 	}
-	m.Topics = runtime.Grow(m.Topics, r.ArrayLen(true, false, 3))
-	for i := range m.Topics {
-		m.Topics[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Topics", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 3)
+		if !ok {
+			n = r.ArrayLen(true, false, 3)
+		}
+		m.Topics = runtime.Grow(m.Topics, n)
+		for i := range m.Topics {
+			m.Topics[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Topics", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {
@@ -293,12 +299,18 @@ func (m *WriteMirrorStatesRequestTopicData) decode(r *runtime.Reader, version in
 		r.Within("Name")
 		return
 	}
-	m.Partitions = runtime.Grow(m.Partitions, r.ArrayLen(true, false, 18))
-	for i := range m.Partitions {
-		m.Partitions[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Partitions", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 18)
+		if !ok {
+			n = r.ArrayLen(true, false, 18)
+		}
+		m.Partitions = runtime.Grow(m.Partitions, n)
+		for i := range m.Partitions {
+			m.Partitions[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Partitions", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {

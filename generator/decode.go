@@ -165,17 +165,22 @@ func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool) 
 			each = For(Id("i").Op(":=").Range().Add(val)).Block(Add(val).Index(Id("i")).Op("=").Add(readPrimitive(t.Kind)))
 		}
 		grow := []Code{Add(val).Op("=").Add(rt("Grow")).Call(val, Id("n")), each}
-		var out []Code
-		lenCall := r("ArrayLen", compact, nullable, Lit(minSize(t.Kind, fm.elem)))
-		if fm.nullable && !nNever {
-			out = []Code{If(Id("n").Op(":=").Add(lenCall), Id("n").Op("<").Lit(0)).Block(
-				Add(val).Op("=").Nil(),
-			).Else().Block(grow...)}
+		min := Lit(minSize(t.Kind, fm.elem))
+		lenCall := r("ArrayLen", compact, nullable, min)
+		// Counts below 127 in compact versions are read inline.
+		count := []Code{List(Id("n"), Id("ok")).Op(":=").Add(r("SmallArrayLen", compact, min.Clone()))}
+		if compact.GoString() == "false" {
+			count = []Code{Id("n").Op(":=").Add(lenCall)}
 		} else {
-			// The count cannot be negative here: ArrayLen fails instead.
-			out = []Code{Add(val).Op("=").Add(rt("Grow")).Call(val, lenCall), each}
+			count = append(count, If(Op("!").Id("ok")).Block(Id("n").Op("=").Add(lenCall)))
 		}
-		return append(out, failed)
+		if fm.nullable && !nNever {
+			return append([]Code{Block(append(count, If(Id("n").Op("<").Lit(0)).Block(
+				Add(val).Op("=").Nil(),
+			).Else().Block(grow...))...)}, failed)
+		}
+		// The count cannot be negative here: ArrayLen fails instead.
+		return append([]Code{Block(append(count, grow...)...)}, failed)
 	}
 	switch t.Kind {
 	case schema.KindString:

@@ -329,6 +329,19 @@ func (r *Reader) ArrayLen(compact, nullable bool, minElemSize int) int {
 	return n
 }
 
+// SmallArrayLen is ArrayLen's inlinable fast path for a compact count below
+// 127: ok is false, and nothing is consumed, for any other input, which
+// ArrayLen then reads.
+func (r *Reader) SmallArrayLen(compact bool, minElemSize int) (n int, ok bool) {
+	if compact && r.off < len(r.buf) {
+		if c := int(r.buf[r.off]); c > 0 && c < 0x80 && (c-1)*minElemSize <= len(r.buf)-r.off-1 {
+			r.off++
+			return c - 1, true
+		}
+	}
+	return 0, false
+}
+
 // StructMarker reads the int8 presence marker of a nullable struct:
 // negative is null; any other value is present.
 func (r *Reader) StructMarker() bool { return r.Int8() >= 0 }
@@ -430,11 +443,15 @@ func (r *Reader) EmptyTags() bool {
 // Grow returns s with length n, reusing its capacity and keeping the
 // elements beyond its length (and what they hold) for reuse.
 func Grow[T any](s []T, n int) []T {
-	if n <= cap(s) {
-		if s == nil {
-			return []T{} // non-nil: an empty array is not null
-		}
+	if n <= cap(s) && s != nil {
 		return s[:n]
+	}
+	return grow(s, n)
+}
+
+func grow[T any](s []T, n int) []T {
+	if s == nil && n == 0 {
+		return []T{} // non-nil: an empty array is not null
 	}
 	s = s[:cap(s)]
 	return append(s, make([]T, n-len(s))...)

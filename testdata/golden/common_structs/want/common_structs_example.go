@@ -211,12 +211,18 @@ func (m *CommonStructsExample) decode(r *runtime.Reader, version int16) {
 		r.Within("Primary")
 		return
 	}
-	m.Backups = runtime.Grow(m.Backups, r.ArrayLen(flexible, false, 3))
-	for i := range m.Backups {
-		m.Backups[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Backups", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(flexible, 3)
+		if !ok {
+			n = r.ArrayLen(flexible, false, 3)
+		}
+		m.Backups = runtime.Grow(m.Backups, n)
+		for i := range m.Backups {
+			m.Backups[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Backups", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {
@@ -224,12 +230,18 @@ func (m *CommonStructsExample) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	if version >= 1 {
-		m.Clusters = runtime.Grow(m.Clusters, r.ArrayLen(flexible, false, 5))
-		for i := range m.Clusters {
-			m.Clusters[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Clusters", i)
-				return
+		{
+			n, ok := r.SmallArrayLen(flexible, 5)
+			if !ok {
+				n = r.ArrayLen(flexible, false, 5)
+			}
+			m.Clusters = runtime.Grow(m.Clusters, n)
+			for i := range m.Clusters {
+				m.Clusters[i].decode(r, version)
+				if r.Failed() {
+					r.WithinElem("Clusters", i)
+					return
+				}
 			}
 		}
 		if r.Failed() {

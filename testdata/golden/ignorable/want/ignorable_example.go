@@ -258,9 +258,12 @@ func (m *IgnorableExample) decode(r *runtime.Reader, version int16) {
 		m.Timeout = 30000
 	}
 	if version <= 1 {
-		m.Legacy = runtime.Grow(m.Legacy, r.ArrayLen(false, false, 1))
-		for i := range m.Legacy {
-			m.Legacy[i] = r.String(false, m.Legacy[i])
+		{
+			n := r.ArrayLen(false, false, 1)
+			m.Legacy = runtime.Grow(m.Legacy, n)
+			for i := range m.Legacy {
+				m.Legacy[i] = r.String(false, m.Legacy[i])
+			}
 		}
 		if r.Failed() {
 			r.Within("Legacy")

@@ -243,12 +243,18 @@ func (m *Foo) decode(r *runtime.Reader, version int16) {
 		r.FailRun([]int{4, 8}, []string{"Id", "ID"})
 		return
 	}
-	m.Bars = runtime.Grow(m.Bars, r.ArrayLen(true, false, 5))
-	for i := range m.Bars {
-		m.Bars[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Bars", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 5)
+		if !ok {
+			n = r.ArrayLen(true, false, 5)
+		}
+		m.Bars = runtime.Grow(m.Bars, n)
+		for i := range m.Bars {
+			m.Bars[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Bars", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {

@@ -175,12 +175,18 @@ func (m *FooBar) decode(r *runtime.Reader, version int16) {
 		r.Within("Baz")
 		return
 	}
-	m.Qux = runtime.Grow(m.Qux, r.ArrayLen(true, false, 3))
-	for i := range m.Qux {
-		m.Qux[i].decode(r, version)
-		if r.Failed() {
-			r.WithinElem("Qux", i)
-			return
+	{
+		n, ok := r.SmallArrayLen(true, 3)
+		if !ok {
+			n = r.ArrayLen(true, false, 3)
+		}
+		m.Qux = runtime.Grow(m.Qux, n)
+		for i := range m.Qux {
+			m.Qux[i].decode(r, version)
+			if r.Failed() {
+				r.WithinElem("Qux", i)
+				return
+			}
 		}
 	}
 	if r.Failed() {

@@ -275,51 +275,75 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 
 func (m *NullableArrays) decode(r *runtime.Reader, version int16) {
 	flexible := version >= 2
-	if n := r.ArrayLen(flexible, true, 4); n < 0 {
-		m.BrokerIDs = nil
-	} else {
-		m.BrokerIDs = runtime.Grow(m.BrokerIDs, n)
-		for i := range m.BrokerIDs {
-			m.BrokerIDs[i] = r.Int32()
+	{
+		n, ok := r.SmallArrayLen(flexible, 4)
+		if !ok {
+			n = r.ArrayLen(flexible, true, 4)
+		}
+		if n < 0 {
+			m.BrokerIDs = nil
+		} else {
+			m.BrokerIDs = runtime.Grow(m.BrokerIDs, n)
+			for i := range m.BrokerIDs {
+				m.BrokerIDs[i] = r.Int32()
+			}
 		}
 	}
 	if r.Failed() {
 		r.Within("BrokerIds")
 		return
 	}
-	if n := r.ArrayLen(flexible, version >= 1, 1); n < 0 {
-		m.Names = nil
-	} else {
-		m.Names = runtime.Grow(m.Names, n)
-		for i := range m.Names {
-			m.Names[i] = r.String(flexible, m.Names[i])
+	{
+		n, ok := r.SmallArrayLen(flexible, 1)
+		if !ok {
+			n = r.ArrayLen(flexible, version >= 1, 1)
+		}
+		if n < 0 {
+			m.Names = nil
+		} else {
+			m.Names = runtime.Grow(m.Names, n)
+			for i := range m.Names {
+				m.Names[i] = r.String(flexible, m.Names[i])
+			}
 		}
 	}
 	if r.Failed() {
 		r.Within("Names")
 		return
 	}
-	if n := r.ArrayLen(flexible, true, 8); n < 0 {
-		m.Values = nil
-	} else {
-		m.Values = runtime.Grow(m.Values, n)
-		for i := range m.Values {
-			m.Values[i] = r.Int64()
+	{
+		n, ok := r.SmallArrayLen(flexible, 8)
+		if !ok {
+			n = r.ArrayLen(flexible, true, 8)
+		}
+		if n < 0 {
+			m.Values = nil
+		} else {
+			m.Values = runtime.Grow(m.Values, n)
+			for i := range m.Values {
+				m.Values[i] = r.Int64()
+			}
 		}
 	}
 	if r.Failed() {
 		r.Within("Values")
 		return
 	}
-	if n := r.ArrayLen(flexible, true, 2); n < 0 {
-		m.Items = nil
-	} else {
-		m.Items = runtime.Grow(m.Items, n)
-		for i := range m.Items {
-			m.Items[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Items", i)
-				return
+	{
+		n, ok := r.SmallArrayLen(flexible, 2)
+		if !ok {
+			n = r.ArrayLen(flexible, true, 2)
+		}
+		if n < 0 {
+			m.Items = nil
+		} else {
+			m.Items = runtime.Grow(m.Items, n)
+			for i := range m.Items {
+				m.Items[i].decode(r, version)
+				if r.Failed() {
+					r.WithinElem("Items", i)
+					return
+				}
 			}
 		}
 	}
@@ -328,12 +352,18 @@ func (m *NullableArrays) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	if version >= 1 {
-		if n := r.ArrayLen(flexible, version >= 2, 1); n < 0 {
-			m.Blobs = nil
-		} else {
-			m.Blobs = runtime.Grow(m.Blobs, n)
-			for i := range m.Blobs {
-				m.Blobs[i] = r.Bytes(flexible, m.Blobs[i])
+		{
+			n, ok := r.SmallArrayLen(flexible, 1)
+			if !ok {
+				n = r.ArrayLen(flexible, version >= 2, 1)
+			}
+			if n < 0 {
+				m.Blobs = nil
+			} else {
+				m.Blobs = runtime.Grow(m.Blobs, n)
+				for i := range m.Blobs {
+					m.Blobs[i] = r.Bytes(flexible, m.Blobs[i])
+				}
 			}
 		}
 		if r.Failed() {

@@ -474,9 +474,15 @@ func (m *TaggedExample) decode(r *runtime.Reader, version int16) {
 					}
 					seen |= uint64(0x4)
 				case 3:
-					m.Replicas = runtime.Grow(m.Replicas, r.ArrayLen(true, false, 4))
-					for i := range m.Replicas {
-						m.Replicas[i] = r.Int32()
+					{
+						n, ok := r.SmallArrayLen(true, 4)
+						if !ok {
+							n = r.ArrayLen(true, false, 4)
+						}
+						m.Replicas = runtime.Grow(m.Replicas, n)
+						for i := range m.Replicas {
+							m.Replicas[i] = r.Int32()
+						}
 					}
 					if r.Failed() {
 						r.Within("Replicas")

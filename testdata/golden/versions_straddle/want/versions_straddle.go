@@ -249,9 +249,15 @@ func (m *VersionsStraddle) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	if version >= 1 && version <= 4 {
-		m.Window = runtime.Grow(m.Window, r.ArrayLen(flexible, false, 4))
-		for i := range m.Window {
-			m.Window[i] = r.Int32()
+		{
+			n, ok := r.SmallArrayLen(flexible, 4)
+			if !ok {
+				n = r.ArrayLen(flexible, false, 4)
+			}
+			m.Window = runtime.Grow(m.Window, n)
+			for i := range m.Window {
+				m.Window[i] = r.Int32()
+			}
 		}
 		if r.Failed() {
 			r.Within("Window")
@@ -279,12 +285,18 @@ func (m *VersionsStraddle) decode(r *runtime.Reader, version int16) {
 		m.Middle = 0
 	}
 	if version >= 2 {
-		m.Groups = runtime.Grow(m.Groups, r.ArrayLen(flexible, false, 2))
-		for i := range m.Groups {
-			m.Groups[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Groups", i)
-				return
+		{
+			n, ok := r.SmallArrayLen(flexible, 2)
+			if !ok {
+				n = r.ArrayLen(flexible, false, 2)
+			}
+			m.Groups = runtime.Grow(m.Groups, n)
+			for i := range m.Groups {
+				m.Groups[i].decode(r, version)
+				if r.Failed() {
+					r.WithinElem("Groups", i)
+					return
+				}
 			}
 		}
 		if r.Failed() {
@@ -427,9 +439,15 @@ func (m *VersionsStraddleGroup) decode(r *runtime.Reader, version int16) {
 		return
 	}
 	if version >= 4 {
-		m.Members = runtime.Grow(m.Members, r.ArrayLen(flexible, false, 1))
-		for i := range m.Members {
-			m.Members[i] = r.String(flexible, m.Members[i])
+		{
+			n, ok := r.SmallArrayLen(flexible, 1)
+			if !ok {
+				n = r.ArrayLen(flexible, false, 1)
+			}
+			m.Members = runtime.Grow(m.Members, n)
+			for i := range m.Members {
+				m.Members[i] = r.String(flexible, m.Members[i])
+			}
 		}
 		if r.Failed() {
 			r.Within("Members")
