@@ -202,12 +202,17 @@ func (m *BrokerHeartbeatRequest) size(version int16) int {
 
 func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt8(b, m.CurrentState)
-	b = runtime.AppendInt8(b, m.TargetState)
-	b = runtime.AppendInt32(b, m.BrokerID)
-	b = runtime.AppendInt64(b, m.BrokerEpoch)
-	b = runtime.AppendInt64(b, m.LeaseDurationMs)
-	b = runtime.AppendInt64(b, m.CurMetadataOffset)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 30)
+		_ = p[29]
+		p[0] = byte(m.CurrentState)
+		p[1] = byte(m.TargetState)
+		binary.BigEndian.PutUint32(p[2:], uint32(m.BrokerID))
+		binary.BigEndian.PutUint64(p[6:], uint64(m.BrokerEpoch))
+		binary.BigEndian.PutUint64(p[14:], uint64(m.LeaseDurationMs))
+		binary.BigEndian.PutUint64(p[22:], uint64(m.CurMetadataOffset))
+	}
 	b = runtime.AppendArrayLen(b, len(m.Listeners), true)
 	for i := range m.Listeners {
 		if b, err = m.Listeners[i].appendTo(b, version); err != nil {
@@ -342,8 +347,13 @@ func (m *BrokerHeartbeatRequestListener) appendTo(b []byte, version int16) ([]by
 		return b, runtime.EncodeError("Host", runtime.ErrStringTooLong, "")
 	}
 	b = runtime.AppendString(b, m.Host, true)
-	b = runtime.AppendInt16(b, m.Port)
-	b = runtime.AppendInt16(b, m.SecurityProtocol)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 4)
+		_ = p[3]
+		binary.BigEndian.PutUint16(p[0:], uint16(m.Port))
+		binary.BigEndian.PutUint16(p[2:], uint16(m.SecurityProtocol))
+	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else {

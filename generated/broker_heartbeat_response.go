@@ -190,12 +190,17 @@ func (m *BrokerHeartbeatResponse) size(version int16) int {
 
 func (m *BrokerHeartbeatResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.ThrottleTimeMs)
-	b = runtime.AppendInt16(b, m.ErrorCode)
-	b = runtime.AppendInt32(b, m.ActiveControllerID)
-	b = runtime.AppendInt8(b, m.NextState)
-	b = runtime.AppendInt64(b, m.BrokerEpoch)
-	b = runtime.AppendInt64(b, m.LeaseDurationMs)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 27)
+		_ = p[26]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
+		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+		binary.BigEndian.PutUint32(p[6:], uint32(m.ActiveControllerID))
+		p[10] = byte(m.NextState)
+		binary.BigEndian.PutUint64(p[11:], uint64(m.BrokerEpoch))
+		binary.BigEndian.PutUint64(p[19:], uint64(m.LeaseDurationMs))
+	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else {

@@ -179,8 +179,13 @@ func (m *DescribeMirrorsResponse) size(version int16) int {
 
 func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.ThrottleTimeMs)
-	b = runtime.AppendInt16(b, m.ErrorCode)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 6)
+		_ = p[5]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
+		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	}
 	if len(m.ErrorMessage.Value) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
 	}
@@ -553,10 +558,15 @@ func (m *DescribeMirrorsResponsePartitionDetail) size(version int16) int {
 
 func (m *DescribeMirrorsResponsePartitionDetail) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.PartitionIndex)
-	b = runtime.AppendInt64(b, m.SourceOffset)
-	b = runtime.AppendInt64(b, m.DestinationOffset)
-	b = runtime.AppendInt64(b, m.Lag)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 28)
+		_ = p[27]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionIndex))
+		binary.BigEndian.PutUint64(p[4:], uint64(m.SourceOffset))
+		binary.BigEndian.PutUint64(p[12:], uint64(m.DestinationOffset))
+		binary.BigEndian.PutUint64(p[20:], uint64(m.Lag))
+	}
 	if len(m.State) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("State", runtime.ErrStringTooLong, "")
 	}

@@ -176,10 +176,15 @@ func (m *LeaderAndIsrRequest) size(version int16) int {
 
 func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.ControllerID)
-	b = runtime.AppendInt32(b, m.ControllerEpoch)
-	b = runtime.AppendInt32(b, m.AckTimeoutMs)
-	b = runtime.AppendBool(b, m.IsInit)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 13)
+		_ = p[12]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
+		binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
+		binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
+		p[12] = runtime.Bool8(m.IsInit)
+	}
 	b = runtime.AppendArrayLen(b, len(m.PartitionStates), false)
 	for i := range m.PartitionStates {
 		if b, err = m.PartitionStates[i].appendTo(b, version); err != nil {
@@ -299,9 +304,14 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) appendTo(b []byte, versi
 		return b, runtime.EncodeError("TopicName", runtime.ErrStringTooLong, "")
 	}
 	b = runtime.AppendString(b, m.TopicName, false)
-	b = runtime.AppendInt32(b, m.PartitionIndex)
-	b = runtime.AppendInt32(b, m.Leader)
-	b = runtime.AppendInt32(b, m.LeaderEpoch)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 12)
+		_ = p[11]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionIndex))
+		binary.BigEndian.PutUint32(p[4:], uint32(m.Leader))
+		binary.BigEndian.PutUint32(p[8:], uint32(m.LeaderEpoch))
+	}
 	b = runtime.AppendArrayLen(b, len(m.Isr), false)
 	for _, e := range m.Isr {
 		b = runtime.AppendInt32(b, e)

@@ -227,8 +227,13 @@ func (m *PartitionChangeRecord) size(version int16) int {
 }
 
 func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error) {
-	b = runtime.AppendInt32(b, m.PartitionID)
-	b = runtime.AppendUUID(b, m.TopicID)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 20)
+		_ = p[19]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionID))
+		copy(p[4:20], m.TopicID[:])
+	}
 	if len(m.UnknownTags) > 0 {
 		if err := m.UnknownTags.Check(5); err != nil {
 			return b, err

@@ -179,8 +179,13 @@ func (m *ReadMirrorStatesResponse) size(version int16) int {
 
 func (m *ReadMirrorStatesResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.ThrottleTimeMs)
-	b = runtime.AppendInt16(b, m.ErrorCode)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 6)
+		_ = p[5]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
+		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	}
 	if len(m.ErrorMessage.Value) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
 	}
@@ -429,14 +434,24 @@ func (m *ReadMirrorStatesResponsePartitionResult) size(version int16) int {
 
 func (m *ReadMirrorStatesResponsePartitionResult) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.PartitionIndex)
-	b = runtime.AppendInt16(b, m.ErrorCode)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 6)
+		_ = p[5]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionIndex))
+		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	}
 	if len(m.State) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("State", runtime.ErrStringTooLong, "")
 	}
 	b = runtime.AppendString(b, m.State, true)
-	b = runtime.AppendInt64(b, m.LastMirroredOffset)
-	b = runtime.AppendInt32(b, m.LastMirroredEpoch)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 12)
+		_ = p[11]
+		binary.BigEndian.PutUint64(p[0:], uint64(m.LastMirroredOffset))
+		binary.BigEndian.PutUint32(p[8:], uint32(m.LastMirroredEpoch))
+	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else {

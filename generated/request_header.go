@@ -174,9 +174,14 @@ func (m *RequestHeader) size(version int16) int {
 func (m *RequestHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	flexible := version >= 2
-	b = runtime.AppendInt16(b, m.RequestAPIKey)
-	b = runtime.AppendInt16(b, m.RequestAPIVersion)
-	b = runtime.AppendInt32(b, m.CorrelationID)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 8)
+		_ = p[7]
+		binary.BigEndian.PutUint16(p[0:], uint16(m.RequestAPIKey))
+		binary.BigEndian.PutUint16(p[2:], uint16(m.RequestAPIVersion))
+		binary.BigEndian.PutUint32(p[4:], uint32(m.CorrelationID))
+	}
 	if version >= 1 {
 		if len(m.ClientID.Value) > runtime.MaxStringLen {
 			return b, runtime.EncodeError("ClientId", runtime.ErrStringTooLong, "")

@@ -168,9 +168,14 @@ func (m *StopReplicaRequest) size(version int16) int {
 
 func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.ControllerID)
-	b = runtime.AppendInt32(b, m.ControllerEpoch)
-	b = runtime.AppendInt32(b, m.AckTimeoutMs)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 12)
+		_ = p[11]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
+		binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
+		binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
+	}
 	b = runtime.AppendArrayLen(b, len(m.Partitions), false)
 	for i := range m.Partitions {
 		if b, err = m.Partitions[i].appendTo(b, version); err != nil {
@@ -255,8 +260,13 @@ func (m *StopReplicaRequestStopReplicaPartition) appendTo(b []byte, version int1
 		return b, runtime.EncodeError("TopicName", runtime.ErrStringTooLong, "")
 	}
 	b = runtime.AppendString(b, m.TopicName, false)
-	b = runtime.AppendInt32(b, m.PartitionIndex)
-	b = runtime.AppendBool(b, m.DeletePartition)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 5)
+		_ = p[4]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionIndex))
+		p[4] = runtime.Bool8(m.DeletePartition)
+	}
 	return b, nil
 }
 

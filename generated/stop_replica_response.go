@@ -233,8 +233,13 @@ func (m *StopReplicaResponseStopReplicaPartitionError) appendTo(b []byte, versio
 		return b, runtime.EncodeError("TopicName", runtime.ErrStringTooLong, "")
 	}
 	b = runtime.AppendString(b, m.TopicName, false)
-	b = runtime.AppendInt32(b, m.PartitionIndex)
-	b = runtime.AppendInt16(b, m.ErrorCode)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 6)
+		_ = p[5]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionIndex))
+		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	}
 	return b, nil
 }
 

@@ -400,8 +400,13 @@ func (m *WriteMirrorStatesRequestPartitionData) appendTo(b []byte, version int16
 		return b, runtime.EncodeError("State", runtime.ErrStringTooLong, "")
 	}
 	b = runtime.AppendString(b, m.State, true)
-	b = runtime.AppendInt64(b, m.LastMirroredOffset)
-	b = runtime.AppendInt32(b, m.LastMirroredEpoch)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 12)
+		_ = p[11]
+		binary.BigEndian.PutUint64(p[0:], uint64(m.LastMirroredOffset))
+		binary.BigEndian.PutUint32(p[8:], uint32(m.LastMirroredEpoch))
+	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else {

@@ -179,8 +179,13 @@ func (m *WriteMirrorStatesResponse) size(version int16) int {
 
 func (m *WriteMirrorStatesResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.ThrottleTimeMs)
-	b = runtime.AppendInt16(b, m.ErrorCode)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 6)
+		_ = p[5]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
+		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	}
 	if len(m.ErrorMessage.Value) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
 	}
@@ -404,8 +409,13 @@ func (m *WriteMirrorStatesResponsePartitionResult) size(version int16) int {
 
 func (m *WriteMirrorStatesResponsePartitionResult) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.PartitionIndex)
-	b = runtime.AppendInt16(b, m.ErrorCode)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 6)
+		_ = p[5]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionIndex))
+		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else {

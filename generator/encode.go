@@ -13,7 +13,14 @@ func emitAppend(f *File, sm *structModel) error {
 	var body []Code
 	body = append(body, sm.flexibleDecl()...)
 	usesErr := false
-	for _, fm := range sm.fields {
+	runs := fixedRuns(sm)
+	for i := 0; i < len(sm.fields); i++ {
+		fm := sm.fields[i]
+		if run := runs[i]; len(run) > 1 {
+			body = append(body, writeRun(run))
+			i += len(run) - 1
+			continue
+		}
 		val := Id("m").Dot(fm.goName)
 		absentCond, pNever, pAlways := notVerCond(fm.f.Versions, fm.owner.within())
 		inline, iAlways, iNever := fm.inlineCond()
@@ -221,6 +228,49 @@ func appendValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool
 		}, true
 	}
 	return []Code{Id("b").Op("=").Add(appendPrimitive(t.Kind, val))}, false
+}
+
+// writeRun writes a run of fixed-width fields with one capacity check.
+func writeRun(run []*fieldModel) Code {
+	width := 0
+	for _, fm := range run {
+		width += fm.fixedWidth()
+	}
+	stmts := []Code{
+		Var().Id("p").Index().Byte(),
+		List(Id("b"), Id("p")).Op("=").Add(rt("Extend")).Call(Id("b"), Lit(width)),
+		Id("_").Op("=").Id("p").Index(Lit(width - 1)),
+	}
+	off := 0
+	for _, fm := range run {
+		stmts = append(stmts, encodeFixed(fm.kind(), off, Id("m").Dot(fm.goName)))
+		off += fm.fixedWidth()
+	}
+	return Block(stmts...)
+}
+
+// encodeFixed writes a fixed-width value at offset off of p.
+func encodeFixed(k schema.Kind, off int, val *Statement) Code {
+	be := func(fn string, v Code) Code {
+		return Qual("encoding/binary", "BigEndian").Dot(fn).Call(Id("p").Index(Lit(off).Op(":")), v)
+	}
+	switch k {
+	case schema.KindBool:
+		return Id("p").Index(Lit(off)).Op("=").Add(rt("Bool8")).Call(val)
+	case schema.KindInt8:
+		return Id("p").Index(Lit(off)).Op("=").Byte().Call(val)
+	case schema.KindInt16, schema.KindUint16:
+		return be("PutUint16", Uint16().Call(val))
+	case schema.KindInt32, schema.KindUint32:
+		return be("PutUint32", Uint32().Call(val))
+	case schema.KindInt64:
+		return be("PutUint64", Uint64().Call(val))
+	case schema.KindFloat64:
+		return be("PutUint64", Qual("math", "Float64bits").Call(val))
+	case schema.KindUUID:
+		return Copy(Id("p").Index(Lit(off).Op(":").Lit(off+16)), Add(val).Index(Op(":")))
+	}
+	panic("not a fixed-width kind: " + k.String())
 }
 
 func appendPrimitive(k schema.Kind, val *Statement) *Statement {

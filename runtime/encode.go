@@ -14,6 +14,14 @@ func AppendBool(b []byte, v bool) []byte {
 	return append(b, 0)
 }
 
+// Bool8 is a bool as Kafka writes it.
+func Bool8(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
 func AppendInt8(b []byte, v int8) []byte     { return append(b, byte(v)) }
 func AppendInt16(b []byte, v int16) []byte   { return binary.BigEndian.AppendUint16(b, uint16(v)) }
 func AppendUint16(b []byte, v uint16) []byte { return binary.BigEndian.AppendUint16(b, v) }
@@ -137,4 +145,20 @@ func SizeArrayLen(n int, compact bool) int {
 		return SizeUvarint(uint32(n + 1))
 	}
 	return 4
+}
+
+// Extend lengthens b by n bytes and returns it with the new bytes, for
+// generated code writing a run of fixed-width fields with one capacity
+// check. AppendTo has sized the buffer, so the growth path is cold.
+func Extend(b []byte, n int) ([]byte, []byte) {
+	l := len(b)
+	if cap(b)-l < n {
+		b = extendSlow(b, n)
+	}
+	b = b[:l+n]
+	return b, b[l:]
+}
+
+func extendSlow(b []byte, n int) []byte {
+	return append(b, make([]byte, n)...)[:len(b)]
 }

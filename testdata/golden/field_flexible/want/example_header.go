@@ -177,8 +177,13 @@ func (m *ExampleHeader) size(version int16) int {
 func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	flexible := version >= 2
-	b = runtime.AppendInt16(b, m.RequestAPIKey)
-	b = runtime.AppendInt32(b, m.CorrelationID)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 6)
+		_ = p[5]
+		binary.BigEndian.PutUint16(p[0:], uint16(m.RequestAPIKey))
+		binary.BigEndian.PutUint32(p[2:], uint32(m.CorrelationID))
+	}
 	if version >= 1 {
 		if len(m.ClientID.Value) > runtime.MaxStringLen {
 			return b, runtime.EncodeError("ClientId", runtime.ErrStringTooLong, "")

@@ -185,14 +185,19 @@ func (m *HexDefaults) size(version int16) int {
 }
 
 func (m *HexDefaults) appendTo(b []byte, version int16) ([]byte, error) {
-	b = runtime.AppendInt8(b, m.MaxInt8)
-	b = runtime.AppendInt16(b, m.MaxInt16)
-	b = runtime.AppendInt32(b, m.MaxInt32)
-	b = runtime.AppendInt64(b, m.Mask)
-	b = runtime.AppendInt64(b, m.MaxInt64)
-	b = runtime.AppendUint16(b, m.MaxUint16)
-	b = runtime.AppendUint32(b, m.MaxUint32)
-	b = runtime.AppendInt32(b, m.MinInt32)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 33)
+		_ = p[32]
+		p[0] = byte(m.MaxInt8)
+		binary.BigEndian.PutUint16(p[1:], uint16(m.MaxInt16))
+		binary.BigEndian.PutUint32(p[3:], uint32(m.MaxInt32))
+		binary.BigEndian.PutUint64(p[7:], uint64(m.Mask))
+		binary.BigEndian.PutUint64(p[15:], uint64(m.MaxInt64))
+		binary.BigEndian.PutUint16(p[23:], uint16(m.MaxUint16))
+		binary.BigEndian.PutUint32(p[25:], uint32(m.MaxUint32))
+		binary.BigEndian.PutUint32(p[29:], uint32(m.MinInt32))
+	}
 	return b, nil
 }
 

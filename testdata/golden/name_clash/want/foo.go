@@ -194,14 +194,24 @@ func (m *Foo) size(version int16) int {
 
 func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.Size_)
-	b = runtime.AppendBool(b, m.Reset_)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 5)
+		_ = p[4]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.Size_))
+		p[4] = runtime.Bool8(m.Reset_)
+	}
 	if len(m.UnknownTags_) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("UnknownTags", runtime.ErrStringTooLong, "")
 	}
 	b = runtime.AppendString(b, m.UnknownTags_, true)
-	b = runtime.AppendInt32(b, m.ID)
-	b = runtime.AppendInt32(b, m.ID_)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 8)
+		_ = p[7]
+		binary.BigEndian.PutUint32(p[0:], uint32(m.ID))
+		binary.BigEndian.PutUint32(p[4:], uint32(m.ID_))
+	}
 	b = runtime.AppendArrayLen(b, len(m.Bars), true)
 	for i := range m.Bars {
 		if b, err = m.Bars[i].appendTo(b, version); err != nil {

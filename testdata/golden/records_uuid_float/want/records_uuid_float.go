@@ -192,9 +192,14 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 	flexible := version >= 1
 	b = runtime.AppendNullBytes(b, m.Records, flexible)
 	b = runtime.AppendBytes(b, m.MoreRecords, flexible)
-	b = runtime.AppendUUID(b, m.ProcessID)
-	b = runtime.AppendUUID(b, m.ZeroID)
-	b = runtime.AppendFloat64(b, m.Rate)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 40)
+		_ = p[39]
+		copy(p[0:16], m.ProcessID[:])
+		copy(p[16:32], m.ZeroID[:])
+		binary.BigEndian.PutUint64(p[32:], math.Float64bits(m.Rate))
+	}
 	if version >= 1 {
 		b = runtime.AppendFloat64(b, m.Zero)
 	}

@@ -632,8 +632,13 @@ func (m *TaggedExampleSnapshotID) size(version int16) int {
 }
 
 func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, error) {
-	b = runtime.AppendInt64(b, m.EndOffset)
-	b = runtime.AppendInt32(b, m.Epoch)
+	{
+		var p []byte
+		b, p = runtime.Extend(b, 12)
+		_ = p[11]
+		binary.BigEndian.PutUint64(p[0:], uint64(m.EndOffset))
+		binary.BigEndian.PutUint32(p[8:], uint32(m.Epoch))
+	}
 	if len(m.UnknownTags) > 0 {
 		if err := m.UnknownTags.Check(0); err != nil {
 			return b, err
