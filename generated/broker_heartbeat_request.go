@@ -189,8 +189,16 @@ func (m *BrokerHeartbeatRequest) isDefault() bool {
 func (m *BrokerHeartbeatRequest) size(version int16) int {
 	n := 30
 	n += runtime.SizeArrayLen(len(m.Listeners), true)
-	for i := range m.Listeners {
-		n += m.Listeners[i].size(version)
+	for i1 := range m.Listeners {
+		e1 := &m.Listeners[i1]
+		n += 4
+		n += runtime.SizeString(len(e1.Name), true)
+		n += runtime.SizeString(len(e1.Host), true)
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		n++
@@ -214,9 +222,29 @@ func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, erro
 		binary.BigEndian.PutUint64(p[22:], uint64(m.CurMetadataOffset))
 	}
 	b = runtime.AppendArrayLen(b, len(m.Listeners), true)
-	for i := range m.Listeners {
-		if b, err = m.Listeners[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Listeners", i)
+	for i1 := range m.Listeners {
+		e1 := &m.Listeners[i1]
+		if len(e1.Name) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("Name", runtime.ErrStringTooLong, ""), "Listeners", i1)
+		}
+		b = runtime.AppendString(b, e1.Name, true)
+		if len(e1.Host) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Listeners", i1)
+		}
+		b = runtime.AppendString(b, e1.Host, true)
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 4)
+			_ = p[3]
+			binary.BigEndian.PutUint16(p[0:], uint16(e1.Port))
+			binary.BigEndian.PutUint16(p[2:], uint16(e1.SecurityProtocol))
+		}
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Listeners", i1)
+			}
 		}
 	}
 	if len(m.UnknownTags) == 0 {
@@ -248,11 +276,43 @@ func (m *BrokerHeartbeatRequest) decode(r *runtime.Reader, version int16) {
 			n = r.ArrayLen(true, false, 7)
 		}
 		m.Listeners = runtime.Grow(m.Listeners, n)
-		for i := range m.Listeners {
-			m.Listeners[i].decode(r, version)
+		for i1 := range m.Listeners {
+			e1 := &m.Listeners[i1]
+			e1.Name = r.String(true, e1.Name)
 			if r.Failed() {
-				r.WithinElem("Listeners", i)
+				r.Within("Name")
+				r.WithinElem("Listeners", i1)
 				return
+			}
+			e1.Host = r.String(true, e1.Host)
+			if r.Failed() {
+				r.Within("Host")
+				r.WithinElem("Listeners", i1)
+				return
+			}
+			if p := r.Fixed(4); p != nil {
+				_ = p[3]
+				e1.Port = int16(binary.BigEndian.Uint16(p[0:]))
+				e1.SecurityProtocol = int16(binary.BigEndian.Uint16(p[2:]))
+			} else {
+				r.FailRun([]int{2, 4}, []string{"Port", "SecurityProtocol"})
+				r.WithinElem("Listeners", i1)
+				return
+			}
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.WithinElem("Listeners", i1)
+						return
+					}
+				}
+				if r.Failed() {
+					r.WithinElem("Listeners", i1)
+					return
+				}
 			}
 		}
 	}

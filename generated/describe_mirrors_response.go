@@ -166,8 +166,36 @@ func (m *DescribeMirrorsResponse) size(version int16) int {
 	n := 6
 	n += runtime.SizeNullString(m.ErrorMessage, true)
 	n += runtime.SizeArrayLen(len(m.Mirrors), true)
-	for i := range m.Mirrors {
-		n += m.Mirrors[i].size(version)
+	for i1 := range m.Mirrors {
+		e1 := &m.Mirrors[i1]
+		n += 2
+		n += runtime.SizeString(len(e1.MirrorName), true)
+		n += runtime.SizeArrayLen(len(e1.Topics), true)
+		for i2 := range e1.Topics {
+			e2 := &e1.Topics[i2]
+			n += runtime.SizeString(len(e2.TopicName), true)
+			n += runtime.SizeArrayLen(len(e2.Partitions), true)
+			for i3 := range e2.Partitions {
+				e3 := &e2.Partitions[i3]
+				n += 28
+				n += runtime.SizeString(len(e3.State), true)
+				if len(e3.UnknownTags) == 0 {
+					n++
+				} else {
+					n += e3.UnknownTags.SectionSize()
+				}
+			}
+			if len(e2.UnknownTags) == 0 {
+				n++
+			} else {
+				n += e2.UnknownTags.SectionSize()
+			}
+		}
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		n++
@@ -191,9 +219,58 @@ func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, err
 	}
 	b = runtime.AppendNullString(b, m.ErrorMessage, true)
 	b = runtime.AppendArrayLen(b, len(m.Mirrors), true)
-	for i := range m.Mirrors {
-		if b, err = m.Mirrors[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Mirrors", i)
+	for i1 := range m.Mirrors {
+		e1 := &m.Mirrors[i1]
+		b = runtime.AppendInt16(b, e1.ErrorCode)
+		if len(e1.MirrorName) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("MirrorName", runtime.ErrStringTooLong, ""), "Mirrors", i1)
+		}
+		b = runtime.AppendString(b, e1.MirrorName, true)
+		b = runtime.AppendArrayLen(b, len(e1.Topics), true)
+		for i2 := range e1.Topics {
+			e2 := &e1.Topics[i2]
+			if len(e2.TopicName) > runtime.MaxStringLen {
+				return b, runtime.WithinElem(runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "Topics", i2), "Mirrors", i1)
+			}
+			b = runtime.AppendString(b, e2.TopicName, true)
+			b = runtime.AppendArrayLen(b, len(e2.Partitions), true)
+			for i3 := range e2.Partitions {
+				e3 := &e2.Partitions[i3]
+				{
+					var p []byte
+					b, p = runtime.Extend(b, 28)
+					_ = p[27]
+					binary.BigEndian.PutUint32(p[0:], uint32(e3.PartitionIndex))
+					binary.BigEndian.PutUint64(p[4:], uint64(e3.SourceOffset))
+					binary.BigEndian.PutUint64(p[12:], uint64(e3.DestinationOffset))
+					binary.BigEndian.PutUint64(p[20:], uint64(e3.Lag))
+				}
+				if len(e3.State) > runtime.MaxStringLen {
+					return b, runtime.WithinElem(runtime.WithinElem(runtime.WithinElem(runtime.EncodeError("State", runtime.ErrStringTooLong, ""), "Partitions", i3), "Topics", i2), "Mirrors", i1)
+				}
+				b = runtime.AppendString(b, e3.State, true)
+				if len(e3.UnknownTags) == 0 {
+					b = append(b, 0)
+				} else {
+					if b, err = runtime.AppendTagSection(b, e3.UnknownTags, -1); err != nil {
+						return b, runtime.WithinElem(runtime.WithinElem(runtime.WithinElem(err, "Partitions", i3), "Topics", i2), "Mirrors", i1)
+					}
+				}
+			}
+			if len(e2.UnknownTags) == 0 {
+				b = append(b, 0)
+			} else {
+				if b, err = runtime.AppendTagSection(b, e2.UnknownTags, -1); err != nil {
+					return b, runtime.WithinElem(runtime.WithinElem(err, "Topics", i2), "Mirrors", i1)
+				}
+			}
+		}
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Mirrors", i1)
+			}
 		}
 	}
 	if len(m.UnknownTags) == 0 {
@@ -226,11 +303,129 @@ func (m *DescribeMirrorsResponse) decode(r *runtime.Reader, version int16) {
 			n = r.ArrayLen(true, false, 5)
 		}
 		m.Mirrors = runtime.Grow(m.Mirrors, n)
-		for i := range m.Mirrors {
-			m.Mirrors[i].decode(r, version)
+		for i1 := range m.Mirrors {
+			e1 := &m.Mirrors[i1]
+			e1.ErrorCode = r.Int16()
 			if r.Failed() {
-				r.WithinElem("Mirrors", i)
+				r.Within("ErrorCode")
+				r.WithinElem("Mirrors", i1)
 				return
+			}
+			e1.MirrorName = r.String(true, e1.MirrorName)
+			if r.Failed() {
+				r.Within("MirrorName")
+				r.WithinElem("Mirrors", i1)
+				return
+			}
+			{
+				n, ok := r.SmallArrayLen(true, 3)
+				if !ok {
+					n = r.ArrayLen(true, false, 3)
+				}
+				e1.Topics = runtime.Grow(e1.Topics, n)
+				for i2 := range e1.Topics {
+					e2 := &e1.Topics[i2]
+					e2.TopicName = r.String(true, e2.TopicName)
+					if r.Failed() {
+						r.Within("TopicName")
+						r.WithinElem("Topics", i2)
+						r.WithinElem("Mirrors", i1)
+						return
+					}
+					{
+						n, ok := r.SmallArrayLen(true, 30)
+						if !ok {
+							n = r.ArrayLen(true, false, 30)
+						}
+						e2.Partitions = runtime.Grow(e2.Partitions, n)
+						for i3 := range e2.Partitions {
+							e3 := &e2.Partitions[i3]
+							if p := r.Fixed(28); p != nil {
+								_ = p[27]
+								e3.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+								e3.SourceOffset = int64(binary.BigEndian.Uint64(p[4:]))
+								e3.DestinationOffset = int64(binary.BigEndian.Uint64(p[12:]))
+								e3.Lag = int64(binary.BigEndian.Uint64(p[20:]))
+							} else {
+								r.FailRun([]int{4, 12, 20, 28}, []string{"PartitionIndex", "SourceOffset", "DestinationOffset", "Lag"})
+								r.WithinElem("Partitions", i3)
+								r.WithinElem("Topics", i2)
+								r.WithinElem("Mirrors", i1)
+								return
+							}
+							e3.State = r.String(true, e3.State)
+							if r.Failed() {
+								r.Within("State")
+								r.WithinElem("Partitions", i3)
+								r.WithinElem("Topics", i2)
+								r.WithinElem("Mirrors", i1)
+								return
+							}
+							e3.UnknownTags = e3.UnknownTags[:0]
+							if !r.EmptyTags() {
+								for i, n := 0, r.TagCount(); i < n; i++ {
+									tag, size := r.TagHeader()
+									e3.UnknownTags = r.UnknownTag(e3.UnknownTags, tag, size)
+									if r.Failed() {
+										r.WithinElem("Partitions", i3)
+										r.WithinElem("Topics", i2)
+										r.WithinElem("Mirrors", i1)
+										return
+									}
+								}
+								if r.Failed() {
+									r.WithinElem("Partitions", i3)
+									r.WithinElem("Topics", i2)
+									r.WithinElem("Mirrors", i1)
+									return
+								}
+							}
+						}
+					}
+					if r.Failed() {
+						r.Within("Partitions")
+						r.WithinElem("Topics", i2)
+						r.WithinElem("Mirrors", i1)
+						return
+					}
+					e2.UnknownTags = e2.UnknownTags[:0]
+					if !r.EmptyTags() {
+						for i, n := 0, r.TagCount(); i < n; i++ {
+							tag, size := r.TagHeader()
+							e2.UnknownTags = r.UnknownTag(e2.UnknownTags, tag, size)
+							if r.Failed() {
+								r.WithinElem("Topics", i2)
+								r.WithinElem("Mirrors", i1)
+								return
+							}
+						}
+						if r.Failed() {
+							r.WithinElem("Topics", i2)
+							r.WithinElem("Mirrors", i1)
+							return
+						}
+					}
+				}
+			}
+			if r.Failed() {
+				r.Within("Topics")
+				r.WithinElem("Mirrors", i1)
+				return
+			}
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.WithinElem("Mirrors", i1)
+						return
+					}
+				}
+				if r.Failed() {
+					r.WithinElem("Mirrors", i1)
+					return
+				}
 			}
 		}
 	}
@@ -299,8 +494,25 @@ func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
 	n := 2
 	n += runtime.SizeString(len(m.MirrorName), true)
 	n += runtime.SizeArrayLen(len(m.Topics), true)
-	for i := range m.Topics {
-		n += m.Topics[i].size(version)
+	for i1 := range m.Topics {
+		e1 := &m.Topics[i1]
+		n += runtime.SizeString(len(e1.TopicName), true)
+		n += runtime.SizeArrayLen(len(e1.Partitions), true)
+		for i2 := range e1.Partitions {
+			e2 := &e1.Partitions[i2]
+			n += 28
+			n += runtime.SizeString(len(e2.State), true)
+			if len(e2.UnknownTags) == 0 {
+				n++
+			} else {
+				n += e2.UnknownTags.SectionSize()
+			}
+		}
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		n++
@@ -318,9 +530,42 @@ func (m *DescribeMirrorsResponseDescribedMirror) appendTo(b []byte, version int1
 	}
 	b = runtime.AppendString(b, m.MirrorName, true)
 	b = runtime.AppendArrayLen(b, len(m.Topics), true)
-	for i := range m.Topics {
-		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Topics", i)
+	for i1 := range m.Topics {
+		e1 := &m.Topics[i1]
+		if len(e1.TopicName) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "Topics", i1)
+		}
+		b = runtime.AppendString(b, e1.TopicName, true)
+		b = runtime.AppendArrayLen(b, len(e1.Partitions), true)
+		for i2 := range e1.Partitions {
+			e2 := &e1.Partitions[i2]
+			{
+				var p []byte
+				b, p = runtime.Extend(b, 28)
+				_ = p[27]
+				binary.BigEndian.PutUint32(p[0:], uint32(e2.PartitionIndex))
+				binary.BigEndian.PutUint64(p[4:], uint64(e2.SourceOffset))
+				binary.BigEndian.PutUint64(p[12:], uint64(e2.DestinationOffset))
+				binary.BigEndian.PutUint64(p[20:], uint64(e2.Lag))
+			}
+			if len(e2.State) > runtime.MaxStringLen {
+				return b, runtime.WithinElem(runtime.WithinElem(runtime.EncodeError("State", runtime.ErrStringTooLong, ""), "Partitions", i2), "Topics", i1)
+			}
+			b = runtime.AppendString(b, e2.State, true)
+			if len(e2.UnknownTags) == 0 {
+				b = append(b, 0)
+			} else {
+				if b, err = runtime.AppendTagSection(b, e2.UnknownTags, -1); err != nil {
+					return b, runtime.WithinElem(runtime.WithinElem(err, "Partitions", i2), "Topics", i1)
+				}
+			}
+		}
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Topics", i1)
+			}
 		}
 	}
 	if len(m.UnknownTags) == 0 {
@@ -350,11 +595,79 @@ func (m *DescribeMirrorsResponseDescribedMirror) decode(r *runtime.Reader, versi
 			n = r.ArrayLen(true, false, 3)
 		}
 		m.Topics = runtime.Grow(m.Topics, n)
-		for i := range m.Topics {
-			m.Topics[i].decode(r, version)
+		for i1 := range m.Topics {
+			e1 := &m.Topics[i1]
+			e1.TopicName = r.String(true, e1.TopicName)
 			if r.Failed() {
-				r.WithinElem("Topics", i)
+				r.Within("TopicName")
+				r.WithinElem("Topics", i1)
 				return
+			}
+			{
+				n, ok := r.SmallArrayLen(true, 30)
+				if !ok {
+					n = r.ArrayLen(true, false, 30)
+				}
+				e1.Partitions = runtime.Grow(e1.Partitions, n)
+				for i2 := range e1.Partitions {
+					e2 := &e1.Partitions[i2]
+					if p := r.Fixed(28); p != nil {
+						_ = p[27]
+						e2.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+						e2.SourceOffset = int64(binary.BigEndian.Uint64(p[4:]))
+						e2.DestinationOffset = int64(binary.BigEndian.Uint64(p[12:]))
+						e2.Lag = int64(binary.BigEndian.Uint64(p[20:]))
+					} else {
+						r.FailRun([]int{4, 12, 20, 28}, []string{"PartitionIndex", "SourceOffset", "DestinationOffset", "Lag"})
+						r.WithinElem("Partitions", i2)
+						r.WithinElem("Topics", i1)
+						return
+					}
+					e2.State = r.String(true, e2.State)
+					if r.Failed() {
+						r.Within("State")
+						r.WithinElem("Partitions", i2)
+						r.WithinElem("Topics", i1)
+						return
+					}
+					e2.UnknownTags = e2.UnknownTags[:0]
+					if !r.EmptyTags() {
+						for i, n := 0, r.TagCount(); i < n; i++ {
+							tag, size := r.TagHeader()
+							e2.UnknownTags = r.UnknownTag(e2.UnknownTags, tag, size)
+							if r.Failed() {
+								r.WithinElem("Partitions", i2)
+								r.WithinElem("Topics", i1)
+								return
+							}
+						}
+						if r.Failed() {
+							r.WithinElem("Partitions", i2)
+							r.WithinElem("Topics", i1)
+							return
+						}
+					}
+				}
+			}
+			if r.Failed() {
+				r.Within("Partitions")
+				r.WithinElem("Topics", i1)
+				return
+			}
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.WithinElem("Topics", i1)
+						return
+					}
+				}
+				if r.Failed() {
+					r.WithinElem("Topics", i1)
+					return
+				}
 			}
 		}
 	}
@@ -415,8 +728,15 @@ func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.TopicName), true)
 	n += runtime.SizeArrayLen(len(m.Partitions), true)
-	for i := range m.Partitions {
-		n += m.Partitions[i].size(version)
+	for i1 := range m.Partitions {
+		e1 := &m.Partitions[i1]
+		n += 28
+		n += runtime.SizeString(len(e1.State), true)
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		n++
@@ -433,9 +753,27 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 	}
 	b = runtime.AppendString(b, m.TopicName, true)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), true)
-	for i := range m.Partitions {
-		if b, err = m.Partitions[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Partitions", i)
+	for i1 := range m.Partitions {
+		e1 := &m.Partitions[i1]
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 28)
+			_ = p[27]
+			binary.BigEndian.PutUint32(p[0:], uint32(e1.PartitionIndex))
+			binary.BigEndian.PutUint64(p[4:], uint64(e1.SourceOffset))
+			binary.BigEndian.PutUint64(p[12:], uint64(e1.DestinationOffset))
+			binary.BigEndian.PutUint64(p[20:], uint64(e1.Lag))
+		}
+		if len(e1.State) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("State", runtime.ErrStringTooLong, ""), "Partitions", i1)
+		}
+		b = runtime.AppendString(b, e1.State, true)
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Partitions", i1)
+			}
 		}
 	}
 	if len(m.UnknownTags) == 0 {
@@ -460,11 +798,39 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(r *runtime.Reader, versi
 			n = r.ArrayLen(true, false, 30)
 		}
 		m.Partitions = runtime.Grow(m.Partitions, n)
-		for i := range m.Partitions {
-			m.Partitions[i].decode(r, version)
-			if r.Failed() {
-				r.WithinElem("Partitions", i)
+		for i1 := range m.Partitions {
+			e1 := &m.Partitions[i1]
+			if p := r.Fixed(28); p != nil {
+				_ = p[27]
+				e1.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+				e1.SourceOffset = int64(binary.BigEndian.Uint64(p[4:]))
+				e1.DestinationOffset = int64(binary.BigEndian.Uint64(p[12:]))
+				e1.Lag = int64(binary.BigEndian.Uint64(p[20:]))
+			} else {
+				r.FailRun([]int{4, 12, 20, 28}, []string{"PartitionIndex", "SourceOffset", "DestinationOffset", "Lag"})
+				r.WithinElem("Partitions", i1)
 				return
+			}
+			e1.State = r.String(true, e1.State)
+			if r.Failed() {
+				r.Within("State")
+				r.WithinElem("Partitions", i1)
+				return
+			}
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.WithinElem("Partitions", i1)
+						return
+					}
+				}
+				if r.Failed() {
+					r.WithinElem("Partitions", i1)
+					return
+				}
 			}
 		}
 	}

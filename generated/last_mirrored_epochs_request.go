@@ -147,8 +147,24 @@ func (m *LastMirroredEpochsRequest) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.MirrorName), true)
 	n += runtime.SizeArrayLen(len(m.Topics), true)
-	for i := range m.Topics {
-		n += m.Topics[i].size(version)
+	for i1 := range m.Topics {
+		e1 := &m.Topics[i1]
+		n += runtime.SizeString(len(e1.Name), true)
+		n += runtime.SizeArrayLen(len(e1.Partitions), true)
+		for i2 := range e1.Partitions {
+			e2 := &e1.Partitions[i2]
+			n += 4
+			if len(e2.UnknownTags) == 0 {
+				n++
+			} else {
+				n += e2.UnknownTags.SectionSize()
+			}
+		}
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		n++
@@ -165,9 +181,30 @@ func (m *LastMirroredEpochsRequest) appendTo(b []byte, version int16) ([]byte, e
 	}
 	b = runtime.AppendString(b, m.MirrorName, true)
 	b = runtime.AppendArrayLen(b, len(m.Topics), true)
-	for i := range m.Topics {
-		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Topics", i)
+	for i1 := range m.Topics {
+		e1 := &m.Topics[i1]
+		if len(e1.Name) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("Name", runtime.ErrStringTooLong, ""), "Topics", i1)
+		}
+		b = runtime.AppendString(b, e1.Name, true)
+		b = runtime.AppendArrayLen(b, len(e1.Partitions), true)
+		for i2 := range e1.Partitions {
+			e2 := &e1.Partitions[i2]
+			b = runtime.AppendInt32(b, e2.PartitionIndex)
+			if len(e2.UnknownTags) == 0 {
+				b = append(b, 0)
+			} else {
+				if b, err = runtime.AppendTagSection(b, e2.UnknownTags, -1); err != nil {
+					return b, runtime.WithinElem(runtime.WithinElem(err, "Partitions", i2), "Topics", i1)
+				}
+			}
+		}
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Topics", i1)
+			}
 		}
 	}
 	if len(m.UnknownTags) == 0 {
@@ -192,11 +229,67 @@ func (m *LastMirroredEpochsRequest) decode(r *runtime.Reader, version int16) {
 			n = r.ArrayLen(true, false, 3)
 		}
 		m.Topics = runtime.Grow(m.Topics, n)
-		for i := range m.Topics {
-			m.Topics[i].decode(r, version)
+		for i1 := range m.Topics {
+			e1 := &m.Topics[i1]
+			e1.Name = r.String(true, e1.Name)
 			if r.Failed() {
-				r.WithinElem("Topics", i)
+				r.Within("Name")
+				r.WithinElem("Topics", i1)
 				return
+			}
+			{
+				n, ok := r.SmallArrayLen(true, 5)
+				if !ok {
+					n = r.ArrayLen(true, false, 5)
+				}
+				e1.Partitions = runtime.Grow(e1.Partitions, n)
+				for i2 := range e1.Partitions {
+					e2 := &e1.Partitions[i2]
+					e2.PartitionIndex = r.Int32()
+					if r.Failed() {
+						r.Within("PartitionIndex")
+						r.WithinElem("Partitions", i2)
+						r.WithinElem("Topics", i1)
+						return
+					}
+					e2.UnknownTags = e2.UnknownTags[:0]
+					if !r.EmptyTags() {
+						for i, n := 0, r.TagCount(); i < n; i++ {
+							tag, size := r.TagHeader()
+							e2.UnknownTags = r.UnknownTag(e2.UnknownTags, tag, size)
+							if r.Failed() {
+								r.WithinElem("Partitions", i2)
+								r.WithinElem("Topics", i1)
+								return
+							}
+						}
+						if r.Failed() {
+							r.WithinElem("Partitions", i2)
+							r.WithinElem("Topics", i1)
+							return
+						}
+					}
+				}
+			}
+			if r.Failed() {
+				r.Within("Partitions")
+				r.WithinElem("Topics", i1)
+				return
+			}
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.WithinElem("Topics", i1)
+						return
+					}
+				}
+				if r.Failed() {
+					r.WithinElem("Topics", i1)
+					return
+				}
 			}
 		}
 	}
@@ -257,8 +350,14 @@ func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.Name), true)
 	n += runtime.SizeArrayLen(len(m.Partitions), true)
-	for i := range m.Partitions {
-		n += m.Partitions[i].size(version)
+	for i1 := range m.Partitions {
+		e1 := &m.Partitions[i1]
+		n += 4
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		n++
@@ -275,9 +374,15 @@ func (m *LastMirroredEpochsRequestTopicData) appendTo(b []byte, version int16) (
 	}
 	b = runtime.AppendString(b, m.Name, true)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), true)
-	for i := range m.Partitions {
-		if b, err = m.Partitions[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Partitions", i)
+	for i1 := range m.Partitions {
+		e1 := &m.Partitions[i1]
+		b = runtime.AppendInt32(b, e1.PartitionIndex)
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Partitions", i1)
+			}
 		}
 	}
 	if len(m.UnknownTags) == 0 {
@@ -302,11 +407,28 @@ func (m *LastMirroredEpochsRequestTopicData) decode(r *runtime.Reader, version i
 			n = r.ArrayLen(true, false, 5)
 		}
 		m.Partitions = runtime.Grow(m.Partitions, n)
-		for i := range m.Partitions {
-			m.Partitions[i].decode(r, version)
+		for i1 := range m.Partitions {
+			e1 := &m.Partitions[i1]
+			e1.PartitionIndex = r.Int32()
 			if r.Failed() {
-				r.WithinElem("Partitions", i)
+				r.Within("PartitionIndex")
+				r.WithinElem("Partitions", i1)
 				return
+			}
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.WithinElem("Partitions", i1)
+						return
+					}
+				}
+				if r.Failed() {
+					r.WithinElem("Partitions", i1)
+					return
+				}
 			}
 		}
 	}

@@ -168,14 +168,17 @@ func (m *LeaderAndIsrRequest) isDefault() bool {
 func (m *LeaderAndIsrRequest) size(version int16) int {
 	n := 13
 	n += runtime.SizeArrayLen(len(m.PartitionStates), false)
-	for i := range m.PartitionStates {
-		n += m.PartitionStates[i].size(version)
+	for i1 := range m.PartitionStates {
+		e1 := &m.PartitionStates[i1]
+		n += 20
+		n += runtime.SizeString(len(e1.TopicName), false)
+		n += runtime.SizeArrayLen(len(e1.Isr), false) + len(e1.Isr)*4
+		n += runtime.SizeArrayLen(len(e1.Replicas), false) + len(e1.Replicas)*4
 	}
 	return n
 }
 
 func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
 	{
 		var p []byte
 		b, p = runtime.Extend(b, 13)
@@ -186,9 +189,28 @@ func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) 
 		p[12] = runtime.Bool8(m.IsInit)
 	}
 	b = runtime.AppendArrayLen(b, len(m.PartitionStates), false)
-	for i := range m.PartitionStates {
-		if b, err = m.PartitionStates[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "PartitionStates", i)
+	for i1 := range m.PartitionStates {
+		e1 := &m.PartitionStates[i1]
+		if len(e1.TopicName) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "PartitionStates", i1)
+		}
+		b = runtime.AppendString(b, e1.TopicName, false)
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 12)
+			_ = p[11]
+			binary.BigEndian.PutUint32(p[0:], uint32(e1.PartitionIndex))
+			binary.BigEndian.PutUint32(p[4:], uint32(e1.Leader))
+			binary.BigEndian.PutUint32(p[8:], uint32(e1.LeaderEpoch))
+		}
+		b = runtime.AppendArrayLen(b, len(e1.Isr), false)
+		for _, e := range e1.Isr {
+			b = runtime.AppendInt32(b, e)
+		}
+		b = runtime.AppendInt64(b, e1.ZkVersion)
+		b = runtime.AppendArrayLen(b, len(e1.Replicas), false)
+		for _, e := range e1.Replicas {
+			b = runtime.AppendInt32(b, e)
 		}
 	}
 	return b, nil
@@ -208,10 +230,52 @@ func (m *LeaderAndIsrRequest) decode(r *runtime.Reader, version int16) {
 	{
 		n := r.ArrayLen(false, false, 23)
 		m.PartitionStates = runtime.Grow(m.PartitionStates, n)
-		for i := range m.PartitionStates {
-			m.PartitionStates[i].decode(r, version)
+		for i1 := range m.PartitionStates {
+			e1 := &m.PartitionStates[i1]
+			e1.TopicName = r.String(false, e1.TopicName)
 			if r.Failed() {
-				r.WithinElem("PartitionStates", i)
+				r.Within("TopicName")
+				r.WithinElem("PartitionStates", i1)
+				return
+			}
+			if p := r.Fixed(12); p != nil {
+				_ = p[11]
+				e1.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+				e1.Leader = int32(binary.BigEndian.Uint32(p[4:]))
+				e1.LeaderEpoch = int32(binary.BigEndian.Uint32(p[8:]))
+			} else {
+				r.FailRun([]int{4, 8, 12}, []string{"PartitionIndex", "Leader", "LeaderEpoch"})
+				r.WithinElem("PartitionStates", i1)
+				return
+			}
+			{
+				n := r.ArrayLen(false, false, 4)
+				e1.Isr = runtime.Grow(e1.Isr, n)
+				for i := range e1.Isr {
+					e1.Isr[i] = r.Int32()
+				}
+			}
+			if r.Failed() {
+				r.Within("Isr")
+				r.WithinElem("PartitionStates", i1)
+				return
+			}
+			e1.ZkVersion = r.Int64()
+			if r.Failed() {
+				r.Within("ZkVersion")
+				r.WithinElem("PartitionStates", i1)
+				return
+			}
+			{
+				n := r.ArrayLen(false, false, 4)
+				e1.Replicas = runtime.Grow(e1.Replicas, n)
+				for i := range e1.Replicas {
+					e1.Replicas[i] = r.Int32()
+				}
+			}
+			if r.Failed() {
+				r.Within("Replicas")
+				r.WithinElem("PartitionStates", i1)
 				return
 			}
 		}

@@ -160,14 +160,15 @@ func (m *StopReplicaRequest) isDefault() bool {
 func (m *StopReplicaRequest) size(version int16) int {
 	n := 12
 	n += runtime.SizeArrayLen(len(m.Partitions), false)
-	for i := range m.Partitions {
-		n += m.Partitions[i].size(version)
+	for i1 := range m.Partitions {
+		e1 := &m.Partitions[i1]
+		n += 5
+		n += runtime.SizeString(len(e1.TopicName), false)
 	}
 	return n
 }
 
 func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
 	{
 		var p []byte
 		b, p = runtime.Extend(b, 12)
@@ -177,9 +178,18 @@ func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 		binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
 	}
 	b = runtime.AppendArrayLen(b, len(m.Partitions), false)
-	for i := range m.Partitions {
-		if b, err = m.Partitions[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Partitions", i)
+	for i1 := range m.Partitions {
+		e1 := &m.Partitions[i1]
+		if len(e1.TopicName) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "Partitions", i1)
+		}
+		b = runtime.AppendString(b, e1.TopicName, false)
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 5)
+			_ = p[4]
+			binary.BigEndian.PutUint32(p[0:], uint32(e1.PartitionIndex))
+			p[4] = runtime.Bool8(e1.DeletePartition)
 		}
 	}
 	return b, nil
@@ -198,10 +208,21 @@ func (m *StopReplicaRequest) decode(r *runtime.Reader, version int16) {
 	{
 		n := r.ArrayLen(false, false, 6)
 		m.Partitions = runtime.Grow(m.Partitions, n)
-		for i := range m.Partitions {
-			m.Partitions[i].decode(r, version)
+		for i1 := range m.Partitions {
+			e1 := &m.Partitions[i1]
+			e1.TopicName = r.String(false, e1.TopicName)
 			if r.Failed() {
-				r.WithinElem("Partitions", i)
+				r.Within("TopicName")
+				r.WithinElem("Partitions", i1)
+				return
+			}
+			if p := r.Fixed(5); p != nil {
+				_ = p[4]
+				e1.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+				e1.DeletePartition = p[4] != 0
+			} else {
+				r.FailRun([]int{4, 5}, []string{"PartitionIndex", "DeletePartition"})
+				r.WithinElem("Partitions", i1)
 				return
 			}
 		}

@@ -144,19 +144,29 @@ func (m *StopReplicaResponse) isDefault() bool {
 func (m *StopReplicaResponse) size(version int16) int {
 	n := 2
 	n += runtime.SizeArrayLen(len(m.PartitionErrors), false)
-	for i := range m.PartitionErrors {
-		n += m.PartitionErrors[i].size(version)
+	for i1 := range m.PartitionErrors {
+		e1 := &m.PartitionErrors[i1]
+		n += 6
+		n += runtime.SizeString(len(e1.TopicName), false)
 	}
 	return n
 }
 
 func (m *StopReplicaResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
 	b = runtime.AppendInt16(b, m.ErrorCode)
 	b = runtime.AppendArrayLen(b, len(m.PartitionErrors), false)
-	for i := range m.PartitionErrors {
-		if b, err = m.PartitionErrors[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "PartitionErrors", i)
+	for i1 := range m.PartitionErrors {
+		e1 := &m.PartitionErrors[i1]
+		if len(e1.TopicName) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "PartitionErrors", i1)
+		}
+		b = runtime.AppendString(b, e1.TopicName, false)
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 6)
+			_ = p[5]
+			binary.BigEndian.PutUint32(p[0:], uint32(e1.PartitionIndex))
+			binary.BigEndian.PutUint16(p[4:], uint16(e1.ErrorCode))
 		}
 	}
 	return b, nil
@@ -171,10 +181,21 @@ func (m *StopReplicaResponse) decode(r *runtime.Reader, version int16) {
 	{
 		n := r.ArrayLen(false, false, 7)
 		m.PartitionErrors = runtime.Grow(m.PartitionErrors, n)
-		for i := range m.PartitionErrors {
-			m.PartitionErrors[i].decode(r, version)
+		for i1 := range m.PartitionErrors {
+			e1 := &m.PartitionErrors[i1]
+			e1.TopicName = r.String(false, e1.TopicName)
 			if r.Failed() {
-				r.WithinElem("PartitionErrors", i)
+				r.Within("TopicName")
+				r.WithinElem("PartitionErrors", i1)
+				return
+			}
+			if p := r.Fixed(6); p != nil {
+				_ = p[5]
+				e1.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+				e1.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+			} else {
+				r.FailRun([]int{4, 6}, []string{"PartitionIndex", "ErrorCode"})
+				r.WithinElem("PartitionErrors", i1)
 				return
 			}
 		}

@@ -150,8 +150,25 @@ func (m *WriteMirrorStatesRequest) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.MirrorName), true)
 	n += runtime.SizeArrayLen(len(m.Topics), true)
-	for i := range m.Topics {
-		n += m.Topics[i].size(version)
+	for i1 := range m.Topics {
+		e1 := &m.Topics[i1]
+		n += runtime.SizeString(len(e1.Name), true)
+		n += runtime.SizeArrayLen(len(e1.Partitions), true)
+		for i2 := range e1.Partitions {
+			e2 := &e1.Partitions[i2]
+			n += 16
+			n += runtime.SizeString(len(e2.State), true)
+			if len(e2.UnknownTags) == 0 {
+				n++
+			} else {
+				n += e2.UnknownTags.SectionSize()
+			}
+		}
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		n++
@@ -168,9 +185,41 @@ func (m *WriteMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, er
 	}
 	b = runtime.AppendString(b, m.MirrorName, true)
 	b = runtime.AppendArrayLen(b, len(m.Topics), true)
-	for i := range m.Topics {
-		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Topics", i)
+	for i1 := range m.Topics {
+		e1 := &m.Topics[i1]
+		if len(e1.Name) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("Name", runtime.ErrStringTooLong, ""), "Topics", i1)
+		}
+		b = runtime.AppendString(b, e1.Name, true)
+		b = runtime.AppendArrayLen(b, len(e1.Partitions), true)
+		for i2 := range e1.Partitions {
+			e2 := &e1.Partitions[i2]
+			b = runtime.AppendInt32(b, e2.PartitionIndex)
+			if len(e2.State) > runtime.MaxStringLen {
+				return b, runtime.WithinElem(runtime.WithinElem(runtime.EncodeError("State", runtime.ErrStringTooLong, ""), "Partitions", i2), "Topics", i1)
+			}
+			b = runtime.AppendString(b, e2.State, true)
+			{
+				var p []byte
+				b, p = runtime.Extend(b, 12)
+				_ = p[11]
+				binary.BigEndian.PutUint64(p[0:], uint64(e2.LastMirroredOffset))
+				binary.BigEndian.PutUint32(p[8:], uint32(e2.LastMirroredEpoch))
+			}
+			if len(e2.UnknownTags) == 0 {
+				b = append(b, 0)
+			} else {
+				if b, err = runtime.AppendTagSection(b, e2.UnknownTags, -1); err != nil {
+					return b, runtime.WithinElem(runtime.WithinElem(err, "Partitions", i2), "Topics", i1)
+				}
+			}
+		}
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Topics", i1)
+			}
 		}
 	}
 	if len(m.UnknownTags) == 0 {
@@ -195,11 +244,84 @@ func (m *WriteMirrorStatesRequest) decode(r *runtime.Reader, version int16) {
 			n = r.ArrayLen(true, false, 3)
 		}
 		m.Topics = runtime.Grow(m.Topics, n)
-		for i := range m.Topics {
-			m.Topics[i].decode(r, version)
+		for i1 := range m.Topics {
+			e1 := &m.Topics[i1]
+			e1.Name = r.String(true, e1.Name)
 			if r.Failed() {
-				r.WithinElem("Topics", i)
+				r.Within("Name")
+				r.WithinElem("Topics", i1)
 				return
+			}
+			{
+				n, ok := r.SmallArrayLen(true, 18)
+				if !ok {
+					n = r.ArrayLen(true, false, 18)
+				}
+				e1.Partitions = runtime.Grow(e1.Partitions, n)
+				for i2 := range e1.Partitions {
+					e2 := &e1.Partitions[i2]
+					e2.PartitionIndex = r.Int32()
+					if r.Failed() {
+						r.Within("PartitionIndex")
+						r.WithinElem("Partitions", i2)
+						r.WithinElem("Topics", i1)
+						return
+					}
+					e2.State = r.String(true, e2.State)
+					if r.Failed() {
+						r.Within("State")
+						r.WithinElem("Partitions", i2)
+						r.WithinElem("Topics", i1)
+						return
+					}
+					if p := r.Fixed(12); p != nil {
+						_ = p[11]
+						e2.LastMirroredOffset = int64(binary.BigEndian.Uint64(p[0:]))
+						e2.LastMirroredEpoch = int32(binary.BigEndian.Uint32(p[8:]))
+					} else {
+						r.FailRun([]int{8, 12}, []string{"LastMirroredOffset", "LastMirroredEpoch"})
+						r.WithinElem("Partitions", i2)
+						r.WithinElem("Topics", i1)
+						return
+					}
+					e2.UnknownTags = e2.UnknownTags[:0]
+					if !r.EmptyTags() {
+						for i, n := 0, r.TagCount(); i < n; i++ {
+							tag, size := r.TagHeader()
+							e2.UnknownTags = r.UnknownTag(e2.UnknownTags, tag, size)
+							if r.Failed() {
+								r.WithinElem("Partitions", i2)
+								r.WithinElem("Topics", i1)
+								return
+							}
+						}
+						if r.Failed() {
+							r.WithinElem("Partitions", i2)
+							r.WithinElem("Topics", i1)
+							return
+						}
+					}
+				}
+			}
+			if r.Failed() {
+				r.Within("Partitions")
+				r.WithinElem("Topics", i1)
+				return
+			}
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.WithinElem("Topics", i1)
+						return
+					}
+				}
+				if r.Failed() {
+					r.WithinElem("Topics", i1)
+					return
+				}
 			}
 		}
 	}
@@ -260,8 +382,15 @@ func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.Name), true)
 	n += runtime.SizeArrayLen(len(m.Partitions), true)
-	for i := range m.Partitions {
-		n += m.Partitions[i].size(version)
+	for i1 := range m.Partitions {
+		e1 := &m.Partitions[i1]
+		n += 16
+		n += runtime.SizeString(len(e1.State), true)
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		n++
@@ -278,9 +407,26 @@ func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([
 	}
 	b = runtime.AppendString(b, m.Name, true)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), true)
-	for i := range m.Partitions {
-		if b, err = m.Partitions[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Partitions", i)
+	for i1 := range m.Partitions {
+		e1 := &m.Partitions[i1]
+		b = runtime.AppendInt32(b, e1.PartitionIndex)
+		if len(e1.State) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("State", runtime.ErrStringTooLong, ""), "Partitions", i1)
+		}
+		b = runtime.AppendString(b, e1.State, true)
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 12)
+			_ = p[11]
+			binary.BigEndian.PutUint64(p[0:], uint64(e1.LastMirroredOffset))
+			binary.BigEndian.PutUint32(p[8:], uint32(e1.LastMirroredEpoch))
+		}
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Partitions", i1)
+			}
 		}
 	}
 	if len(m.UnknownTags) == 0 {
@@ -305,11 +451,43 @@ func (m *WriteMirrorStatesRequestTopicData) decode(r *runtime.Reader, version in
 			n = r.ArrayLen(true, false, 18)
 		}
 		m.Partitions = runtime.Grow(m.Partitions, n)
-		for i := range m.Partitions {
-			m.Partitions[i].decode(r, version)
+		for i1 := range m.Partitions {
+			e1 := &m.Partitions[i1]
+			e1.PartitionIndex = r.Int32()
 			if r.Failed() {
-				r.WithinElem("Partitions", i)
+				r.Within("PartitionIndex")
+				r.WithinElem("Partitions", i1)
 				return
+			}
+			e1.State = r.String(true, e1.State)
+			if r.Failed() {
+				r.Within("State")
+				r.WithinElem("Partitions", i1)
+				return
+			}
+			if p := r.Fixed(12); p != nil {
+				_ = p[11]
+				e1.LastMirroredOffset = int64(binary.BigEndian.Uint64(p[0:]))
+				e1.LastMirroredEpoch = int32(binary.BigEndian.Uint32(p[8:]))
+			} else {
+				r.FailRun([]int{8, 12}, []string{"LastMirroredOffset", "LastMirroredEpoch"})
+				r.WithinElem("Partitions", i1)
+				return
+			}
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.WithinElem("Partitions", i1)
+						return
+					}
+				}
+				if r.Failed() {
+					r.WithinElem("Partitions", i1)
+					return
+				}
 			}
 		}
 	}

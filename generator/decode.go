@@ -10,27 +10,38 @@ import (
 // its default, so decoding into a used struct equals decoding into a new
 // one, while slices, strings and nested structs are reused.
 func emitDecode(f *File, sm *structModel) error {
+	body, err := decodeBody(sm, methodCtx(sm))
+	if err != nil {
+		return err
+	}
+	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("decode").Params(Id("r").Op("*").Add(rt("Reader")), Id("version").Int16()).Block(body...)
+	f.Line()
+	return nil
+}
+
+// decodeBody decodes into the struct held by cx.recv.
+func decodeBody(sm *structModel, cx *emitCtx) ([]Code, error) {
 	var body []Code
-	body = append(body, sm.flexibleDecl()...)
+	body = append(body, cx.declareFlexible(sm)...)
 	runs := fixedRuns(sm)
 	for i := 0; i < len(sm.fields); i++ {
 		fm := sm.fields[i]
 		if run := runs[i]; len(run) > 1 {
-			body = append(body, readRun(run)...)
+			body = append(body, readRun(run, cx)...)
 			i += len(run) - 1
 			continue
 		}
-		val := Id("m").Dot(fm.goName)
+		val := cx.r().Dot(fm.goName)
 		inline, iAlways, iNever := fm.inlineCond()
 		_, tAlways, tNever := fm.taggedCond()
 		notTagged, _, _ := notVerCond(fm.f.TaggedVersions, fm.owner.within())
 		def, err := fm.setDefault(val.Clone())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var read []Code
 		if !iNever {
-			read = readValue(fm, val.Clone(), fm.compactExpr(), false)
+			read = readValue(fm, val.Clone(), fm.compactExpr(), false, cx)
 		}
 		// Where the field is neither inline nor tagged it takes its default.
 		var otherwise []Code
@@ -53,19 +64,19 @@ func emitDecode(f *File, sm *structModel) error {
 		}
 	}
 	if sm.hasTags {
-		reset := Id("m").Dot("UnknownTags").Op("=").Id("m").Dot("UnknownTags").Index(Empty(), Lit(0))
+		reset := cx.r().Dot("UnknownTags").Op("=").Add(cx.r()).Dot("UnknownTags").Index(Empty(), Lit(0))
 		section := []Code{reset}
 		track := len(sm.tagged) <= 64
 		var cases []Code
 		var after []Code
 		for i, fm := range sm.tagged {
-			val := Id("m").Dot(fm.goName)
+			val := cx.r().Dot(fm.goName)
 			tc, tAlways, tNever := fm.tagSectionCond()
-			read := readValue(fm, val.Clone(), True(), true)
+			read := readValue(fm, val.Clone(), True(), true, cx)
 			if track {
 				read = append(read, Id("seen").Op("|=").Lit(uint64(1)<<uint(i)))
 			}
-			invalid := []Code{Id("r").Dot("InvalidTag").Call(Id("tag"), Id("version")), Id("r").Dot("Within").Call(Lit(fm.f.Name)), Return()}
+			invalid := cx.fail(Id("r").Dot("InvalidTag").Call(Id("tag"), Id("version")), Id("r").Dot("Within").Call(Lit(fm.f.Name)))
 			var c []Code
 			switch {
 			case tAlways:
@@ -81,7 +92,7 @@ func emitDecode(f *File, sm *structModel) error {
 			}
 			def, err := fm.setDefault(val.Clone())
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if !track {
 				section = append(section, def...)
@@ -96,7 +107,7 @@ func emitDecode(f *File, sm *structModel) error {
 		if track && len(sm.tagged) > 0 {
 			section = append(section, Var().Id("seen").Uint64())
 		}
-		unknown := Id("m").Dot("UnknownTags").Op("=").Id("r").Dot("UnknownTag").Call(Id("m").Dot("UnknownTags"), Id("tag"), Id("size"))
+		unknown := cx.r().Dot("UnknownTags").Op("=").Id("r").Dot("UnknownTag").Call(cx.r().Dot("UnknownTags"), Id("tag"), Id("size"))
 		var dispatch Code = unknown
 		if len(cases) > 0 {
 			dispatch = Switch(Id("tag")).Block(append(cases, Default().Block(unknown))...)
@@ -107,9 +118,9 @@ func emitDecode(f *File, sm *structModel) error {
 				For(List(Id("i"), Id("n")).Op(":=").List(Lit(0), Id("r").Dot("TagCount").Call()), Id("i").Op("<").Id("n"), Id("i").Op("++")).Block(
 					List(Id("tag"), Id("size")).Op(":=").Id("r").Dot("TagHeader").Call(),
 					dispatch,
-					If(Id("r").Dot("Failed").Call()).Block(Return()),
+					If(Id("r").Dot("Failed").Call()).Block(cx.fail()...),
 				),
-				If(Id("r").Dot("Failed").Call()).Block(Return()),
+				If(Id("r").Dot("Failed").Call()).Block(cx.fail()...),
 			),
 		)
 		section = append(section, after...)
@@ -122,17 +133,16 @@ func emitDecode(f *File, sm *structModel) error {
 			body = append(body, If(fc).Block(section...).Else().Block(reset))
 		}
 	}
-	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("decode").Params(Id("r").Op("*").Add(rt("Reader")), Id("version").Int16()).Block(body...)
-	f.Line()
-	return nil
+	return body, nil
 }
 
 // readValue reads one field value into val and returns early, naming the
 // field, when the read fails.
-func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool) []Code {
+// With a context, struct values and array elements are inlined.
+func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool, cx *emitCtx) []Code {
 	t := fm.f.Type
 	name := fm.f.Name
-	failed := If(Id("r").Dot("Failed").Call()).Block(Id("r").Dot("Within").Call(Lit(name)), Return())
+	failed := If(Id("r").Dot("Failed").Call()).Block(cx.fail(Id("r").Dot("Within").Call(Lit(name)))...)
 	nc, nAlways, nNever := fm.nullableCond()
 	nullable := boolExpr(nc, nAlways, nNever)
 	if !fm.nullable {
@@ -159,8 +169,15 @@ func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool) 
 		case schema.KindStruct:
 			each = For(Id("i").Op(":=").Range().Add(val)).Block(
 				Add(val).Index(Id("i")).Dot("decode").Call(Id("r"), Id("version")),
-				If(Id("r").Dot("Failed").Call()).Block(Id("r").Dot("WithinElem").Call(Lit(name), Id("i")), Return()),
+				If(Id("r").Dot("Failed").Call()).Block(cx.fail(Id("r").Dot("WithinElem").Call(Lit(name), Id("i")))...),
 			)
+			if !tagged && cx.canInline(fm.elem) {
+				iv := cx.index()
+				child := cx.child(fm.elem, name, iv)
+				if body, err := decodeBody(fm.elem, child); err == nil {
+					each = For(Id(iv).Op(":=").Range().Add(val)).Block(bindIfUsed(child.recv, Add(val).Index(Id(iv)), body)...)
+				}
+			}
 		default:
 			each = For(Id("i").Op(":=").Range().Add(val)).Block(Add(val).Index(Id("i")).Op("=").Add(readPrimitive(t.Kind)))
 		}
@@ -200,6 +217,12 @@ func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool) 
 		), failed)
 	case schema.KindStruct:
 		dec := []Code{Add(val).Dot("decode").Call(Id("r"), Id("version")), failed}
+		if !fm.nullable && !tagged && cx.canInline(fm.elem) {
+			child := cx.child(fm.elem, name, "")
+			if body, err := decodeBody(fm.elem, child); err == nil {
+				return []Code{Block(bindIfUsed(child.recv, val, body)...)}
+			}
+		}
 		if !fm.nullable {
 			return dec
 		}
@@ -209,7 +232,7 @@ func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool) 
 			marker = "TaggedStructMarker" // uvarint: zero is null
 		}
 		withMarker := []Code{If(Op("!").Add(r(marker))).Block(
-			If(Id("r").Dot("Failed").Call()).Block(Id("r").Dot("Within").Call(Lit(name)), Return()),
+			If(Id("r").Dot("Failed").Call()).Block(cx.fail(Id("r").Dot("Within").Call(Lit(name)))...),
 			Add(val).Op("=").Nil(),
 		).Else().Block(append([]Code{alloc}, dec...)...)}
 		return choose(withMarker, append([]Code{alloc}, dec...))
@@ -242,12 +265,12 @@ func fixedRuns(sm *structModel) map[int][]*fieldModel {
 }
 
 // readRun reads a run of fixed-width fields with a single bounds check.
-func readRun(run []*fieldModel) []Code {
+func readRun(run []*fieldModel, cx *emitCtx) []Code {
 	var reads, ends, names []Code
 	off := 0
 	for _, fm := range run {
 		w := fm.fixedWidth()
-		reads = append(reads, Id("m").Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), off)))
+		reads = append(reads, cx.r().Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), off)))
 		off += w
 		ends = append(ends, Lit(off))
 		names = append(names, Lit(fm.f.Name))
@@ -256,15 +279,16 @@ func readRun(run []*fieldModel) []Code {
 		If(Id("p").Op(":=").Id("r").Dot("Fixed").Call(Lit(off)), Id("p").Op("!=").Nil()).Block(
 			append([]Code{Id("_").Op("=").Id("p").Index(Lit(off - 1))}, reads...)...,
 		).Else().Block(
-			Id("r").Dot("FailRun").Call(Index().Int().Values(ends...), Index().String().Values(names...)),
-			Return(),
+			cx.fail(Id("r").Dot("FailRun").Call(Index().Int().Values(ends...), Index().String().Values(names...)))...,
 		),
 	}
 }
 
 // decodeFixed reads a fixed-width value at offset off of p.
 func decodeFixed(k schema.Kind, off int) *Statement {
-	be := func(fn string) *Statement { return Qual("encoding/binary", "BigEndian").Dot(fn).Call(Id("p").Index(Lit(off).Op(":"))) }
+	be := func(fn string) *Statement {
+		return Qual("encoding/binary", "BigEndian").Dot(fn).Call(Id("p").Index(Lit(off).Op(":")))
+	}
 	switch k {
 	case schema.KindBool:
 		return Id("p").Index(Lit(off)).Op("!=").Lit(0)

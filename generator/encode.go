@@ -10,27 +10,41 @@ import (
 // tag section in tag order with unknown tags last, and Java's write errors
 // for values the version cannot carry.
 func emitAppend(f *File, sm *structModel) error {
-	var body []Code
-	body = append(body, sm.flexibleDecl()...)
-	usesErr := false
+	body, usesErr, err := appendBody(sm, methodCtx(sm))
+	if err != nil {
+		return err
+	}
+	if usesErr {
+		body = append([]Code{Var().Err().Error()}, body...)
+	}
+	body = append(body, Return(Id("b"), Nil()))
+	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(body...)
+	f.Line()
+	return nil
+}
+
+// appendBody writes the struct held by cx.recv; usesErr reports whether the
+// code assigns the method's err variable.
+func appendBody(sm *structModel, cx *emitCtx) (body []Code, usesErr bool, err error) {
+	body = append(body, cx.declareFlexible(sm)...)
 	runs := fixedRuns(sm)
 	for i := 0; i < len(sm.fields); i++ {
 		fm := sm.fields[i]
 		if run := runs[i]; len(run) > 1 {
-			body = append(body, writeRun(run))
+			body = append(body, writeRun(run, cx))
 			i += len(run) - 1
 			continue
 		}
-		val := Id("m").Dot(fm.goName)
+		val := cx.r().Dot(fm.goName)
 		absentCond, pNever, pAlways := notVerCond(fm.f.Versions, fm.owner.within())
 		inline, iAlways, iNever := fm.inlineCond()
 		var absent Code
 		if !pAlways && !fm.f.Ignorable {
 			nonDef, err := fm.notDefault(val.Clone())
 			if err != nil {
-				return err
+				return nil, false, err
 			}
-			fail := Return(Id("b"), rt("NonDefaultError").Call(Lit(fm.f.Name), Id("version")))
+			fail := cx.encodeErr(rt("NonDefaultError").Call(Lit(fm.f.Name), Id("version")))
 			if pNever {
 				absent = If(nonDef).Block(fail)
 			} else {
@@ -39,7 +53,7 @@ func emitAppend(f *File, sm *structModel) error {
 		}
 		var write []Code
 		if !iNever {
-			w, e := appendValue(fm, val.Clone(), fm.compactExpr(), false)
+			w, e := appendValue(fm, val.Clone(), fm.compactExpr(), false, cx)
 			write = w
 			usesErr = usesErr || e
 		}
@@ -56,35 +70,35 @@ func emitAppend(f *File, sm *structModel) error {
 	if sm.hasTags {
 		var count []Code
 		var writes []Code
-		count = append(count, Id("numTags").Op(":=").Len(Id("m").Dot("UnknownTags")))
+		count = append(count, Id("numTags").Op(":=").Len(cx.r().Dot("UnknownTags")))
 		for _, fm := range sm.tagged {
 			c, always, never := fm.tagSectionCond()
 			if never {
 				continue
 			}
-			val := Id("m").Dot(fm.goName)
+			val := cx.r().Dot(fm.goName)
 			cond, err := fm.notDefault(val.Clone())
 			if err != nil {
-				return err
+				return nil, false, err
 			}
 			if !always {
 				cond = Parens(c).Op("&&").Parens(cond)
 			}
 			count = append(count, If(cond.Clone()).Block(Id("numTags").Op("++")))
-			payload, e := appendValue(fm, val.Clone(), True(), true)
+			payload, e := appendValue(fm, val.Clone(), True(), true, cx)
 			usesErr = usesErr || e
 			w := []Code{Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Lit(fm.f.Tag))}
 			if width := fm.fixedWidth(); width > 0 {
 				w = append(w, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Lit(width)))
 			} else {
 				w = append(w, Var().Id("sz").Int())
-				w = append(w, valueSize(fm, val.Clone(), True(), true, "sz")...)
+				w = append(w, valueSize(fm, val.Clone(), True(), true, "sz", nil)...)
 				w = append(w, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("sz"))))
 			}
 			w = append(w, payload...)
 			writes = append(writes, If(cond).Block(w...))
 		}
-		unknown := Id("m").Dot("UnknownTags")
+		unknown := cx.r().Dot("UnknownTags")
 		var tags []Code
 		if len(writes) == 0 {
 			// No known tagged field: the section is one zero byte unless
@@ -92,21 +106,21 @@ func emitAppend(f *File, sm *structModel) error {
 			tags = []Code{If(Len(unknown.Clone()).Op("==").Lit(0)).Block(
 				Id("b").Op("=").Append(Id("b"), Lit(0)),
 			).Else().Block(
-				If(List(Id("b"), Err()).Op("=").Add(rt("AppendTagSection")).Call(Id("b"), unknown.Clone(), Lit(sm.maxTag)), Err().Op("!=").Nil()).Block(Return(Id("b"), Err())),
+				If(List(Id("b"), Err()).Op("=").Add(rt("AppendTagSection")).Call(Id("b"), unknown.Clone(), Lit(sm.maxTag)), Err().Op("!=").Nil()).Block(cx.encodeErr(Err())),
 			)}
 			usesErr = usesErr || sm.flexibleExpr().GoString() != "false"
 		} else {
 			tags = append([]Code{
 				If(Len(unknown.Clone()).Op(">").Lit(0)).Block(
-					If(Err().Op(":=").Add(unknown.Clone()).Dot("Check").Call(Lit(sm.maxTag)), Err().Op("!=").Nil()).Block(Return(Id("b"), Err())),
+					If(Err().Op(":=").Add(unknown.Clone()).Dot("Check").Call(Lit(sm.maxTag)), Err().Op("!=").Nil()).Block(cx.encodeErr(Err())),
 				),
 			}, count...)
 			tags = append(tags, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("numTags"))))
 			tags = append(tags, writes...)
 			tags = append(tags, If(Len(unknown.Clone()).Op(">").Lit(0)).Block(Id("b").Op("=").Add(rt("AppendTags")).Call(Id("b"), unknown.Clone())))
 		}
-		notFlexible := If(Len(Id("m").Dot("UnknownTags")).Op(">").Lit(0)).Block(
-			Return(Id("b"), rt("EncodeError").Call(Lit(""), rt("ErrTaggedFields"), Lit(""))),
+		notFlexible := If(Len(cx.r().Dot("UnknownTags")).Op(">").Lit(0)).Block(
+			cx.encodeErr(rt("EncodeError").Call(Lit(""), rt("ErrTaggedFields"), Lit(""))),
 		)
 		switch fc := sm.flexibleExpr(); fc.GoString() {
 		case "true":
@@ -117,22 +131,17 @@ func emitAppend(f *File, sm *structModel) error {
 			body = append(body, If(fc).Block(tags...).Else().Block(notFlexible))
 		}
 	}
-	if usesErr {
-		body = append([]Code{Var().Err().Error()}, body...)
-	}
-	body = append(body, Return(Id("b"), Nil()))
-	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(body...)
-	f.Line()
-	return nil
+	return body, usesErr, nil
 }
 
 // appendValue writes one field value. usesErr reports whether the code
 // assigns the function's err variable.
-func appendValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool) (code []Code, usesErr bool) {
+// With a context, struct values and array elements are inlined.
+func appendValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool, cx *emitCtx) (code []Code, usesErr bool) {
 	t := fm.f.Type
 	name := fm.f.Name
 	fail := func(sentinel string) Code {
-		return Return(Id("b"), rt("EncodeError").Call(Lit(name), rt(sentinel), Lit("")))
+		return cx.encodeErr(rt("EncodeError").Call(Lit(name), rt(sentinel), Lit("")))
 	}
 	// nullGuard rejects null at versions where the field is not nullable.
 	nullGuard := func(isNull *Statement) []Code {
@@ -169,9 +178,17 @@ func appendValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool
 				Id("b").Op("=").Add(rt("AppendBytes")).Call(Id("b"), Id("e"), compact),
 			))
 		case schema.KindStruct:
+			if !tagged && cx.canInline(fm.elem) {
+				iv := cx.index()
+				child := cx.child(fm.elem, name, iv)
+				if body, e, err := appendBody(fm.elem, child); err == nil {
+					out = append(out, For(Id(iv).Op(":=").Range().Add(val)).Block(bindIfUsed(child.recv, Add(val).Index(Id(iv)), body)...))
+					return out, e
+				}
+			}
 			out = append(out, For(Id("i").Op(":=").Range().Add(val)).Block(
 				If(List(Id("b"), Err()).Op("=").Add(val).Index(Id("i")).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
-					Return(Id("b"), rt("WithinElem").Call(Err(), Lit(name), Id("i"))),
+					cx.encodeErr(rt("WithinElem").Call(Err(), Lit(name), Id("i"))),
 				),
 			))
 			return out, true
@@ -199,8 +216,14 @@ func appendValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool
 		return []Code{Id("b").Op("=").Add(rt("AppendBytes")).Call(Id("b"), val, compact)}, false
 	case schema.KindStruct:
 		call := If(List(Id("b"), Err()).Op("=").Add(val).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
-			Return(Id("b"), rt("Within").Call(Err(), Lit(name))),
+			cx.encodeErr(rt("Within").Call(Err(), Lit(name))),
 		)
+		if !fm.nullable && !tagged && cx.canInline(fm.elem) {
+			child := cx.child(fm.elem, name, "")
+			if body, e, err := appendBody(fm.elem, child); err == nil {
+				return []Code{Block(bindIfUsed(child.recv, val, body)...)}, e
+			}
+		}
 		if !fm.nullable {
 			return []Code{call}, true
 		}
@@ -231,7 +254,7 @@ func appendValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool
 }
 
 // writeRun writes a run of fixed-width fields with one capacity check.
-func writeRun(run []*fieldModel) Code {
+func writeRun(run []*fieldModel, cx *emitCtx) Code {
 	width := 0
 	for _, fm := range run {
 		width += fm.fixedWidth()
@@ -243,7 +266,7 @@ func writeRun(run []*fieldModel) Code {
 	}
 	off := 0
 	for _, fm := range run {
-		stmts = append(stmts, encodeFixed(fm.kind(), off, Id("m").Dot(fm.goName)))
+		stmts = append(stmts, encodeFixed(fm.kind(), off, cx.r().Dot(fm.goName)))
 		off += fm.fixedWidth()
 	}
 	return Block(stmts...)

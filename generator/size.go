@@ -10,8 +10,21 @@ import (
 // allocating. Fixed-width fields present at every version are summed at
 // generation time.
 func emitSize(f *File, sm *structModel) error {
+	body, err := sizeBody(sm, methodCtx(sm), "n", true)
+	if err != nil {
+		return err
+	}
+	body = append(body, Return(Id("n")))
+	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("size").Params(Id("version").Int16()).Int().Block(body...)
+	f.Line()
+	return nil
+}
+
+// sizeBody adds the size of the struct held by cx.recv to acc, declaring acc
+// when declare is set.
+func sizeBody(sm *structModel, cx *emitCtx, acc string, declare bool) ([]Code, error) {
 	var body []Code
-	body = append(body, sm.flexibleDecl()...)
+	body = append(body, cx.declareFlexible(sm)...)
 	fixed := 0
 	var stmts []Code
 	for _, fm := range sm.fields {
@@ -19,30 +32,34 @@ func emitSize(f *File, sm *structModel) error {
 		if never {
 			continue
 		}
-		val := Id("m").Dot(fm.goName)
+		val := cx.r().Dot(fm.goName)
 		if !fm.array() && fm.kind().FixedSize() > 0 {
 			if always {
 				fixed += fm.kind().FixedSize()
 				continue
 			}
-			stmts = append(stmts, If(c).Block(Id("n").Op("+=").Lit(fm.kind().FixedSize())))
+			stmts = append(stmts, If(c).Block(Id(acc).Op("+=").Lit(fm.kind().FixedSize())))
 			continue
 		}
-		s := valueSize(fm, val, fm.compactExpr(), false, "n")
+		s := valueSize(fm, val, fm.compactExpr(), false, acc, cx)
 		if always {
 			stmts = append(stmts, s...)
 		} else {
 			stmts = append(stmts, If(c).Block(s...))
 		}
 	}
-	body = append(body, Id("n").Op(":=").Lit(fixed))
+	if declare {
+		body = append(body, Id(acc).Op(":=").Lit(fixed))
+	} else if fixed > 0 {
+		body = append(body, Id(acc).Op("+=").Lit(fixed))
+	}
 	body = append(body, stmts...)
 	if sm.hasTags && len(sm.tagged) == 0 {
 		// No known tagged field: one zero byte unless unknown tags were kept.
-		tagStmts := []Code{If(Len(Id("m").Dot("UnknownTags")).Op("==").Lit(0)).Block(
-			Id("n").Op("++"),
+		tagStmts := []Code{If(Len(cx.r().Dot("UnknownTags")).Op("==").Lit(0)).Block(
+			Id(acc).Op("++"),
 		).Else().Block(
-			Id("n").Op("+=").Id("m").Dot("UnknownTags").Dot("SectionSize").Call(),
+			Id(acc).Op("+=").Add(cx.r()).Dot("UnknownTags").Dot("SectionSize").Call(),
 		)}
 		fc := sm.flexibleExpr()
 		if fc.GoString() == "true" {
@@ -51,26 +68,26 @@ func emitSize(f *File, sm *structModel) error {
 			body = append(body, If(fc).Block(tagStmts...))
 		}
 	} else if sm.hasTags {
-		tagStmts := []Code{Id("numTags").Op(":=").Len(Id("m").Dot("UnknownTags"))}
+		tagStmts := []Code{Id("numTags").Op(":=").Len(cx.r().Dot("UnknownTags"))}
 		for _, fm := range sm.tagged {
 			c, always, never := fm.tagSectionCond()
 			if never {
 				continue
 			}
-			nonDef, err := fm.notDefault(Id("m").Dot(fm.goName))
+			nonDef, err := fm.notDefault(cx.r().Dot(fm.goName))
 			if err != nil {
-				return err
+				return nil, err
 			}
 			var s []Code
 			if width := fm.fixedWidth(); width > 0 {
 				// tag, size and payload are all known at generation time.
 				total := uvarintLen(uint32(fm.f.Tag)) + uvarintLen(uint32(width)) + width
-				s = []Code{If(nonDef).Block(Id("numTags").Op("++"), Id("n").Op("+=").Lit(total))}
+				s = []Code{If(nonDef).Block(Id("numTags").Op("++"), Id(acc).Op("+=").Lit(total))}
 			} else {
 				s = []Code{If(nonDef).Block(
 					append(append([]Code{Id("numTags").Op("++"), Var().Id("sz").Int()},
-						valueSize(fm, Id("m").Dot(fm.goName), True(), true, "sz")...),
-						Id("n").Op("+=").Lit(uvarintLen(uint32(fm.f.Tag))).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"),
+						valueSize(fm, cx.r().Dot(fm.goName), True(), true, "sz", nil)...),
+						Id(acc).Op("+=").Lit(uvarintLen(uint32(fm.f.Tag))).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"),
 					)...,
 				)}
 			}
@@ -80,9 +97,9 @@ func emitSize(f *File, sm *structModel) error {
 				tagStmts = append(tagStmts, If(c).Block(s...))
 			}
 		}
-		tagStmts = append(tagStmts, Id("n").Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))))
-		tagStmts = append(tagStmts, If(Len(Id("m").Dot("UnknownTags")).Op(">").Lit(0)).Block(
-			Id("n").Op("+=").Id("m").Dot("UnknownTags").Dot("Size").Call()))
+		tagStmts = append(tagStmts, Id(acc).Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))))
+		tagStmts = append(tagStmts, If(Len(cx.r().Dot("UnknownTags")).Op(">").Lit(0)).Block(
+			Id(acc).Op("+=").Add(cx.r()).Dot("UnknownTags").Dot("Size").Call()))
 		fc := sm.flexibleExpr()
 		if fc.GoString() == "true" {
 			body = append(body, tagStmts...)
@@ -90,10 +107,7 @@ func emitSize(f *File, sm *structModel) error {
 			body = append(body, If(fc).Block(tagStmts...))
 		}
 	}
-	body = append(body, Return(Id("n")))
-	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("size").Params(Id("version").Int16()).Int().Block(body...)
-	f.Line()
-	return nil
+	return body, nil
 }
 
 // fixedWidth is the encoded width of a fixed-size scalar field, else 0.
@@ -114,7 +128,8 @@ func uvarintLen(v uint32) int {
 }
 
 // valueSize adds the size of one field value to the variable acc.
-func valueSize(fm *fieldModel, val *Statement, compact *Statement, tagged bool, acc string) []Code {
+// With a context, struct values and array elements are inlined.
+func valueSize(fm *fieldModel, val *Statement, compact *Statement, tagged bool, acc string, cx *emitCtx) []Code {
 	add := func(e Code) Code { return Id(acc).Op("+=").Add(e) }
 	t := fm.f.Type
 	if t.Array {
@@ -129,6 +144,19 @@ func valueSize(fm *fieldModel, val *Statement, compact *Statement, tagged bool, 
 		case schema.KindBytes, schema.KindRecords:
 			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(rt("SizeBytes").Call(Len(Id("e")), compact)))
 		default:
+			if !tagged && cx.canInline(fm.elem) {
+				iv := cx.index()
+				child := cx.child(fm.elem, fm.f.Name, iv)
+				body, err := sizeBody(fm.elem, child, acc, false)
+				if err == nil {
+					if !uses(body, child.recv) {
+						each = For(Range().Add(val)).Block(body...)
+					} else {
+						each = For(Id(iv).Op(":=").Range().Add(val)).Block(bindIfUsed(child.recv, Add(val).Index(Id(iv)), body)...)
+					}
+					break
+				}
+			}
 			each = For(Id("i").Op(":=").Range().Add(val)).Block(add(Add(val).Index(Id("i")).Dot("size").Call(Id("version"))))
 		}
 		return []Code{head, each}
@@ -145,6 +173,12 @@ func valueSize(fm *fieldModel, val *Statement, compact *Statement, tagged bool, 
 		}
 		return []Code{add(rt("SizeBytes").Call(Len(val), compact))}
 	case schema.KindStruct:
+		if !fm.nullable && !tagged && cx.canInline(fm.elem) {
+			child := cx.child(fm.elem, fm.f.Name, "")
+			if body, err := sizeBody(fm.elem, child, acc, false); err == nil {
+				return []Code{Block(bindIfUsed(child.recv, val, body)...)}
+			}
+		}
 		if !fm.nullable {
 			return []Code{add(Add(val).Dot("size").Call(Id("version")))}
 		}

@@ -144,15 +144,53 @@ func (m *CommonStructsExample) isDefault() bool {
 func (m *CommonStructsExample) size(version int16) int {
 	flexible := version >= 1
 	n := 0
-	n += m.Primary.size(version)
+	{
+		e1 := &m.Primary
+		n += 2
+		n += runtime.SizeString(len(e1.Host), flexible)
+		if flexible {
+			if len(e1.UnknownTags) == 0 {
+				n++
+			} else {
+				n += e1.UnknownTags.SectionSize()
+			}
+		}
+	}
 	n += runtime.SizeArrayLen(len(m.Backups), flexible)
-	for i := range m.Backups {
-		n += m.Backups[i].size(version)
+	for i1 := range m.Backups {
+		e1 := &m.Backups[i1]
+		n += 2
+		n += runtime.SizeString(len(e1.Host), flexible)
+		if flexible {
+			if len(e1.UnknownTags) == 0 {
+				n++
+			} else {
+				n += e1.UnknownTags.SectionSize()
+			}
+		}
 	}
 	if version >= 1 {
 		n += runtime.SizeArrayLen(len(m.Clusters), flexible)
-		for i := range m.Clusters {
-			n += m.Clusters[i].size(version)
+		for i1 := range m.Clusters {
+			e1 := &m.Clusters[i1]
+			n += runtime.SizeString(len(e1.ClusterID), true)
+			{
+				e2 := &e1.Controller
+				n += 2
+				n += runtime.SizeString(len(e2.Host), flexible)
+				if flexible {
+					if len(e2.UnknownTags) == 0 {
+						n++
+					} else {
+						n += e2.UnknownTags.SectionSize()
+					}
+				}
+			}
+			if len(e1.UnknownTags) == 0 {
+				n++
+			} else {
+				n += e1.UnknownTags.SectionSize()
+			}
 		}
 	}
 	if flexible {
@@ -168,20 +206,84 @@ func (m *CommonStructsExample) size(version int16) int {
 func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	flexible := version >= 1
-	if b, err = m.Primary.appendTo(b, version); err != nil {
-		return b, runtime.Within(err, "Primary")
+	{
+		e1 := &m.Primary
+		if len(e1.Host) > runtime.MaxStringLen {
+			return b, runtime.Within(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Primary")
+		}
+		b = runtime.AppendString(b, e1.Host, flexible)
+		b = runtime.AppendUint16(b, e1.Port)
+		if flexible {
+			if len(e1.UnknownTags) == 0 {
+				b = append(b, 0)
+			} else {
+				if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+					return b, runtime.Within(err, "Primary")
+				}
+			}
+		} else {
+			if len(e1.UnknownTags) > 0 {
+				return b, runtime.Within(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Primary")
+			}
+		}
 	}
 	b = runtime.AppendArrayLen(b, len(m.Backups), flexible)
-	for i := range m.Backups {
-		if b, err = m.Backups[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Backups", i)
+	for i1 := range m.Backups {
+		e1 := &m.Backups[i1]
+		if len(e1.Host) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Backups", i1)
+		}
+		b = runtime.AppendString(b, e1.Host, flexible)
+		b = runtime.AppendUint16(b, e1.Port)
+		if flexible {
+			if len(e1.UnknownTags) == 0 {
+				b = append(b, 0)
+			} else {
+				if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+					return b, runtime.WithinElem(err, "Backups", i1)
+				}
+			}
+		} else {
+			if len(e1.UnknownTags) > 0 {
+				return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Backups", i1)
+			}
 		}
 	}
 	if version >= 1 {
 		b = runtime.AppendArrayLen(b, len(m.Clusters), flexible)
-		for i := range m.Clusters {
-			if b, err = m.Clusters[i].appendTo(b, version); err != nil {
-				return b, runtime.WithinElem(err, "Clusters", i)
+		for i1 := range m.Clusters {
+			e1 := &m.Clusters[i1]
+			if len(e1.ClusterID) > runtime.MaxStringLen {
+				return b, runtime.WithinElem(runtime.EncodeError("ClusterId", runtime.ErrStringTooLong, ""), "Clusters", i1)
+			}
+			b = runtime.AppendString(b, e1.ClusterID, true)
+			{
+				e2 := &e1.Controller
+				if len(e2.Host) > runtime.MaxStringLen {
+					return b, runtime.WithinElem(runtime.Within(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Controller"), "Clusters", i1)
+				}
+				b = runtime.AppendString(b, e2.Host, flexible)
+				b = runtime.AppendUint16(b, e2.Port)
+				if flexible {
+					if len(e2.UnknownTags) == 0 {
+						b = append(b, 0)
+					} else {
+						if b, err = runtime.AppendTagSection(b, e2.UnknownTags, -1); err != nil {
+							return b, runtime.WithinElem(runtime.Within(err, "Controller"), "Clusters", i1)
+						}
+					}
+				} else {
+					if len(e2.UnknownTags) > 0 {
+						return b, runtime.WithinElem(runtime.Within(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Controller"), "Clusters", i1)
+					}
+				}
+			}
+			if len(e1.UnknownTags) == 0 {
+				b = append(b, 0)
+			} else {
+				if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+					return b, runtime.WithinElem(err, "Clusters", i1)
+				}
 			}
 		}
 	}
@@ -206,10 +308,39 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 
 func (m *CommonStructsExample) decode(r *runtime.Reader, version int16) {
 	flexible := version >= 1
-	m.Primary.decode(r, version)
-	if r.Failed() {
-		r.Within("Primary")
-		return
+	{
+		e1 := &m.Primary
+		e1.Host = r.String(flexible, e1.Host)
+		if r.Failed() {
+			r.Within("Host")
+			r.Within("Primary")
+			return
+		}
+		e1.Port = r.Uint16()
+		if r.Failed() {
+			r.Within("Port")
+			r.Within("Primary")
+			return
+		}
+		if flexible {
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.Within("Primary")
+						return
+					}
+				}
+				if r.Failed() {
+					r.Within("Primary")
+					return
+				}
+			}
+		} else {
+			e1.UnknownTags = e1.UnknownTags[:0]
+		}
 	}
 	{
 		n, ok := r.SmallArrayLen(flexible, 3)
@@ -217,11 +348,38 @@ func (m *CommonStructsExample) decode(r *runtime.Reader, version int16) {
 			n = r.ArrayLen(flexible, false, 3)
 		}
 		m.Backups = runtime.Grow(m.Backups, n)
-		for i := range m.Backups {
-			m.Backups[i].decode(r, version)
+		for i1 := range m.Backups {
+			e1 := &m.Backups[i1]
+			e1.Host = r.String(flexible, e1.Host)
 			if r.Failed() {
-				r.WithinElem("Backups", i)
+				r.Within("Host")
+				r.WithinElem("Backups", i1)
 				return
+			}
+			e1.Port = r.Uint16()
+			if r.Failed() {
+				r.Within("Port")
+				r.WithinElem("Backups", i1)
+				return
+			}
+			if flexible {
+				e1.UnknownTags = e1.UnknownTags[:0]
+				if !r.EmptyTags() {
+					for i, n := 0, r.TagCount(); i < n; i++ {
+						tag, size := r.TagHeader()
+						e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+						if r.Failed() {
+							r.WithinElem("Backups", i1)
+							return
+						}
+					}
+					if r.Failed() {
+						r.WithinElem("Backups", i1)
+						return
+					}
+				}
+			} else {
+				e1.UnknownTags = e1.UnknownTags[:0]
 			}
 		}
 	}
@@ -236,11 +394,66 @@ func (m *CommonStructsExample) decode(r *runtime.Reader, version int16) {
 				n = r.ArrayLen(flexible, false, 5)
 			}
 			m.Clusters = runtime.Grow(m.Clusters, n)
-			for i := range m.Clusters {
-				m.Clusters[i].decode(r, version)
+			for i1 := range m.Clusters {
+				e1 := &m.Clusters[i1]
+				e1.ClusterID = r.String(true, e1.ClusterID)
 				if r.Failed() {
-					r.WithinElem("Clusters", i)
+					r.Within("ClusterId")
+					r.WithinElem("Clusters", i1)
 					return
+				}
+				{
+					e2 := &e1.Controller
+					e2.Host = r.String(flexible, e2.Host)
+					if r.Failed() {
+						r.Within("Host")
+						r.Within("Controller")
+						r.WithinElem("Clusters", i1)
+						return
+					}
+					e2.Port = r.Uint16()
+					if r.Failed() {
+						r.Within("Port")
+						r.Within("Controller")
+						r.WithinElem("Clusters", i1)
+						return
+					}
+					if flexible {
+						e2.UnknownTags = e2.UnknownTags[:0]
+						if !r.EmptyTags() {
+							for i, n := 0, r.TagCount(); i < n; i++ {
+								tag, size := r.TagHeader()
+								e2.UnknownTags = r.UnknownTag(e2.UnknownTags, tag, size)
+								if r.Failed() {
+									r.Within("Controller")
+									r.WithinElem("Clusters", i1)
+									return
+								}
+							}
+							if r.Failed() {
+								r.Within("Controller")
+								r.WithinElem("Clusters", i1)
+								return
+							}
+						}
+					} else {
+						e2.UnknownTags = e2.UnknownTags[:0]
+					}
+				}
+				e1.UnknownTags = e1.UnknownTags[:0]
+				if !r.EmptyTags() {
+					for i, n := 0, r.TagCount(); i < n; i++ {
+						tag, size := r.TagHeader()
+						e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+						if r.Failed() {
+							r.WithinElem("Clusters", i1)
+							return
+						}
+					}
+					if r.Failed() {
+						r.WithinElem("Clusters", i1)
+						return
+					}
 				}
 			}
 		}
@@ -410,7 +623,19 @@ func (m *CommonStructsExampleCluster) isDefault() bool {
 func (m *CommonStructsExampleCluster) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.ClusterID), true)
-	n += m.Controller.size(version)
+	{
+		e1 := &m.Controller
+		flexible := version >= 1
+		n += 2
+		n += runtime.SizeString(len(e1.Host), flexible)
+		if flexible {
+			if len(e1.UnknownTags) == 0 {
+				n++
+			} else {
+				n += e1.UnknownTags.SectionSize()
+			}
+		}
+	}
 	if len(m.UnknownTags) == 0 {
 		n++
 	} else {
@@ -425,8 +650,27 @@ func (m *CommonStructsExampleCluster) appendTo(b []byte, version int16) ([]byte,
 		return b, runtime.EncodeError("ClusterId", runtime.ErrStringTooLong, "")
 	}
 	b = runtime.AppendString(b, m.ClusterID, true)
-	if b, err = m.Controller.appendTo(b, version); err != nil {
-		return b, runtime.Within(err, "Controller")
+	{
+		e1 := &m.Controller
+		flexible := version >= 1
+		if len(e1.Host) > runtime.MaxStringLen {
+			return b, runtime.Within(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Controller")
+		}
+		b = runtime.AppendString(b, e1.Host, flexible)
+		b = runtime.AppendUint16(b, e1.Port)
+		if flexible {
+			if len(e1.UnknownTags) == 0 {
+				b = append(b, 0)
+			} else {
+				if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+					return b, runtime.Within(err, "Controller")
+				}
+			}
+		} else {
+			if len(e1.UnknownTags) > 0 {
+				return b, runtime.Within(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Controller")
+			}
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
@@ -444,10 +688,40 @@ func (m *CommonStructsExampleCluster) decode(r *runtime.Reader, version int16) {
 		r.Within("ClusterId")
 		return
 	}
-	m.Controller.decode(r, version)
-	if r.Failed() {
-		r.Within("Controller")
-		return
+	{
+		e1 := &m.Controller
+		flexible := version >= 1
+		e1.Host = r.String(flexible, e1.Host)
+		if r.Failed() {
+			r.Within("Host")
+			r.Within("Controller")
+			return
+		}
+		e1.Port = r.Uint16()
+		if r.Failed() {
+			r.Within("Port")
+			r.Within("Controller")
+			return
+		}
+		if flexible {
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.Within("Controller")
+						return
+					}
+				}
+				if r.Failed() {
+					r.Within("Controller")
+					return
+				}
+			}
+		} else {
+			e1.UnknownTags = e1.UnknownTags[:0]
+		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if !r.EmptyTags() {

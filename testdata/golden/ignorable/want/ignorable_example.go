@@ -178,13 +178,14 @@ func (m *IgnorableExample) size(version int16) int {
 		}
 	}
 	if version >= 2 {
-		n += m.Flags.size(version)
+		{
+			n += 1
+		}
 	}
 	return n
 }
 
 func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
 	b = runtime.AppendInt32(b, m.Always)
 	if version >= 1 {
 		if len(m.Hint) > runtime.MaxStringLen {
@@ -214,8 +215,9 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if version >= 2 {
-		if b, err = m.Flags.appendTo(b, version); err != nil {
-			return b, runtime.Within(err, "Flags")
+		{
+			e1 := &m.Flags
+			b = runtime.AppendBool(b, e1.Verbose)
 		}
 	}
 	if (version < 2) && (!m.Flags.isDefault()) {
@@ -273,10 +275,14 @@ func (m *IgnorableExample) decode(r *runtime.Reader, version int16) {
 		m.Legacy = m.Legacy[:0]
 	}
 	if version >= 2 {
-		m.Flags.decode(r, version)
-		if r.Failed() {
-			r.Within("Flags")
-			return
+		{
+			e1 := &m.Flags
+			e1.Verbose = r.Bool()
+			if r.Failed() {
+				r.Within("Verbose")
+				r.Within("Flags")
+				return
+			}
 		}
 	} else {
 		m.Flags.Reset()

@@ -180,10 +180,24 @@ func (m *Foo) size(version int16) int {
 	n := 13
 	n += runtime.SizeString(len(m.UnknownTags_), true)
 	n += runtime.SizeArrayLen(len(m.Bars), true)
-	for i := range m.Bars {
-		n += m.Bars[i].size(version)
+	for i1 := range m.Bars {
+		e1 := &m.Bars[i1]
+		n += 4
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
 	}
-	n += m.BarBaz.size(version)
+	{
+		e1 := &m.BarBaz
+		n += 8
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
+	}
 	if len(m.UnknownTags) == 0 {
 		n++
 	} else {
@@ -213,13 +227,27 @@ func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 		binary.BigEndian.PutUint32(p[4:], uint32(m.ID_))
 	}
 	b = runtime.AppendArrayLen(b, len(m.Bars), true)
-	for i := range m.Bars {
-		if b, err = m.Bars[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Bars", i)
+	for i1 := range m.Bars {
+		e1 := &m.Bars[i1]
+		b = runtime.AppendInt32(b, e1.Value)
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Bars", i1)
+			}
 		}
 	}
-	if b, err = m.BarBaz.appendTo(b, version); err != nil {
-		return b, runtime.Within(err, "BarBaz")
+	{
+		e1 := &m.BarBaz
+		b = runtime.AppendInt64(b, e1.Size)
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.Within(err, "BarBaz")
+			}
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
@@ -259,11 +287,28 @@ func (m *Foo) decode(r *runtime.Reader, version int16) {
 			n = r.ArrayLen(true, false, 5)
 		}
 		m.Bars = runtime.Grow(m.Bars, n)
-		for i := range m.Bars {
-			m.Bars[i].decode(r, version)
+		for i1 := range m.Bars {
+			e1 := &m.Bars[i1]
+			e1.Value = r.Int32()
 			if r.Failed() {
-				r.WithinElem("Bars", i)
+				r.Within("Value")
+				r.WithinElem("Bars", i1)
 				return
+			}
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.WithinElem("Bars", i1)
+						return
+					}
+				}
+				if r.Failed() {
+					r.WithinElem("Bars", i1)
+					return
+				}
 			}
 		}
 	}
@@ -271,10 +316,29 @@ func (m *Foo) decode(r *runtime.Reader, version int16) {
 		r.Within("Bars")
 		return
 	}
-	m.BarBaz.decode(r, version)
-	if r.Failed() {
-		r.Within("BarBaz")
-		return
+	{
+		e1 := &m.BarBaz
+		e1.Size = r.Int64()
+		if r.Failed() {
+			r.Within("Size")
+			r.Within("BarBaz")
+			return
+		}
+		e1.UnknownTags = e1.UnknownTags[:0]
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+				if r.Failed() {
+					r.Within("BarBaz")
+					return
+				}
+			}
+			if r.Failed() {
+				r.Within("BarBaz")
+				return
+			}
+		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if !r.EmptyTags() {

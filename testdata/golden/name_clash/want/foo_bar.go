@@ -135,10 +135,24 @@ func (m *FooBar) isDefault() bool {
 
 func (m *FooBar) size(version int16) int {
 	n := 0
-	n += m.Baz.size(version)
+	{
+		e1 := &m.Baz
+		n += 4
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
+	}
 	n += runtime.SizeArrayLen(len(m.Qux), true)
-	for i := range m.Qux {
-		n += m.Qux[i].size(version)
+	for i1 := range m.Qux {
+		e1 := &m.Qux[i1]
+		n += 2
+		if len(e1.UnknownTags) == 0 {
+			n++
+		} else {
+			n += e1.UnknownTags.SectionSize()
+		}
 	}
 	if len(m.UnknownTags) == 0 {
 		n++
@@ -150,13 +164,27 @@ func (m *FooBar) size(version int16) int {
 
 func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	if b, err = m.Baz.appendTo(b, version); err != nil {
-		return b, runtime.Within(err, "Baz")
+	{
+		e1 := &m.Baz
+		b = runtime.AppendInt32(b, e1.Count)
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.Within(err, "Baz")
+			}
+		}
 	}
 	b = runtime.AppendArrayLen(b, len(m.Qux), true)
-	for i := range m.Qux {
-		if b, err = m.Qux[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Qux", i)
+	for i1 := range m.Qux {
+		e1 := &m.Qux[i1]
+		b = runtime.AppendInt16(b, e1.APIKey)
+		if len(e1.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else {
+			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Qux", i1)
+			}
 		}
 	}
 	if len(m.UnknownTags) == 0 {
@@ -170,10 +198,29 @@ func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *FooBar) decode(r *runtime.Reader, version int16) {
-	m.Baz.decode(r, version)
-	if r.Failed() {
-		r.Within("Baz")
-		return
+	{
+		e1 := &m.Baz
+		e1.Count = r.Int32()
+		if r.Failed() {
+			r.Within("Count")
+			r.Within("Baz")
+			return
+		}
+		e1.UnknownTags = e1.UnknownTags[:0]
+		if !r.EmptyTags() {
+			for i, n := 0, r.TagCount(); i < n; i++ {
+				tag, size := r.TagHeader()
+				e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+				if r.Failed() {
+					r.Within("Baz")
+					return
+				}
+			}
+			if r.Failed() {
+				r.Within("Baz")
+				return
+			}
+		}
 	}
 	{
 		n, ok := r.SmallArrayLen(true, 3)
@@ -181,11 +228,28 @@ func (m *FooBar) decode(r *runtime.Reader, version int16) {
 			n = r.ArrayLen(true, false, 3)
 		}
 		m.Qux = runtime.Grow(m.Qux, n)
-		for i := range m.Qux {
-			m.Qux[i].decode(r, version)
+		for i1 := range m.Qux {
+			e1 := &m.Qux[i1]
+			e1.APIKey = r.Int16()
 			if r.Failed() {
-				r.WithinElem("Qux", i)
+				r.Within("APIKey")
+				r.WithinElem("Qux", i1)
 				return
+			}
+			e1.UnknownTags = e1.UnknownTags[:0]
+			if !r.EmptyTags() {
+				for i, n := 0, r.TagCount(); i < n; i++ {
+					tag, size := r.TagHeader()
+					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+					if r.Failed() {
+						r.WithinElem("Qux", i1)
+						return
+					}
+				}
+				if r.Failed() {
+					r.WithinElem("Qux", i1)
+					return
+				}
 			}
 		}
 	}

@@ -179,8 +179,17 @@ func (m *NullableArrays) size(version int16) int {
 	}
 	n += runtime.SizeArrayLen(len(m.Values), flexible) + len(m.Values)*8
 	n += runtime.SizeArrayLen(len(m.Items), flexible)
-	for i := range m.Items {
-		n += m.Items[i].size(version)
+	for i1 := range m.Items {
+		e1 := &m.Items[i1]
+		n += runtime.SizeString(len(e1.Key), flexible)
+		n += runtime.SizeNullBytes(e1.Payload, flexible)
+		if flexible {
+			if len(e1.UnknownTags) == 0 {
+				n++
+			} else {
+				n += e1.UnknownTags.SectionSize()
+			}
+		}
 	}
 	if version >= 1 {
 		n += runtime.SizeArrayLen(len(m.Blobs), flexible)
@@ -236,9 +245,25 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 	} else {
 		b = runtime.AppendArrayLen(b, len(m.Items), flexible)
 	}
-	for i := range m.Items {
-		if b, err = m.Items[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Items", i)
+	for i1 := range m.Items {
+		e1 := &m.Items[i1]
+		if len(e1.Key) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("Key", runtime.ErrStringTooLong, ""), "Items", i1)
+		}
+		b = runtime.AppendString(b, e1.Key, flexible)
+		b = runtime.AppendNullBytes(b, e1.Payload, flexible)
+		if flexible {
+			if len(e1.UnknownTags) == 0 {
+				b = append(b, 0)
+			} else {
+				if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+					return b, runtime.WithinElem(err, "Items", i1)
+				}
+			}
+		} else {
+			if len(e1.UnknownTags) > 0 {
+				return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Items", i1)
+			}
 		}
 	}
 	if version >= 1 {
@@ -338,11 +363,38 @@ func (m *NullableArrays) decode(r *runtime.Reader, version int16) {
 			m.Items = nil
 		} else {
 			m.Items = runtime.Grow(m.Items, n)
-			for i := range m.Items {
-				m.Items[i].decode(r, version)
+			for i1 := range m.Items {
+				e1 := &m.Items[i1]
+				e1.Key = r.String(flexible, e1.Key)
 				if r.Failed() {
-					r.WithinElem("Items", i)
+					r.Within("Key")
+					r.WithinElem("Items", i1)
 					return
+				}
+				e1.Payload = r.NullBytes(flexible, e1.Payload)
+				if r.Failed() {
+					r.Within("Payload")
+					r.WithinElem("Items", i1)
+					return
+				}
+				if flexible {
+					e1.UnknownTags = e1.UnknownTags[:0]
+					if !r.EmptyTags() {
+						for i, n := 0, r.TagCount(); i < n; i++ {
+							tag, size := r.TagHeader()
+							e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+							if r.Failed() {
+								r.WithinElem("Items", i1)
+								return
+							}
+						}
+						if r.Failed() {
+							r.WithinElem("Items", i1)
+							return
+						}
+					}
+				} else {
+					e1.UnknownTags = e1.UnknownTags[:0]
 				}
 			}
 		}

@@ -172,8 +172,25 @@ func (m *VersionsStraddle) size(version int16) int {
 	}
 	if version >= 2 {
 		n += runtime.SizeArrayLen(len(m.Groups), flexible)
-		for i := range m.Groups {
-			n += m.Groups[i].size(version)
+		for i1 := range m.Groups {
+			e1 := &m.Groups[i1]
+			n += runtime.SizeString(len(e1.GroupID), flexible)
+			if version >= 4 {
+				n += runtime.SizeArrayLen(len(e1.Members), flexible)
+				for _, e := range e1.Members {
+					n += runtime.SizeString(len(e), flexible)
+				}
+			}
+			if version <= 3 {
+				n += 1
+			}
+			if flexible {
+				if len(e1.UnknownTags) == 0 {
+					n++
+				} else {
+					n += e1.UnknownTags.SectionSize()
+				}
+			}
 		}
 	}
 	if flexible {
@@ -216,9 +233,42 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 	}
 	if version >= 2 {
 		b = runtime.AppendArrayLen(b, len(m.Groups), flexible)
-		for i := range m.Groups {
-			if b, err = m.Groups[i].appendTo(b, version); err != nil {
-				return b, runtime.WithinElem(err, "Groups", i)
+		for i1 := range m.Groups {
+			e1 := &m.Groups[i1]
+			if len(e1.GroupID) > runtime.MaxStringLen {
+				return b, runtime.WithinElem(runtime.EncodeError("GroupId", runtime.ErrStringTooLong, ""), "Groups", i1)
+			}
+			b = runtime.AppendString(b, e1.GroupID, flexible)
+			if version >= 4 {
+				b = runtime.AppendArrayLen(b, len(e1.Members), flexible)
+				for _, e := range e1.Members {
+					if len(e) > runtime.MaxStringLen {
+						return b, runtime.WithinElem(runtime.EncodeError("Members", runtime.ErrStringTooLong, ""), "Groups", i1)
+					}
+					b = runtime.AppendString(b, e, flexible)
+				}
+			}
+			if (version < 4) && (len(e1.Members) != 0) {
+				return b, runtime.WithinElem(runtime.NonDefaultError("Members", version), "Groups", i1)
+			}
+			if version <= 3 {
+				b = runtime.AppendInt8(b, e1.State)
+			}
+			if (version > 3) && (e1.State != 0) {
+				return b, runtime.WithinElem(runtime.NonDefaultError("State", version), "Groups", i1)
+			}
+			if flexible {
+				if len(e1.UnknownTags) == 0 {
+					b = append(b, 0)
+				} else {
+					if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
+						return b, runtime.WithinElem(err, "Groups", i1)
+					}
+				}
+			} else {
+				if len(e1.UnknownTags) > 0 {
+					return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Groups", i1)
+				}
 			}
 		}
 	}
@@ -291,11 +341,61 @@ func (m *VersionsStraddle) decode(r *runtime.Reader, version int16) {
 				n = r.ArrayLen(flexible, false, 2)
 			}
 			m.Groups = runtime.Grow(m.Groups, n)
-			for i := range m.Groups {
-				m.Groups[i].decode(r, version)
+			for i1 := range m.Groups {
+				e1 := &m.Groups[i1]
+				e1.GroupID = r.String(flexible, e1.GroupID)
 				if r.Failed() {
-					r.WithinElem("Groups", i)
+					r.Within("GroupId")
+					r.WithinElem("Groups", i1)
 					return
+				}
+				if version >= 4 {
+					{
+						n, ok := r.SmallArrayLen(flexible, 1)
+						if !ok {
+							n = r.ArrayLen(flexible, false, 1)
+						}
+						e1.Members = runtime.Grow(e1.Members, n)
+						for i := range e1.Members {
+							e1.Members[i] = r.String(flexible, e1.Members[i])
+						}
+					}
+					if r.Failed() {
+						r.Within("Members")
+						r.WithinElem("Groups", i1)
+						return
+					}
+				} else {
+					e1.Members = e1.Members[:0]
+				}
+				if version <= 3 {
+					e1.State = r.Int8()
+					if r.Failed() {
+						r.Within("State")
+						r.WithinElem("Groups", i1)
+						return
+					}
+				} else {
+					e1.State = 0
+				}
+				if flexible {
+					e1.UnknownTags = e1.UnknownTags[:0]
+					if !r.EmptyTags() {
+						for i, n := 0, r.TagCount(); i < n; i++ {
+							tag, size := r.TagHeader()
+							e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
+							if r.Failed() {
+								r.WithinElem("Groups", i1)
+								return
+							}
+						}
+						if r.Failed() {
+							r.WithinElem("Groups", i1)
+							return
+						}
+					}
+				} else {
+					e1.UnknownTags = e1.UnknownTags[:0]
 				}
 			}
 		}
