@@ -183,10 +183,14 @@ func (m *RequestHeader) appendTo(b []byte, version int16) ([]byte, error) {
 		binary.BigEndian.PutUint32(p[4:], uint32(m.CorrelationID))
 	}
 	if version >= 1 {
-		if len(m.ClientID.Value) > runtime.MaxStringLen {
-			return b, runtime.EncodeError("ClientId", runtime.ErrStringTooLong, "")
+		if m.ClientID.Valid {
+			if len(m.ClientID.Value) > runtime.MaxStringLen {
+				return b, runtime.EncodeError("ClientId", runtime.ErrStringTooLong, "")
+			}
+			b = runtime.AppendString(b, m.ClientID.Value, false)
+		} else {
+			b = runtime.AppendNullMarker(b, false, false)
 		}
-		b = runtime.AppendNullString(b, m.ClientID, false)
 	}
 	if flexible {
 		if len(m.UnknownTags) == 0 {

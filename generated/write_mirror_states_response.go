@@ -202,10 +202,14 @@ func (m *WriteMirrorStatesResponse) appendTo(b []byte, version int16) ([]byte, e
 		binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
 		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
 	}
-	if len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
+	if m.ErrorMessage.Valid {
+		if len(m.ErrorMessage.Value) > runtime.MaxStringLen {
+			return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
+		}
+		b = runtime.AppendString(b, m.ErrorMessage.Value, true)
+	} else {
+		b = runtime.AppendNullMarker(b, true, false)
 	}
-	b = runtime.AppendNullString(b, m.ErrorMessage, true)
 	b = runtime.AppendArrayLen(b, len(m.Topics), true)
 	for i1 := range m.Topics {
 		e1 := &m.Topics[i1]

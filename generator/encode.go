@@ -203,15 +203,23 @@ func appendValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool
 	case schema.KindString:
 		if fm.nullable {
 			out := nullGuard(Op("!").Add(val).Dot("Valid"))
-			out = append(out, strCheck(Add(val).Dot("Value")),
-				Id("b").Op("=").Add(rt("AppendNullString")).Call(Id("b"), val, compact))
+			out = append(out, If(Add(val).Dot("Valid")).Block(
+				strCheck(Add(val).Dot("Value")),
+				Id("b").Op("=").Add(rt("AppendString")).Call(Id("b"), Add(val).Dot("Value"), compact),
+			).Else().Block(
+				Id("b").Op("=").Add(rt("AppendNullMarker")).Call(Id("b"), compact, False()),
+			))
 			return out, false
 		}
 		return []Code{strCheck(val), Id("b").Op("=").Add(rt("AppendString")).Call(Id("b"), val, compact)}, false
 	case schema.KindBytes, schema.KindRecords:
 		if fm.nullable {
 			out := nullGuard(Add(val).Op("==").Nil())
-			return append(out, Id("b").Op("=").Add(rt("AppendNullBytes")).Call(Id("b"), val, compact)), false
+			return append(out, If(Add(val).Op("==").Nil()).Block(
+				Id("b").Op("=").Add(rt("AppendNullMarker")).Call(Id("b"), compact, True()),
+			).Else().Block(
+				Id("b").Op("=").Add(rt("AppendBytes")).Call(Id("b"), val, compact),
+			)), false
 		}
 		return []Code{Id("b").Op("=").Add(rt("AppendBytes")).Call(Id("b"), val, compact)}, false
 	case schema.KindStruct:

@@ -83,9 +83,21 @@ func AppendString(b []byte, s string, compact bool) []byte {
 // AppendNullString writes a nullable string.
 func AppendNullString(b []byte, s NullString, compact bool) []byte {
 	if !s.Valid {
-		return appendLen(b, -1, compact, false)
+		return AppendNullMarker(b, compact, false)
 	}
 	return AppendString(b, s.Value, compact)
+}
+
+// AppendNullMarker writes the length of a null string (wide: of null bytes,
+// records or an array).
+func AppendNullMarker(b []byte, compact, wide bool) []byte {
+	switch {
+	case compact:
+		return append(b, 0)
+	case wide:
+		return append(b, 0xff, 0xff, 0xff, 0xff)
+	}
+	return append(b, 0xff, 0xff)
 }
 
 // AppendBytes writes bytes or records; nil is written as empty.
@@ -117,10 +129,11 @@ func SizeString(n int, compact bool) int {
 
 // SizeNullString is the encoded size of a nullable string.
 func SizeNullString(s NullString, compact bool) int {
+	n := len(s.Value)
 	if !s.Valid {
-		return SizeString(-1, compact)
+		n = -1
 	}
-	return SizeString(len(s.Value), compact)
+	return SizeString(n, compact)
 }
 
 // SizeBytes is the encoded size of bytes or records of length n (n = -1: null).
@@ -133,10 +146,11 @@ func SizeBytes(n int, compact bool) int {
 
 // SizeNullBytes is the encoded size of nullable bytes (nil: null).
 func SizeNullBytes(v []byte, compact bool) int {
+	n := len(v)
 	if v == nil {
-		return SizeBytes(-1, compact)
+		n = -1
 	}
-	return SizeBytes(len(v), compact)
+	return SizeBytes(n, compact)
 }
 
 // SizeArrayLen is the encoded size of an array count (n = -1: null).

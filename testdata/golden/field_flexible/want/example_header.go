@@ -185,10 +185,14 @@ func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 		binary.BigEndian.PutUint32(p[2:], uint32(m.CorrelationID))
 	}
 	if version >= 1 {
-		if len(m.ClientID.Value) > runtime.MaxStringLen {
-			return b, runtime.EncodeError("ClientId", runtime.ErrStringTooLong, "")
+		if m.ClientID.Valid {
+			if len(m.ClientID.Value) > runtime.MaxStringLen {
+				return b, runtime.EncodeError("ClientId", runtime.ErrStringTooLong, "")
+			}
+			b = runtime.AppendString(b, m.ClientID.Value, false)
+		} else {
+			b = runtime.AppendNullMarker(b, false, false)
 		}
-		b = runtime.AppendNullString(b, m.ClientID, false)
 	}
 	if version >= 2 {
 		b = runtime.AppendBytes(b, m.Token, version >= 3)

@@ -251,7 +251,11 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, runtime.WithinElem(runtime.EncodeError("Key", runtime.ErrStringTooLong, ""), "Items", i1)
 		}
 		b = runtime.AppendString(b, e1.Key, flexible)
-		b = runtime.AppendNullBytes(b, e1.Payload, flexible)
+		if e1.Payload == nil {
+			b = runtime.AppendNullMarker(b, flexible, true)
+		} else {
+			b = runtime.AppendBytes(b, e1.Payload, flexible)
+		}
 		if flexible {
 			if len(e1.UnknownTags) == 0 {
 				b = append(b, 0)
@@ -508,7 +512,11 @@ func (m *NullableArraysItem) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.EncodeError("Key", runtime.ErrStringTooLong, "")
 	}
 	b = runtime.AppendString(b, m.Key, flexible)
-	b = runtime.AppendNullBytes(b, m.Payload, flexible)
+	if m.Payload == nil {
+		b = runtime.AppendNullMarker(b, flexible, true)
+	} else {
+		b = runtime.AppendBytes(b, m.Payload, flexible)
+	}
 	if flexible {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)

@@ -190,7 +190,11 @@ func (m *RecordsUUIDFloat) size(version int16) int {
 func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	flexible := version >= 1
-	b = runtime.AppendNullBytes(b, m.Records, flexible)
+	if m.Records == nil {
+		b = runtime.AppendNullMarker(b, flexible, true)
+	} else {
+		b = runtime.AppendBytes(b, m.Records, flexible)
+	}
 	b = runtime.AppendBytes(b, m.MoreRecords, flexible)
 	{
 		var p []byte

@@ -348,10 +348,14 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 			var sz int
 			sz += runtime.SizeNullString(m.Rack, true)
 			b = runtime.AppendUvarint(b, uint32(sz))
-			if len(m.Rack.Value) > runtime.MaxStringLen {
-				return b, runtime.EncodeError("Rack", runtime.ErrStringTooLong, "")
+			if m.Rack.Valid {
+				if len(m.Rack.Value) > runtime.MaxStringLen {
+					return b, runtime.EncodeError("Rack", runtime.ErrStringTooLong, "")
+				}
+				b = runtime.AppendString(b, m.Rack.Value, true)
+			} else {
+				b = runtime.AppendNullMarker(b, true, false)
 			}
-			b = runtime.AppendNullString(b, m.Rack, true)
 		}
 		if len(m.Replicas) != 0 {
 			b = runtime.AppendUvarint(b, 3)
