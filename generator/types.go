@@ -153,14 +153,14 @@ func emitTopMethods(f *File, sm *structModel) {
 		Return(Id("m").Dot("size").Call(Id("version"))),
 	)
 	f.Line()
-	docComment(f, "AppendTo appends the encoding at version to dst, growing it at most once.\nOn error dst is returned unchanged.")
+	docComment(f, "AppendTo appends the encoding at version to dst. When dst has no spare\ncapacity (nil, say) the exact size is computed first and dst grows once;\notherwise the message is written straight into dst's room, which grows\nas append would if it runs out. On error dst is returned unchanged.")
 	f.Func().Add(recv()).Id("AppendTo").Params(Id("dst").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(
 		If(unsupported.Clone()).Block(
 			Return(Id("dst"), rt("UnsupportedVersion").Call(Lit("encode"), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV))),
 		),
 		Id("b").Op(":=").Id("dst"),
-		If(Id("n").Op(":=").Id("m").Dot("size").Call(Id("version")), Cap(Id("b")).Op("-").Len(Id("b")).Op("<").Id("n")).Block(
-			Id("b").Op("=").Make(Index().Byte(), Len(Id("dst")), Len(Id("dst")).Op("+").Id("n")),
+		If(Cap(Id("b")).Op("==").Len(Id("b"))).Block(
+			Id("b").Op("=").Make(Index().Byte(), Len(Id("dst")), Len(Id("dst")).Op("+").Id("m").Dot("size").Call(Id("version"))),
 			Copy(Id("b"), Id("dst")),
 		),
 		List(Id("b"), Err()).Op(":=").Id("m").Dot("appendTo").Call(Id("b"), Id("version")),

@@ -5,8 +5,10 @@ type Message interface {
 	// Size returns the exact encoded length at version, or 0 if the version is
 	// not supported.
 	Size(version int16) int
-	// AppendTo appends the encoding at version to dst. On error dst is
-	// returned unchanged (truncated to its original length).
+	// AppendTo appends the encoding at version to dst. Into a dst without
+	// spare capacity it sizes the encoding exactly and allocates once; into
+	// a buffer with room it writes directly, growing it as append does if
+	// the room runs out. On error dst is returned unchanged.
 	AppendTo(dst []byte, version int16) ([]byte, error)
 	// Decode resets the message, decodes it from src and returns the number of
 	// bytes read. Strings and byte slices do not alias src.

@@ -77,15 +77,17 @@ func (m *VersionsStraddle) Size(version int16) int {
 	return m.size(version)
 }
 
-// AppendTo appends the encoding at version to dst, growing it at most once.
-// On error dst is returned unchanged.
+// AppendTo appends the encoding at version to dst. When dst has no spare
+// capacity (nil, say) the exact size is computed first and dst grows once;
+// otherwise the message is written straight into dst's room, which grows
+// as append would if it runs out. On error dst is returned unchanged.
 func (m *VersionsStraddle) AppendTo(dst []byte, version int16) ([]byte, error) {
 	if version < 0 || version > 5 {
 		return dst, runtime.UnsupportedVersion("encode", "VersionsStraddle", version, 0, 5)
 	}
 	b := dst
-	if n := m.size(version); cap(b)-len(b) < n {
-		b = make([]byte, len(dst), len(dst)+n)
+	if cap(b) == len(b) {
+		b = make([]byte, len(dst), len(dst)+m.size(version))
 		copy(b, dst)
 	}
 	b, err := m.appendTo(b, version)
