@@ -53,5 +53,19 @@ fuzz:
 		$(GO) test -tags corpus -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./conformance/; \
 	fi
 
+# Benchmarks (bench/, a module of its own so that kmsg, sarama and kafka-go
+# never enter go.mod): regenerate the corpus, check that every library reads
+# the same bytes, run the benchmarks into bench/bench.txt, then print the
+# benchstat comparison, the targets and the build metrics (docs/benchmarks.md).
+BENCHFLAGS ?= -count 10 -benchtime 500ms
+bench: SHELL := /bin/bash
+bench:
+	$(GO) run ./internal/cmd/gencorpus
+	cd bench && $(GO) test -count 1 ./...
+	set -o pipefail; cd bench && $(GO) test -run '^$$' -bench . -benchmem $(BENCHFLAGS) -timeout 60m | tee bench.txt
+	cd bench && $(GO) tool benchstat -col '/impl@(kafkagen kmsg sarama copy)' bench.txt
+	cd bench && $(GO) run ./cmd/ratios bench.txt
+	cd bench && GO=$(GO) ./buildmetrics.sh
+
 clean:
 	rm -rf conformance/gen

@@ -191,7 +191,7 @@ func emitTopMethods(f *File, sm *structModel) {
 				Return(Id("r").Dot("Finish").Call(Lit(spec.Name), Id("version"))),
 			)...)
 	}
-	docComment(f, "Decode resets m, decodes it from src at version and returns the number of\nbytes read. Strings and byte slices are copied, reusing m's values and\ncapacity where they are unchanged.")
+	docComment(f, "Decode resets m, decodes it from src at version and returns the number of\nbytes read. Strings and byte slices are copied, never aliasing src: unchanged\nstrings are kept, and byte slices already in m are reused as buffers (a byte\nslice assigned to m may be overwritten).")
 	f.Func().Add(recv()).Id("Decode").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decodeBody(false)...)
 	f.Line()
 	docComment(f, "DecodeAliased is Decode, but strings and byte slices point into src, which\nmust stay unchanged while m is in use. It allocates nothing once m's slices\nhave grown to fit.")

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -193,6 +192,16 @@ func (r *Reader) length(compact, wide bool) int {
 	var n int
 	switch {
 	case compact:
+		// One- and two-byte varints (lengths below 16383) inline.
+		if b := r.buf; r.off+1 < len(b) {
+			if c := b[r.off]; c < 0x80 {
+				r.off++
+				return int(c) - 1
+			} else if d := b[r.off+1]; d < 0x80 {
+				r.off += 2
+				return int(c&0x7f) | int(d)<<7 - 1
+			}
+		}
 		n = int(int32(r.Uvarint())) - 1
 	case wide:
 		n = int(r.Int32())
@@ -272,8 +281,10 @@ func (r *Reader) bytesBody(n int, old []byte) []byte {
 	if r.alias {
 		return b
 	}
-	if old != nil && bytes.Equal(old, b) {
-		return old
+	if cap(old) >= n && old != nil {
+		// Reuse the capacity, as vtprotobuf's generated code does: Decode
+		// documents that byte slices held by m may be overwritten.
+		return append(old[:0], b...)
 	}
 	out := make([]byte, n)
 	copy(out, b)

@@ -109,8 +109,9 @@ func (m *HexDefaults) AppendTo(dst []byte, version int16) ([]byte, error) {
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
-// bytes read. Strings and byte slices are copied, reusing m's values and
-// capacity where they are unchanged.
+// bytes read. Strings and byte slices are copied, never aliasing src: unchanged
+// strings are kept, and byte slices already in m are reused as buffers (a byte
+// slice assigned to m may be overwritten).
 func (m *HexDefaults) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
 		return 0, runtime.UnsupportedVersion("decode", "HexDefaults", version, 0, 0)

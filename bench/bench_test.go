@@ -1,0 +1,104 @@
+package bench
+
+import (
+	"testing"
+)
+
+// Benchmark names are BenchmarkMessage/op=OP/impl=IMPL, so that
+// `benchstat -col /impl` puts the libraries side by side. The ops:
+//
+//	encode-reused   AppendTo into a reused buffer with room for the message
+//	encode-nil      AppendTo(nil): the encoder allocates its buffer
+//	decode-fresh    decode into a new message
+//	decode-reused   decode into the same message (steady state)
+//	decode-changing decode-reused, alternating two inputs of the same shape
+//	                with different record bytes (Fetch, Produce)
+//	decode-aliased  DecodeAliased / kmsg UnsafeReadFrom into the same message
+//	copy            copy of the encoded bytes into a reused buffer: the floor
+//
+// All operate on the bytes kafkagen encoded (see TestSameBytes).
+
+func BenchmarkMetadataResponse(b *testing.B)    { benchCase(b, "MetadataResponse") }
+func BenchmarkFetchResponse(b *testing.B)       { benchCase(b, "FetchResponse") }
+func BenchmarkProduceRequest(b *testing.B)      { benchCase(b, "ProduceRequest") }
+func BenchmarkApiVersionsResponse(b *testing.B) { benchCase(b, "ApiVersionsResponse") }
+func BenchmarkOffsetCommitRequest(b *testing.B) { benchCase(b, "OffsetCommitRequest") }
+
+func benchCase(b *testing.B, name string) {
+	var c *codecCase
+	for _, cc := range cases() {
+		if cc.name == name {
+			c = cc
+		}
+	}
+	wire := c.wire
+	run := func(op, implName string, f func(b *testing.B)) {
+		b.Run("op="+op+"/impl="+implName, func(b *testing.B) {
+			b.SetBytes(int64(len(wire)))
+			b.ReportAllocs()
+			f(b)
+		})
+	}
+	for _, im := range c.impls {
+		if im.encodeReused == nil {
+			continue
+		}
+		run("encode-reused", im.name, func(b *testing.B) {
+			buf := make([]byte, 0, len(wire))
+			for b.Loop() {
+				buf = im.encodeReused(buf[:0])
+			}
+		})
+	}
+	for _, im := range c.impls {
+		run("encode-nil", im.name, func(b *testing.B) {
+			for b.Loop() {
+				_ = im.encodeNil()
+			}
+		})
+	}
+	for _, im := range c.impls {
+		run("decode-fresh", im.name, func(b *testing.B) {
+			for b.Loop() {
+				must(im.decodeFresh(wire))
+			}
+		})
+	}
+	for _, im := range c.impls {
+		run("decode-reused", im.name, func(b *testing.B) {
+			must(im.decodeReused(wire))
+			for b.Loop() {
+				must(im.decodeReused(wire))
+			}
+		})
+	}
+	if c.alt != nil {
+		for _, im := range c.impls {
+			run("decode-changing", im.name, func(b *testing.B) {
+				in := [2][]byte{wire, c.alt}
+				i := 0
+				for b.Loop() {
+					must(im.decodeReused(in[i&1]))
+					i++
+				}
+			})
+		}
+	}
+	for _, im := range c.impls {
+		if im.decodeAliased == nil {
+			continue
+		}
+		run("decode-aliased", im.name, func(b *testing.B) {
+			must(im.decodeAliased(wire))
+			for b.Loop() {
+				must(im.decodeAliased(wire))
+			}
+		})
+	}
+	run("copy", "copy", func(b *testing.B) {
+		dst := make([]byte, len(wire))
+		for b.Loop() {
+			copy(dst, wire)
+		}
+	})
+}

@@ -1,0 +1,236 @@
+package bench
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/IBM/sarama"
+	"github.com/kafkagen/kafkagen/conformance/gen/clients"
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// impl is one library's codec for one message. A nil func is an operation the
+// library does not offer.
+type impl struct {
+	name          string
+	encodeReused  func(dst []byte) []byte // append into dst (len 0, room for the message)
+	encodeNil     func() []byte           // encode into a buffer of its own
+	decodeFresh   func(src []byte) error  // decode into a new message
+	decodeReused  func(src []byte) error  // decode into the same message every time
+	decodeAliased func(src []byte) error  // decode into the same message, aliasing src
+	// encoded returns what the library encodes from the message it decoded
+	// from wire (for the byte-identity checks).
+	encoded func() []byte
+}
+
+// codecCase is one message, its bytes and the libraries that support it.
+type codecCase struct {
+	name    string
+	version int16
+	wire    []byte // encoded by kafkagen
+	// alt has wire's shape but other record bytes (bytes-heavy messages only):
+	// decoding wire and alt in turn shows Decode's cost when records change.
+	alt   []byte
+	impls []impl
+	// bytesHeavy marks Fetch and Produce (targets relative to copy).
+	bytesHeavy bool
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+func mustEncode(m runtime.Message, v int16) []byte {
+	b, err := m.AppendTo(nil, v)
+	must(err)
+	return b
+}
+
+// ours builds kafkagen's impl for msg; newMsg returns a message holding its
+// defaults (NewX).
+func ours[M runtime.Message](msg M, newMsg func() M, v int16) impl {
+	reused := newMsg()
+	aliased := newMsg()
+	return impl{
+		name: "kafkagen",
+		encodeReused: func(dst []byte) []byte {
+			b, err := msg.AppendTo(dst, v)
+			must(err)
+			return b
+		},
+		encodeNil: func() []byte {
+			b, err := msg.AppendTo(nil, v)
+			must(err)
+			return b
+		},
+		decodeFresh: func(src []byte) error {
+			_, err := newMsg().Decode(src, v)
+			return err
+		},
+		decodeReused: func(src []byte) error {
+			_, err := reused.Decode(src, v)
+			return err
+		},
+		decodeAliased: func(src []byte) error {
+			_, err := aliased.DecodeAliased(src, v)
+			return err
+		},
+		encoded: func() []byte { return mustEncode(msg, v) },
+	}
+}
+
+// kmsgMessage is what kmsg's generated requests and responses have.
+type kmsgMessage interface {
+	SetVersion(int16)
+	AppendTo([]byte) []byte
+	ReadFrom([]byte) error
+	UnsafeReadFrom([]byte) error
+}
+
+// kmsgImpl builds kmsg's impl; the message it encodes is the one it decoded
+// from wire.
+func kmsgImpl[M kmsgMessage](newMsg func() M, v int16, wire []byte) impl {
+	mk := func() M {
+		m := newMsg()
+		m.SetVersion(v)
+		return m
+	}
+	msg := mk()
+	must(msg.ReadFrom(wire))
+	reused := mk()
+	aliased := mk()
+	return impl{
+		name:         "kmsg",
+		encodeReused: func(dst []byte) []byte { return msg.AppendTo(dst) },
+		encodeNil:    func() []byte { return msg.AppendTo(nil) },
+		decodeFresh:  func(src []byte) error { return mk().ReadFrom(src) },
+		decodeReused: func(src []byte) error { return reused.ReadFrom(src) },
+		decodeAliased: func(src []byte) error {
+			return aliased.UnsafeReadFrom(src)
+		},
+		encoded: func() []byte { return msg.AppendTo(nil) },
+	}
+}
+
+// saramaImpl builds sarama's impl (see sarama.go): encode always sizes and
+// then allocates, so only encode-nil applies, and it has no aliasing decode.
+// T is the sarama body type, such as sarama.FetchResponse.
+func saramaImpl[T any](v int16, wire []byte) impl {
+	msg := new(T)
+	dec := saramaDecoder(msg)
+	must(saramaDecodeBody(wire, dec, v))
+	enc := saramaEncoder(msg)
+	tab := dec.tab // the itab is per type: only the data word changes
+	reused := saramaDecoder(new(T))
+	return impl{
+		name: "sarama",
+		encodeNil: func() []byte {
+			b, err := saramaEncodeBody(enc)
+			must(err)
+			return b
+		},
+		decodeFresh: func(src []byte) error {
+			return saramaDecodeBody(src, saramaIface{tab, unsafe.Pointer(new(T))}, v)
+		},
+		decodeReused: func(src []byte) error { return saramaDecodeBody(src, reused, v) },
+		encoded: func() []byte {
+			b, err := saramaEncodeBody(enc)
+			must(err)
+			return b
+		},
+	}
+}
+
+var (
+	casesOnce sync.Once
+	allCases  []*codecCase
+)
+
+// cases builds the five messages once.
+func cases() []*codecCase {
+	casesOnce.Do(func() {
+		allCases = buildCases()
+	})
+	return allCases
+}
+
+func buildCases() []*codecCase {
+	var cs []*codecCase
+
+	{
+		msg, v := Metadata(), MetadataVersion
+		wire := mustEncode(msg, v)
+		cs = append(cs, &codecCase{
+			name: "MetadataResponse", version: v, wire: wire,
+			impls: []impl{
+				ours(msg, clients.NewMetadataResponse, v),
+				kmsgImpl(kmsg.NewPtrMetadataResponse, v, wire),
+				// sarama v1.61.1 supports MetadataResponse v0-11 only.
+			},
+		})
+	}
+	{
+		msg, v := Fetch(0), FetchVersion
+		wire := mustEncode(msg, v)
+		cs = append(cs, &codecCase{
+			name: "FetchResponse", version: v, wire: wire, alt: mustEncode(Fetch(1), v),
+			bytesHeavy: true,
+			impls: []impl{
+				ours(msg, clients.NewFetchResponse, v),
+				kmsgImpl(kmsg.NewPtrFetchResponse, v, wire),
+				saramaImpl[sarama.FetchResponse](v, wire),
+			},
+		})
+	}
+	{
+		msg, v := Produce(0), ProduceVersion
+		wire := mustEncode(msg, v)
+		cs = append(cs, &codecCase{
+			name: "ProduceRequest", version: v, wire: wire, alt: mustEncode(Produce(1), v),
+			bytesHeavy: true,
+			impls: []impl{
+				ours(msg, clients.NewProduceRequest, v),
+				kmsgImpl(kmsg.NewPtrProduceRequest, v, wire),
+				saramaImpl[sarama.ProduceRequest](v, wire),
+			},
+		})
+	}
+	{
+		msg, v := APIVersions(), APIVersionsVersion
+		wire := mustEncode(msg, v)
+		cs = append(cs, &codecCase{
+			name: "ApiVersionsResponse", version: v, wire: wire,
+			impls: []impl{
+				ours(msg, clients.NewAPIVersionsResponse, v),
+				kmsgImpl(kmsg.NewPtrApiVersionsResponse, v, wire),
+				saramaImpl[sarama.ApiVersionsResponse](v, wire),
+			},
+		})
+	}
+	{
+		msg, v := OffsetCommit(), OffsetCommitVersion
+		wire := mustEncode(msg, v)
+		cs = append(cs, &codecCase{
+			name: "OffsetCommitRequest", version: v, wire: wire,
+			impls: []impl{
+				ours(msg, clients.NewOffsetCommitRequest, v),
+				kmsgImpl(kmsg.NewPtrOffsetCommitRequest, v, wire),
+				saramaImpl[sarama.OffsetCommitRequest](v, wire),
+			},
+		})
+	}
+	return cs
+}
+
+func (c *codecCase) impl(name string) *impl {
+	for i := range c.impls {
+		if c.impls[i].name == name {
+			return &c.impls[i]
+		}
+	}
+	panic(fmt.Sprintf("%s: no impl %s", c.name, name))
+}

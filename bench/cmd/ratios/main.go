@@ -1,0 +1,191 @@
+// Command ratios reads `go test -bench` output of the bench module and prints
+// each performance target of the benchmark issue with the measured ratio
+// (medians, as benchstat uses) and PASS or MISS.
+//
+//	go run ./cmd/ratios [-md] bench.txt
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+type key struct{ msg, op, impl string }
+
+var (
+	fieldHeavy = []string{"MetadataResponse", "ApiVersionsResponse", "OffsetCommitRequest"}
+	bytesHeavy = []string{"FetchResponse", "ProduceRequest"}
+	allMsgs    = []string{"MetadataResponse", "FetchResponse", "ProduceRequest", "ApiVersionsResponse", "OffsetCommitRequest"}
+)
+
+var procs = regexp.MustCompile(`-\d+$`)
+
+func main() {
+	md := flag.Bool("md", false, "print a Markdown table")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: ratios [-md] bench.txt")
+		os.Exit(2)
+	}
+	f, err := os.Open(flag.Arg(0))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	defer f.Close()
+	secs, allocs, err := read(f, flag.Arg(0))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+
+	type row struct {
+		target, measured, status string
+	}
+	var rows []row
+	add := func(target string, got float64, ok bool, format string) {
+		status := "PASS"
+		if !ok {
+			status = "MISS"
+		}
+		rows = append(rows, row{target, fmt.Sprintf(format, got), status})
+	}
+	missing := func(target string) { rows = append(rows, row{target, "n/a", "NO DATA"}) }
+	ratio := func(num, den key) (float64, bool) {
+		n, ok1 := secs[num]
+		d, ok2 := secs[den]
+		if !ok1 || !ok2 || d == 0 {
+			return 0, false
+		}
+		return n / d, true
+	}
+
+	for _, m := range fieldHeavy {
+		t := m + ": encode-reused, kmsg AppendTo / ours ≥ 1.5×"
+		if r, ok := ratio(key{m, "encode-reused", "kmsg"}, key{m, "encode-reused", "kafkagen"}); ok {
+			add(t, r, r >= 1.5, "%.2f×")
+		} else {
+			missing(t)
+		}
+	}
+	for _, m := range fieldHeavy {
+		t := m + ": decode-reused, kmsg ReadFrom / ours Decode ≥ 3×"
+		if r, ok := ratio(key{m, "decode-reused", "kmsg"}, key{m, "decode-reused", "kafkagen"}); ok {
+			add(t, r, r >= 3, "%.2f×")
+		} else {
+			missing(t)
+		}
+	}
+	for _, m := range allMsgs {
+		t := m + ": decode-aliased, kmsg UnsafeReadFrom / ours DecodeAliased ≥ 3×"
+		if r, ok := ratio(key{m, "decode-aliased", "kmsg"}, key{m, "decode-aliased", "kafkagen"}); ok {
+			add(t, r, r >= 3, "%.2f×")
+		} else {
+			missing(t)
+		}
+	}
+	for _, m := range bytesHeavy {
+		t := m + ": encode-reused / copy ≤ 1.1×"
+		if r, ok := ratio(key{m, "encode-reused", "kafkagen"}, key{m, "copy", "copy"}); ok {
+			add(t, r, r <= 1.1, "%.2f×")
+		} else {
+			missing(t)
+		}
+		t = m + ": decode-reused / copy ≤ 1.3×"
+		if r, ok := ratio(key{m, "decode-reused", "kafkagen"}, key{m, "copy", "copy"}); ok {
+			add(t, r, r <= 1.3, "%.2f×")
+		} else {
+			missing(t)
+		}
+	}
+	for _, m := range allMsgs {
+		for _, a := range []struct {
+			op   string
+			want float64
+		}{{"encode-reused", 0}, {"encode-nil", 1}, {"decode-reused", 0}, {"decode-aliased", 0}} {
+			t := fmt.Sprintf("%s: %s allocs/op = %g", m, a.op, a.want)
+			if got, ok := allocs[key{m, a.op, "kafkagen"}]; ok {
+				add(t, got, got == a.want, "%g")
+			} else {
+				missing(t)
+			}
+		}
+	}
+
+	if *md {
+		fmt.Println("| target | measured | |")
+		fmt.Println("| --- | ---: | --- |")
+		for _, r := range rows {
+			fmt.Printf("| %s | %s | %s |\n", r.target, r.measured, r.status)
+		}
+	} else {
+		w := 0
+		for _, r := range rows {
+			w = max(w, len([]rune(r.target)))
+		}
+		for _, r := range rows {
+			fmt.Printf("%-*s  %8s  %s\n", w, r.target, r.measured, r.status)
+		}
+	}
+	pass := 0
+	for _, r := range rows {
+		if r.status == "PASS" {
+			pass++
+		}
+	}
+	fmt.Printf("\n%d of %d targets met\n", pass, len(rows))
+}
+
+// read returns the median sec/op and the median allocs/op of each benchmark.
+func read(r io.Reader, name string) (secs, allocs map[key]float64, err error) {
+	sec := map[key][]float64{}
+	alloc := map[key][]float64{}
+	br := benchfmt.NewReader(r, name)
+	for br.Scan() {
+		res, ok := br.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		base, parts := res.Name.Parts()
+		k := key{msg: strings.TrimPrefix(string(base), "Benchmark")}
+		for _, p := range parts {
+			p := procs.ReplaceAllString(strings.TrimPrefix(string(p), "/"), "")
+			if v, ok := strings.CutPrefix(p, "op="); ok {
+				k.op = v
+			} else if v, ok := strings.CutPrefix(p, "impl="); ok {
+				k.impl = v
+			}
+		}
+		if v, ok := res.Value("sec/op"); ok {
+			sec[k] = append(sec[k], v)
+		}
+		if v, ok := res.Value("allocs/op"); ok {
+			alloc[k] = append(alloc[k], v)
+		}
+	}
+	if err := br.Err(); err != nil {
+		return nil, nil, err
+	}
+	return medians(sec), medians(alloc), nil
+}
+
+func medians(m map[key][]float64) map[key]float64 {
+	out := make(map[key]float64, len(m))
+	for k, vs := range m {
+		slices.Sort(vs)
+		n := len(vs)
+		if n%2 == 1 {
+			out[k] = vs[n/2]
+		} else {
+			out[k] = (vs[n/2-1] + vs[n/2]) / 2
+		}
+	}
+	return out
+}
