@@ -25,6 +25,9 @@ func verCond(vs, within schema.Versions) (cond *Statement, always, never bool) {
 	if vs.Intersect(within).Empty() {
 		return nil, false, true
 	}
+	if vs.Lo == vs.Hi {
+		return Id("version").Op("==").Lit(int(vs.Lo)), false, false
+	}
 	var parts []Code
 	if vs.Lo > within.Lo {
 		parts = append(parts, Id("version").Op(">=").Lit(int(vs.Lo)))
@@ -45,6 +48,9 @@ func notVerCond(vs, within schema.Versions) (cond *Statement, always, never bool
 	c, a, n := verCond(vs, within)
 	if a || n {
 		return c, n, a
+	}
+	if vs.Lo == vs.Hi {
+		return Id("version").Op("!=").Lit(int(vs.Lo)), false, false
 	}
 	var parts []Code
 	if vs.Lo > within.Lo {
