@@ -216,17 +216,21 @@ func (r *Reader) length(compact, wide bool) int {
 
 // take returns the next n bytes, or nil after failing.
 func (r *Reader) take(n int) []byte {
+	if uint(n) <= uint(len(r.buf)-r.off) { // also rejects a negative n
+		b := r.buf[r.off : r.off+n : r.off+n]
+		r.off += n
+		return b
+	}
+	r.takeFailed(n)
+	return nil
+}
+
+func (r *Reader) takeFailed(n int) {
 	if n < 0 {
 		r.Fail(ErrInvalidLength, fmt.Sprintf("negative length %d", n))
-		return nil
+		return
 	}
-	if n > len(r.buf)-r.off {
-		r.Fail(ErrShortBuffer, fmt.Sprintf("need %d bytes, have %d", n, len(r.buf)-r.off))
-		return nil
-	}
-	b := r.buf[r.off : r.off+n : r.off+n]
-	r.off += n
-	return b
+	r.Fail(ErrShortBuffer, fmt.Sprintf("need %d bytes, have %d", n, len(r.buf)-r.off))
 }
 
 // stringBody reads n bytes of a string whose length started at offset start.
@@ -274,13 +278,21 @@ func (r *Reader) NullString(compact bool, old NullString) NullString {
 }
 
 func (r *Reader) bytesBody(n int, old []byte) []byte {
-	b := r.take(n)
-	if b == nil {
+	if uint(n) > uint(len(r.buf)-r.off) {
+		r.takeFailed(n)
 		return nil
 	}
+	b := r.buf[r.off : r.off+n : r.off+n]
+	r.off += n
 	if r.alias {
 		return b
 	}
+	return copyBytes(b, old)
+}
+
+// copyBytes copies b, into old's capacity when it fits.
+func copyBytes(b, old []byte) []byte {
+	n := len(b)
 	if cap(old) >= n && old != nil {
 		// Reuse the capacity, as vtprotobuf's generated code does: Decode
 		// documents that byte slices held by m may be overwritten.
@@ -306,13 +318,23 @@ func (r *Reader) Bytes(compact bool, old []byte) []byte {
 	return r.bytesBody(n, old)
 }
 
-// NullBytes reads nullable bytes or records; null is nil.
+// NullBytes reads nullable bytes or records; null is nil. It spells out
+// bytesBody: records fields are the bulk of fetches and produces.
 func (r *Reader) NullBytes(compact bool, old []byte) []byte {
 	n := r.length(compact, true)
 	if n < 0 {
 		return nil
 	}
-	return r.bytesBody(n, old)
+	if uint(n) > uint(len(r.buf)-r.off) {
+		r.takeFailed(n)
+		return nil
+	}
+	b := r.buf[r.off : r.off+n : r.off+n]
+	r.off += n
+	if r.alias {
+		return b
+	}
+	return copyBytes(b, old)
 }
 
 // ArrayLen reads an array count. It returns -1 for null when nullable and
