@@ -22,6 +22,16 @@ type emitCtx struct {
 	// flexDeclared: the flexible variable is already in scope (it has the
 	// same value at every depth: flexibility is per message).
 	flexDeclared bool
+	// calls collects the structs whose own methods this code calls (those
+	// not inlined), so that only needed methods are emitted.
+	calls map[*structModel]bool
+}
+
+// call records that the code calls elem's size, appendTo or decode method.
+func (c *emitCtx) call(elem *structModel) {
+	if c != nil && c.calls != nil {
+		c.calls[elem] = true
+	}
 }
 
 // declareFlexible declares the flexible variable for sm's code unless it is
@@ -39,8 +49,8 @@ func (c *emitCtx) declareFlexible(sm *structModel) []Code {
 // call their own methods.
 const maxInlineDepth = 6
 
-func methodCtx(sm *structModel) *emitCtx {
-	return &emitCtx{recv: "m", stack: []*structModel{sm}, wrap: func(e Code) Code { return e }}
+func methodCtx(sm *structModel, calls map[*structModel]bool) *emitCtx {
+	return &emitCtx{recv: "m", stack: []*structModel{sm}, wrap: func(e Code) Code { return e }, calls: calls}
 }
 
 func (c *emitCtx) r() *Statement { return Id(c.recv) }
@@ -76,6 +86,7 @@ func (c *emitCtx) child(elem *structModel, field, index string) *emitCtx {
 		wrap:         func(e Code) Code { return c.wrap(path(e)) },
 		unwind:       append([]Code{unwind}, c.unwind...),
 		flexDeclared: c.flexDeclared,
+		calls:        c.calls,
 	}
 }
 

@@ -9,8 +9,8 @@ import (
 // emitDecode writes decode(r, version). Every field is either read or set to
 // its default, so decoding into a used struct equals decoding into a new
 // one, while slices, strings and nested structs are reused.
-func emitDecode(f *File, sm *structModel) error {
-	body, err := decodeBody(sm, methodCtx(sm))
+func emitDecode(f *Group, sm *structModel, calls map[*structModel]bool) error {
+	body, err := decodeBody(sm, methodCtx(sm, calls))
 	if err != nil {
 		return err
 	}
@@ -171,12 +171,17 @@ func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool, 
 				Add(val).Index(Id("i")).Dot("decode").Call(Id("r"), Id("version")),
 				If(Id("r").Dot("Failed").Call()).Block(cx.fail(Id("r").Dot("WithinElem").Call(Lit(name), Id("i")))...),
 			)
+			inlined := false
 			if !tagged && cx.canInline(fm.elem) {
 				iv := cx.index()
 				child := cx.child(fm.elem, name, iv)
 				if body, err := decodeBody(fm.elem, child); err == nil {
 					each = For(Id(iv).Op(":=").Range().Add(val)).Block(bindIfUsed(child.recv, Add(val).Index(Id(iv)), body)...)
+					inlined = true
 				}
+			}
+			if !inlined {
+				cx.call(fm.elem)
 			}
 		default:
 			each = For(Id("i").Op(":=").Range().Add(val)).Block(Add(val).Index(Id("i")).Op("=").Add(readPrimitive(t.Kind)))
@@ -223,6 +228,7 @@ func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool, 
 				return []Code{Block(bindIfUsed(child.recv, val, body)...)}
 			}
 		}
+		cx.call(fm.elem)
 		if !fm.nullable {
 			return dec
 		}

@@ -9,8 +9,8 @@ import (
 // emitAppend writes appendTo(b, version): fields in declaration order, the
 // tag section in tag order with unknown tags last, and Java's write errors
 // for values the version cannot carry.
-func emitAppend(f *File, sm *structModel) error {
-	body, usesErr, err := appendBody(sm, methodCtx(sm))
+func emitAppend(f *Group, sm *structModel, calls map[*structModel]bool) error {
+	body, usesErr, err := appendBody(sm, methodCtx(sm, calls))
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func appendBody(sm *structModel, cx *emitCtx) (body []Code, usesErr bool, err er
 				w = append(w, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Lit(width)))
 			} else {
 				w = append(w, Var().Id("sz").Int())
-				w = append(w, valueSize(fm, val.Clone(), True(), true, "sz", nil)...)
+				w = append(w, valueSize(fm, val.Clone(), True(), true, "sz", cx)...)
 				w = append(w, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("sz"))))
 			}
 			w = append(w, payload...)
@@ -186,6 +186,7 @@ func appendValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool
 					return out, e
 				}
 			}
+			cx.call(fm.elem)
 			out = append(out, For(Id("i").Op(":=").Range().Add(val)).Block(
 				If(List(Id("b"), Err()).Op("=").Add(val).Index(Id("i")).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
 					cx.encodeErr(rt("WithinElem").Call(Err(), Lit(name), Id("i"))),
@@ -232,6 +233,7 @@ func appendValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool
 				return []Code{Block(bindIfUsed(child.recv, val, body)...)}, e
 			}
 		}
+		cx.call(fm.elem)
 		if !fm.nullable {
 			return []Code{call}, true
 		}

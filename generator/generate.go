@@ -30,8 +30,12 @@ func Generate(pkg string, specs []*schema.Spec) (map[string][]byte, error) {
 		f := NewFile(pkg)
 		f.HeaderComment(header(filepath.Base(fm.spec.File)))
 		f.ImportName(RuntimePath, "runtime")
+		needed, err := neededCodecs(fm)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", fm.spec.File, err)
+		}
 		for _, sm := range fm.structs {
-			if err := emitStruct(f, sm); err != nil {
+			if err := emitStruct(f, sm, needed[sm]); err != nil {
 				return nil, fmt.Errorf("%s: %s: %w", fm.spec.File, sm.s.Name, err)
 			}
 		}
@@ -51,7 +55,9 @@ func Generate(pkg string, specs []*schema.Spec) (map[string][]byte, error) {
 	return out, nil
 }
 
-func emitStruct(f *File, sm *structModel) error {
+// emitStruct writes a struct's type, Reset and isDefault, and with codec
+// its size, appendTo and decode methods.
+func emitStruct(f *File, sm *structModel, codec bool) error {
 	emitType(f, sm)
 	if sm.top {
 		emitTopMethods(f, sm)
@@ -59,13 +65,44 @@ func emitStruct(f *File, sm *structModel) error {
 	if err := emitReset(f, sm); err != nil {
 		return err
 	}
-	if err := emitSize(f, sm); err != nil {
+	if !codec {
+		return nil
+	}
+	return emitCodec(f.Group, sm, map[*structModel]bool{})
+}
+
+func emitCodec(g *Group, sm *structModel, calls map[*structModel]bool) error {
+	if err := emitSize(g, sm, calls); err != nil {
 		return err
 	}
-	if err := emitAppend(f, sm); err != nil {
+	if err := emitAppend(g, sm, calls); err != nil {
 		return err
 	}
-	return emitDecode(f, sm)
+	return emitDecode(g, sm, calls)
+}
+
+// neededCodecs finds the structs whose size, appendTo and decode methods are
+// called: the message's own, and those of nested structs that are not
+// inlined (nullable or tagged struct fields, or nesting too deep). The code
+// of the others lives inlined in their parents' methods.
+func neededCodecs(fm *fileModel) (map[*structModel]bool, error) {
+	needed := map[*structModel]bool{fm.top: true}
+	queue := []*structModel{fm.top}
+	for len(queue) > 0 {
+		sm := queue[0]
+		queue = queue[1:]
+		calls := map[*structModel]bool{}
+		if err := emitCodec(NewFile("dryrun").Group, sm, calls); err != nil {
+			return nil, fmt.Errorf("%s: %w", sm.s.Name, err)
+		}
+		for _, other := range fm.structs { // file order keeps this deterministic
+			if calls[other] && !needed[other] {
+				needed[other] = true
+				queue = append(queue, other)
+			}
+		}
+	}
+	return needed, nil
 }
 
 func render(f *File) ([]byte, error) {

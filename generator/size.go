@@ -9,8 +9,8 @@ import (
 // emitSize writes size(version): the exact encoded length, computed without
 // allocating. Fixed-width fields present at every version are summed at
 // generation time.
-func emitSize(f *File, sm *structModel) error {
-	body, err := sizeBody(sm, methodCtx(sm), "n", true)
+func emitSize(f *Group, sm *structModel, calls map[*structModel]bool) error {
+	body, err := sizeBody(sm, methodCtx(sm, calls), "n", true)
 	if err != nil {
 		return err
 	}
@@ -86,7 +86,7 @@ func sizeBody(sm *structModel, cx *emitCtx, acc string, declare bool) ([]Code, e
 			} else {
 				s = []Code{If(nonDef).Block(
 					append(append([]Code{Id("numTags").Op("++"), Var().Id("sz").Int()},
-						valueSize(fm, cx.r().Dot(fm.goName), True(), true, "sz", nil)...),
+						valueSize(fm, cx.r().Dot(fm.goName), True(), true, "sz", cx)...),
 						Id(acc).Op("+=").Lit(uvarintLen(uint32(fm.f.Tag))).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"),
 					)...,
 				)}
@@ -157,6 +157,7 @@ func valueSize(fm *fieldModel, val *Statement, compact *Statement, tagged bool, 
 					break
 				}
 			}
+			cx.call(fm.elem)
 			each = For(Id("i").Op(":=").Range().Add(val)).Block(add(Add(val).Index(Id("i")).Dot("size").Call(Id("version"))))
 		}
 		return []Code{head, each}
@@ -179,6 +180,7 @@ func valueSize(fm *fieldModel, val *Statement, compact *Statement, tagged bool, 
 				return []Code{Block(bindIfUsed(child.recv, val, body)...)}
 			}
 		}
+		cx.call(fm.elem)
 		if !fm.nullable {
 			return []Code{add(Add(val).Dot("size").Call(Id("version")))}
 		}

@@ -312,21 +312,3 @@ func (m *IgnorableExampleFlags) isDefault() bool {
 	}
 	return true
 }
-
-func (m *IgnorableExampleFlags) size(version int16) int {
-	n := 1
-	return n
-}
-
-func (m *IgnorableExampleFlags) appendTo(b []byte, version int16) ([]byte, error) {
-	b = runtime.AppendBool(b, m.Verbose)
-	return b, nil
-}
-
-func (m *IgnorableExampleFlags) decode(r *runtime.Reader, version int16) {
-	m.Verbose = r.Bool()
-	if r.Failed() {
-		r.Within("Verbose")
-		return
-	}
-}

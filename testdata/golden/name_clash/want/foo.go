@@ -384,50 +384,6 @@ func (m *FooBar2) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
-func (m *FooBar2) size(version int16) int {
-	n := 4
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
-	return n
-}
-
-func (m *FooBar2) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	b = runtime.AppendInt32(b, m.Value)
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	}
-	return b, nil
-}
-
-func (m *FooBar2) decode(r *runtime.Reader, version int16) {
-	m.Value = r.Int32()
-	if r.Failed() {
-		r.Within("Value")
-		return
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
-}
-
 // FooBarBaz is the struct BarBaz, used by Foo (versions 0).
 type FooBarBaz struct {
 	// Size is a nested field that collides with the size method.
@@ -452,48 +408,4 @@ func (m *FooBarBaz) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
-}
-
-func (m *FooBarBaz) size(version int16) int {
-	n := 8
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
-	return n
-}
-
-func (m *FooBarBaz) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	b = runtime.AppendInt64(b, m.Size)
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	}
-	return b, nil
-}
-
-func (m *FooBarBaz) decode(r *runtime.Reader, version int16) {
-	m.Size = r.Int64()
-	if r.Failed() {
-		r.Within("Size")
-		return
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
 }

@@ -301,50 +301,6 @@ func (m *FooBarBaz2) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
-func (m *FooBarBaz2) size(version int16) int {
-	n := 4
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
-	return n
-}
-
-func (m *FooBarBaz2) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	b = runtime.AppendInt32(b, m.Count)
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	}
-	return b, nil
-}
-
-func (m *FooBarBaz2) decode(r *runtime.Reader, version int16) {
-	m.Count = r.Int32()
-	if r.Failed() {
-		r.Within("Count")
-		return
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
-}
-
 // FooBarQux is the struct FooBarQux, used by FooBar (versions 0).
 type FooBarQux struct {
 	// APIKey is a field that collides with the APIKey method.
@@ -369,48 +325,4 @@ func (m *FooBarQux) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
-}
-
-func (m *FooBarQux) size(version int16) int {
-	n := 2
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
-	return n
-}
-
-func (m *FooBarQux) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	b = runtime.AppendInt16(b, m.APIKey)
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	}
-	return b, nil
-}
-
-func (m *FooBarQux) decode(r *runtime.Reader, version int16) {
-	m.APIKey = r.Int16()
-	if r.Failed() {
-		r.Within("APIKey")
-		return
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
 }
