@@ -15,6 +15,8 @@ import (
 //	                with different record bytes (Fetch, Produce)
 //	decode-aliased  DecodeAliased / kmsg UnsafeReadFrom into the same message
 //	copy            copy of the encoded bytes into a reused buffer: the floor
+//	copy-records    copy of each record slice to its offset (Fetch, Produce):
+//	                the floor for this layout, which any encoder must copy
 //
 // All operate on the bytes kafkagen encoded (see TestSameBytes).
 
@@ -101,4 +103,14 @@ func benchCase(b *testing.B, name string) {
 			copy(dst, wire)
 		}
 	})
+	if len(c.records) > 0 {
+		run("copy-records", "copy", func(b *testing.B) {
+			dst := make([]byte, len(wire))
+			for b.Loop() {
+				for i, r := range c.records {
+					copy(dst[c.at[i]:], r)
+				}
+			}
+		})
+	}
 }

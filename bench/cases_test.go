@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"fmt"
 	"sync"
 	"unsafe"
@@ -36,6 +37,26 @@ type codecCase struct {
 	impls []impl
 	// bytesHeavy marks Fetch and Produce (targets relative to copy).
 	bytesHeavy bool
+	// records are the record slices of a bytes-heavy message, and at their
+	// offsets in wire: copying each to its place is the floor of any
+	// encoder of this layout (a second, tighter floor than one copy).
+	records [][]byte
+	at      []int
+}
+
+// recordsAt finds each record slice's offset in wire.
+func recordsAt(wire []byte, records [][]byte) []int {
+	var at []int
+	from := 0
+	for _, r := range records {
+		i := bytes.Index(wire[from:], r)
+		if i < 0 {
+			panic("record bytes not found in the encoding")
+		}
+		at = append(at, from+i)
+		from += i + len(r)
+	}
+	return at
 }
 
 func must(err error) {
@@ -158,6 +179,24 @@ func cases() []*codecCase {
 	return allCases
 }
 
+func fetchRecords(m *clients.FetchResponse) (out [][]byte) {
+	for _, t := range m.Responses {
+		for _, p := range t.Partitions {
+			out = append(out, p.Records)
+		}
+	}
+	return out
+}
+
+func produceRecords(m *clients.ProduceRequest) (out [][]byte) {
+	for _, t := range m.TopicData {
+		for _, p := range t.PartitionData {
+			out = append(out, p.Records)
+		}
+	}
+	return out
+}
+
 func buildCases() []*codecCase {
 	var cs []*codecCase
 
@@ -178,7 +217,7 @@ func buildCases() []*codecCase {
 		wire := mustEncode(msg, v)
 		cs = append(cs, &codecCase{
 			name: "FetchResponse", version: v, wire: wire, alt: mustEncode(Fetch(1), v),
-			bytesHeavy: true,
+			bytesHeavy: true, records: fetchRecords(msg), at: recordsAt(wire, fetchRecords(msg)),
 			impls: []impl{
 				ours(msg, clients.NewFetchResponse, v),
 				kmsgImpl(kmsg.NewPtrFetchResponse, v, wire),
@@ -191,7 +230,7 @@ func buildCases() []*codecCase {
 		wire := mustEncode(msg, v)
 		cs = append(cs, &codecCase{
 			name: "ProduceRequest", version: v, wire: wire, alt: mustEncode(Produce(1), v),
-			bytesHeavy: true,
+			bytesHeavy: true, records: produceRecords(msg), at: recordsAt(wire, produceRecords(msg)),
 			impls: []impl{
 				ours(msg, clients.NewProduceRequest, v),
 				kmsgImpl(kmsg.NewPtrProduceRequest, v, wire),
