@@ -24,8 +24,18 @@ func decodeBody(sm *structModel, cx *emitCtx) ([]Code, error) {
 	var body []Code
 	body = append(body, cx.declareFlexible(sm)...)
 	runs := fixedRuns(sm)
+	groups := fixedGroups(sm)
 	for i := 0; i < len(sm.fields); i++ {
 		fm := sm.fields[i]
+		if g := groups[i]; g != nil {
+			code, err := g.read(sm, cx)
+			if err != nil {
+				return nil, err
+			}
+			body = append(body, code)
+			i += len(g.fields) - 1
+			continue
+		}
 		if run := runs[i]; len(run) > 1 {
 			body = append(body, readRun(run, cx)...)
 			i += len(run) - 1

@@ -28,9 +28,19 @@ func emitAppend(f *Group, sm *structModel, calls map[*structModel]bool) error {
 func appendBody(sm *structModel, cx *emitCtx) (body []Code, usesErr bool, err error) {
 	body = append(body, cx.declareFlexible(sm)...)
 	runs := fixedRuns(sm)
+	groups := fixedGroups(sm)
+	groupEnd := -1 // fields before this index were written by a group
 	for i := 0; i < len(sm.fields); i++ {
 		fm := sm.fields[i]
-		if run := runs[i]; len(run) > 1 {
+		if g := groups[i]; g != nil {
+			code, err := g.write(sm, cx)
+			if err != nil {
+				return nil, false, err
+			}
+			body = append(body, code)
+			groupEnd = i + len(g.fields)
+		}
+		if run := runs[i]; len(run) > 1 && i >= groupEnd {
 			body = append(body, writeRun(run, cx))
 			i += len(run) - 1
 			continue
@@ -52,7 +62,7 @@ func appendBody(sm *structModel, cx *emitCtx) (body []Code, usesErr bool, err er
 			}
 		}
 		var write []Code
-		if !iNever {
+		if !iNever && i >= groupEnd {
 			w, e := appendValue(fm, val.Clone(), fm.compactExpr(), false, cx)
 			write = w
 			usesErr = usesErr || e
@@ -60,7 +70,7 @@ func appendBody(sm *structModel, cx *emitCtx) (body []Code, usesErr bool, err er
 		switch {
 		case iAlways:
 			body = append(body, write...)
-		case !iNever:
+		case !iNever && len(write) > 0:
 			body = append(body, If(inline).Block(write...))
 		}
 		if absent != nil {

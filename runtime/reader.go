@@ -214,6 +214,21 @@ func (r *Reader) length(compact, wide bool) int {
 	return n
 }
 
+// compactLen reads a compact length of one or two bytes (below 16383)
+// inline; ok is false, and nothing is consumed, otherwise.
+func (r *Reader) compactLen() (n int, ok bool) {
+	if b := r.buf; r.off+1 < len(b) {
+		if c := b[r.off]; c < 0x80 {
+			r.off++
+			return int(c) - 1, true
+		} else if d := b[r.off+1]; d < 0x80 {
+			r.off += 2
+			return int(c&0x7f) | int(d)<<7 - 1, true
+		}
+	}
+	return 0, false
+}
+
 // take returns the next n bytes, or nil after failing.
 func (r *Reader) take(n int) []byte {
 	if uint(n) <= uint(len(r.buf)-r.off) { // also rejects a negative n
@@ -321,7 +336,13 @@ func (r *Reader) Bytes(compact bool, old []byte) []byte {
 // NullBytes reads nullable bytes or records; null is nil. It spells out
 // bytesBody: records fields are the bulk of fetches and produces.
 func (r *Reader) NullBytes(compact bool, old []byte) []byte {
-	n := r.length(compact, true)
+	n, ok := 0, false
+	if compact {
+		n, ok = r.compactLen()
+	}
+	if !ok {
+		n = r.length(compact, true)
+	}
 	if n < 0 {
 		return nil
 	}

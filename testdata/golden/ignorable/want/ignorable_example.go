@@ -2,7 +2,10 @@
 
 package ignorable
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // IgnorableExample is the Kafka data structure IgnorableExample.
 // Valid versions: 0-2; flexible versions: none.
@@ -196,14 +199,26 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 		b = runtime.AppendString(b, m.Hint, false)
 	}
-	if version >= 1 {
-		b = runtime.AppendInt64(b, m.Required)
+	switch {
+	case version == 0:
+	case version == 1:
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 8)
+			_ = p[7]
+			binary.BigEndian.PutUint64(p[0:], uint64(m.Required))
+		}
+	default:
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 12)
+			_ = p[11]
+			binary.BigEndian.PutUint64(p[0:], uint64(m.Required))
+			binary.BigEndian.PutUint32(p[8:], uint32(m.Timeout))
+		}
 	}
 	if (version < 1) && (m.Required != 0) {
 		return b, runtime.NonDefaultError("Required", version)
-	}
-	if version >= 2 {
-		b = runtime.AppendInt32(b, m.Timeout)
 	}
 	if (version < 2) && (m.Timeout != 30000) {
 		return b, runtime.NonDefaultError("Timeout", version)
@@ -244,23 +259,28 @@ func (m *IgnorableExample) decode(r *runtime.Reader, version int16) {
 	} else {
 		m.Hint = ""
 	}
-	if version >= 1 {
-		m.Required = r.Int64()
-		if r.Failed() {
-			r.Within("Required")
-			return
-		}
-	} else {
+	switch {
+	case version == 0:
 		m.Required = 0
-	}
-	if version >= 2 {
-		m.Timeout = r.Int32()
-		if r.Failed() {
-			r.Within("Timeout")
+		m.Timeout = 30000
+	case version == 1:
+		if p := r.Fixed(8); p != nil {
+			_ = p[7]
+			m.Required = int64(binary.BigEndian.Uint64(p[0:]))
+		} else {
+			r.FailRun([]int{8}, []string{"Required"})
 			return
 		}
-	} else {
 		m.Timeout = 30000
+	default:
+		if p := r.Fixed(12); p != nil {
+			_ = p[11]
+			m.Required = int64(binary.BigEndian.Uint64(p[0:]))
+			m.Timeout = int32(binary.BigEndian.Uint32(p[8:]))
+		} else {
+			r.FailRun([]int{8, 12}, []string{"Required", "Timeout"})
+			return
+		}
 	}
 	if version <= 1 {
 		{

@@ -199,16 +199,26 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 		b = runtime.AppendBytes(b, m.Records, flexible)
 	}
 	b = runtime.AppendBytes(b, m.MoreRecords, flexible)
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 40)
-		_ = p[39]
-		copy(p[0:16], m.ProcessID[:])
-		copy(p[16:32], m.ZeroID[:])
-		binary.BigEndian.PutUint64(p[32:], math.Float64bits(m.Rate))
-	}
-	if version >= 1 {
-		b = runtime.AppendFloat64(b, m.Zero)
+	switch {
+	case version == 0:
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 40)
+			_ = p[39]
+			copy(p[0:16], m.ProcessID[:])
+			copy(p[16:32], m.ZeroID[:])
+			binary.BigEndian.PutUint64(p[32:], math.Float64bits(m.Rate))
+		}
+	default:
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 48)
+			_ = p[47]
+			copy(p[0:16], m.ProcessID[:])
+			copy(p[16:32], m.ZeroID[:])
+			binary.BigEndian.PutUint64(p[32:], math.Float64bits(m.Rate))
+			binary.BigEndian.PutUint64(p[40:], math.Float64bits(m.Zero))
+		}
 	}
 	if (version < 1) && (m.Zero != 0.0) {
 		return b, runtime.NonDefaultError("Zero", version)
@@ -241,23 +251,29 @@ func (m *RecordsUUIDFloat) decode(r *runtime.Reader, version int16) {
 		r.Within("MoreRecords")
 		return
 	}
-	if p := r.Fixed(40); p != nil {
-		_ = p[39]
-		m.ProcessID = runtime.UUID(p[0:16])
-		m.ZeroID = runtime.UUID(p[16:32])
-		m.Rate = math.Float64frombits(binary.BigEndian.Uint64(p[32:]))
-	} else {
-		r.FailRun([]int{16, 32, 40}, []string{"ProcessId", "ZeroId", "Rate"})
-		return
-	}
-	if version >= 1 {
-		m.Zero = r.Float64()
-		if r.Failed() {
-			r.Within("Zero")
+	switch {
+	case version == 0:
+		if p := r.Fixed(40); p != nil {
+			_ = p[39]
+			m.ProcessID = runtime.UUID(p[0:16])
+			m.ZeroID = runtime.UUID(p[16:32])
+			m.Rate = math.Float64frombits(binary.BigEndian.Uint64(p[32:]))
+		} else {
+			r.FailRun([]int{16, 32, 40}, []string{"ProcessId", "ZeroId", "Rate"})
 			return
 		}
-	} else {
 		m.Zero = 0.0
+	default:
+		if p := r.Fixed(48); p != nil {
+			_ = p[47]
+			m.ProcessID = runtime.UUID(p[0:16])
+			m.ZeroID = runtime.UUID(p[16:32])
+			m.Rate = math.Float64frombits(binary.BigEndian.Uint64(p[32:]))
+			m.Zero = math.Float64frombits(binary.BigEndian.Uint64(p[40:]))
+		} else {
+			r.FailRun([]int{16, 32, 40, 48}, []string{"ProcessId", "ZeroId", "Rate", "Zero"})
+			return
+		}
 	}
 	if flexible {
 		m.UnknownTags = m.UnknownTags[:0]

@@ -2,7 +2,10 @@
 
 package request_response
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // EchoResponse is the Kafka EchoResponse response (API key 1000).
 // Valid versions: 0-2; flexible versions: 2+.
@@ -177,13 +180,26 @@ func (m *EchoResponse) size(version int16) int {
 func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	flexible := version >= 2
-	if version >= 1 {
-		b = runtime.AppendInt32(b, m.ThrottleTimeMs)
+	switch {
+	case version == 0:
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 2)
+			_ = p[1]
+			binary.BigEndian.PutUint16(p[0:], uint16(m.ErrorCode))
+		}
+	default:
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 6)
+			_ = p[5]
+			binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
+			binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+		}
 	}
 	if (version < 1) && (m.ThrottleTimeMs != 0) {
 		return b, runtime.NonDefaultError("ThrottleTimeMs", version)
 	}
-	b = runtime.AppendInt16(b, m.ErrorCode)
 	if len(m.Message) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("Message", runtime.ErrStringTooLong, "")
 	}
@@ -206,19 +222,25 @@ func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
 
 func (m *EchoResponse) decode(r *runtime.Reader, version int16) {
 	flexible := version >= 2
-	if version >= 1 {
-		m.ThrottleTimeMs = r.Int32()
-		if r.Failed() {
-			r.Within("ThrottleTimeMs")
+	switch {
+	case version == 0:
+		if p := r.Fixed(2); p != nil {
+			_ = p[1]
+			m.ErrorCode = int16(binary.BigEndian.Uint16(p[0:]))
+		} else {
+			r.FailRun([]int{2}, []string{"ErrorCode"})
 			return
 		}
-	} else {
 		m.ThrottleTimeMs = 0
-	}
-	m.ErrorCode = r.Int16()
-	if r.Failed() {
-		r.Within("ErrorCode")
-		return
+	default:
+		if p := r.Fixed(6); p != nil {
+			_ = p[5]
+			m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
+			m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+		} else {
+			r.FailRun([]int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
+			return
+		}
 	}
 	m.Message = r.String(flexible, m.Message)
 	if r.Failed() {

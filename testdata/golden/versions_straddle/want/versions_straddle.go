@@ -2,7 +2,10 @@
 
 package versions_straddle
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // VersionsStraddle is the Kafka data structure VersionsStraddle.
 // Valid versions: 0-5; flexible versions: 3+.
@@ -222,14 +225,33 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 	if (version < 1 || version > 4) && (len(m.Window) != 0) {
 		return b, runtime.NonDefaultError("Window", version)
 	}
-	if version <= 2 {
-		b = runtime.AppendInt16(b, m.OldOnly)
+	switch {
+	case version <= 1:
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 2)
+			_ = p[1]
+			binary.BigEndian.PutUint16(p[0:], uint16(m.OldOnly))
+		}
+	case version == 2:
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 10)
+			_ = p[9]
+			binary.BigEndian.PutUint16(p[0:], uint16(m.OldOnly))
+			binary.BigEndian.PutUint64(p[2:], uint64(m.Middle))
+		}
+	case version == 3:
+		{
+			var p []byte
+			b, p = runtime.Extend(b, 8)
+			_ = p[7]
+			binary.BigEndian.PutUint64(p[0:], uint64(m.Middle))
+		}
+	default:
 	}
 	if (version > 2) && (m.OldOnly != 0) {
 		return b, runtime.NonDefaultError("OldOnly", version)
-	}
-	if version >= 2 && version <= 3 {
-		b = runtime.AppendInt64(b, m.Middle)
 	}
 	if (version < 2 || version > 3) && (m.Middle != 0) {
 		return b, runtime.NonDefaultError("Middle", version)
@@ -319,22 +341,36 @@ func (m *VersionsStraddle) decode(r *runtime.Reader, version int16) {
 	} else {
 		m.Window = m.Window[:0]
 	}
-	if version <= 2 {
-		m.OldOnly = r.Int16()
-		if r.Failed() {
-			r.Within("OldOnly")
+	switch {
+	case version <= 1:
+		if p := r.Fixed(2); p != nil {
+			_ = p[1]
+			m.OldOnly = int16(binary.BigEndian.Uint16(p[0:]))
+		} else {
+			r.FailRun([]int{2}, []string{"OldOnly"})
 			return
 		}
-	} else {
+		m.Middle = 0
+	case version == 2:
+		if p := r.Fixed(10); p != nil {
+			_ = p[9]
+			m.OldOnly = int16(binary.BigEndian.Uint16(p[0:]))
+			m.Middle = int64(binary.BigEndian.Uint64(p[2:]))
+		} else {
+			r.FailRun([]int{2, 10}, []string{"OldOnly", "Middle"})
+			return
+		}
+	case version == 3:
+		if p := r.Fixed(8); p != nil {
+			_ = p[7]
+			m.Middle = int64(binary.BigEndian.Uint64(p[0:]))
+		} else {
+			r.FailRun([]int{8}, []string{"Middle"})
+			return
+		}
 		m.OldOnly = 0
-	}
-	if version >= 2 && version <= 3 {
-		m.Middle = r.Int64()
-		if r.Failed() {
-			r.Within("Middle")
-			return
-		}
-	} else {
+	default:
+		m.OldOnly = 0
 		m.Middle = 0
 	}
 	if version >= 2 {
