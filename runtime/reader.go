@@ -192,15 +192,8 @@ func (r *Reader) length(compact, wide bool) int {
 	var n int
 	switch {
 	case compact:
-		// One- and two-byte varints (lengths below 16383) inline.
-		if b := r.buf; r.off+1 < len(b) {
-			if c := b[r.off]; c < 0x80 {
-				r.off++
-				return int(c) - 1
-			} else if d := b[r.off+1]; d < 0x80 {
-				r.off += 2
-				return int(c&0x7f) | int(d)<<7 - 1
-			}
+		if c, ok := r.compactLen(); ok {
+			return max(c, -1)
 		}
 		n = int(int32(r.Uvarint())) - 1
 	case wide:
