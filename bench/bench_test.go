@@ -7,7 +7,11 @@ import (
 // Benchmark names are BenchmarkMessage/op=OP/impl=IMPL, so that
 // `benchstat -col /impl` puts the libraries side by side. The ops:
 //
-//	encode-reused   AppendTo into a reused buffer with room for the message
+//	encode-reused   AppendTo into a reused buffer with room for the message;
+//	                Fetch and Produce records sit in buffers of their own
+//	                (the same slices for every library)
+//	encode-relayed  encode-reused with the records aliasing the wire they
+//	                arrived in (Fetch, Produce), as a relaying broker has them
 //	encode-nil      AppendTo(nil): the encoder allocates its buffer
 //	decode-fresh    decode into a new message
 //	decode-reused   decode into the same message (steady state)
@@ -49,6 +53,17 @@ func benchCase(b *testing.B, name string) {
 			buf := make([]byte, 0, len(wire))
 			for b.Loop() {
 				buf = im.encodeReused(buf[:0])
+			}
+		})
+	}
+	for _, im := range c.impls {
+		if im.encodeRelayed == nil {
+			continue
+		}
+		run("encode-relayed", im.name, func(b *testing.B) {
+			buf := make([]byte, 0, len(wire))
+			for b.Loop() {
+				buf = im.encodeRelayed(buf[:0])
 			}
 		})
 	}

@@ -17,6 +17,9 @@ import (
 type impl struct {
 	name          string
 	encodeReused  func(dst []byte) []byte // append into dst (len 0, room for the message)
+	// encodeRelayed is encodeReused on a message whose record slices alias
+	// the wire they arrived in (bytes-heavy messages only).
+	encodeRelayed func(dst []byte) []byte
 	encodeNil     func() []byte           // encode into a buffer of its own
 	decodeFresh   func(src []byte) error  // decode into a new message
 	decodeReused  func(src []byte) error  // decode into the same message every time
@@ -72,17 +75,30 @@ func mustEncode(m runtime.Message, v int16) []byte {
 }
 
 // ours builds kafkagen's impl for msg; newMsg returns a message holding its
-// defaults (NewX).
-func ours[M runtime.Message](msg M, newMsg func() M, v int16) impl {
+// defaults (NewX). For bytes-heavy messages, relay points the records of a
+// message decoded from wire back into wire, for encodeRelayed.
+func ours[M runtime.Message](msg M, newMsg func() M, v int16, wire []byte, relay func(M)) impl {
 	reused := newMsg()
 	aliased := newMsg()
-	return impl{
-		name: "kafkagen",
-		encodeReused: func(dst []byte) []byte {
-			b, err := msg.AppendTo(dst, v)
+	encoder := func(m M) func(dst []byte) []byte {
+		return func(dst []byte) []byte {
+			b, err := m.AppendTo(dst, v)
 			must(err)
 			return b
-		},
+		}
+	}
+	var relayed func(dst []byte) []byte
+	if relay != nil {
+		m := newMsg()
+		_, err := m.Decode(wire, v)
+		must(err)
+		relay(m)
+		relayed = encoder(m)
+	}
+	return impl{
+		name:          "kafkagen",
+		encodeReused:  encoder(msg),
+		encodeRelayed: relayed,
 		encodeNil: func() []byte {
 			b, err := msg.AppendTo(nil, v)
 			must(err)
@@ -113,8 +129,10 @@ type kmsgMessage interface {
 }
 
 // kmsgImpl builds kmsg's impl; the message it encodes is the one it decoded
-// from wire.
-func kmsgImpl[M kmsgMessage](newMsg func() M, v int16, wire []byte) impl {
+// from wire. ReadFrom leaves byte fields aliasing wire: that message is the
+// relayed one, and own, if set, gives a second copy the records kafkagen's
+// message holds, for encodeReused.
+func kmsgImpl[M kmsgMessage](newMsg func() M, v int16, wire []byte, own func(M)) impl {
 	mk := func() M {
 		m := newMsg()
 		m.SetVersion(v)
@@ -122,11 +140,21 @@ func kmsgImpl[M kmsgMessage](newMsg func() M, v int16, wire []byte) impl {
 	}
 	msg := mk()
 	must(msg.ReadFrom(wire))
+	encodeReused := func(dst []byte) []byte { return msg.AppendTo(dst) }
+	var encodeRelayed func(dst []byte) []byte
+	if own != nil {
+		owned := mk()
+		must(owned.ReadFrom(wire))
+		own(owned)
+		encodeReused = func(dst []byte) []byte { return owned.AppendTo(dst) }
+		encodeRelayed = func(dst []byte) []byte { return msg.AppendTo(dst) }
+	}
 	reused := mk()
 	aliased := mk()
 	return impl{
-		name:         "kmsg",
-		encodeReused: func(dst []byte) []byte { return msg.AppendTo(dst) },
+		name:          "kmsg",
+		encodeReused:  encodeReused,
+		encodeRelayed: encodeRelayed,
 		encodeNil:    func() []byte { return msg.AppendTo(nil) },
 		decodeFresh:  func(src []byte) error { return mk().ReadFrom(src) },
 		decodeReused: func(src []byte) error { return reused.ReadFrom(src) },
@@ -179,24 +207,6 @@ func cases() []*codecCase {
 	return allCases
 }
 
-func fetchRecords(m *clients.FetchResponse) (out [][]byte) {
-	for _, t := range m.Responses {
-		for _, p := range t.Partitions {
-			out = append(out, p.Records)
-		}
-	}
-	return out
-}
-
-func produceRecords(m *clients.ProduceRequest) (out [][]byte) {
-	for _, t := range m.TopicData {
-		for _, p := range t.PartitionData {
-			out = append(out, p.Records)
-		}
-	}
-	return out
-}
-
 func buildCases() []*codecCase {
 	var cs []*codecCase
 
@@ -206,8 +216,8 @@ func buildCases() []*codecCase {
 		cs = append(cs, &codecCase{
 			name: "MetadataResponse", version: v, wire: wire,
 			impls: []impl{
-				ours(msg, clients.NewMetadataResponse, v),
-				kmsgImpl(kmsg.NewPtrMetadataResponse, v, wire),
+				ours(msg, clients.NewMetadataResponse, v, wire, nil),
+				kmsgImpl(kmsg.NewPtrMetadataResponse, v, wire, nil),
 				// sarama v1.61.1 supports MetadataResponse v0-11 only.
 			},
 		})
@@ -215,12 +225,15 @@ func buildCases() []*codecCase {
 	{
 		msg, v := Fetch(0), FetchVersion
 		wire := mustEncode(msg, v)
+		records := fetchRecords(msg)
+		at := recordsAt(wire, records)
+		relayed := inWire(wire, records, at)
 		cs = append(cs, &codecCase{
 			name: "FetchResponse", version: v, wire: wire, alt: mustEncode(Fetch(1), v),
-			bytesHeavy: true, records: fetchRecords(msg), at: recordsAt(wire, fetchRecords(msg)),
+			bytesHeavy: true, records: records, at: at,
 			impls: []impl{
-				ours(msg, clients.NewFetchResponse, v),
-				kmsgImpl(kmsg.NewPtrFetchResponse, v, wire),
+				ours(msg, clients.NewFetchResponse, v, wire, func(m *clients.FetchResponse) { setRecords(fetchSlots(m), relayed) }),
+				kmsgImpl(kmsg.NewPtrFetchResponse, v, wire, func(m *kmsg.FetchResponse) { setRecords(kmsgFetchSlots(m), records) }),
 				saramaImpl[sarama.FetchResponse](v, wire),
 			},
 		})
@@ -228,12 +241,15 @@ func buildCases() []*codecCase {
 	{
 		msg, v := Produce(0), ProduceVersion
 		wire := mustEncode(msg, v)
+		records := produceRecords(msg)
+		at := recordsAt(wire, records)
+		relayed := inWire(wire, records, at)
 		cs = append(cs, &codecCase{
 			name: "ProduceRequest", version: v, wire: wire, alt: mustEncode(Produce(1), v),
-			bytesHeavy: true, records: produceRecords(msg), at: recordsAt(wire, produceRecords(msg)),
+			bytesHeavy: true, records: records, at: at,
 			impls: []impl{
-				ours(msg, clients.NewProduceRequest, v),
-				kmsgImpl(kmsg.NewPtrProduceRequest, v, wire),
+				ours(msg, clients.NewProduceRequest, v, wire, func(m *clients.ProduceRequest) { setRecords(produceSlots(m), relayed) }),
+				kmsgImpl(kmsg.NewPtrProduceRequest, v, wire, func(m *kmsg.ProduceRequest) { setRecords(kmsgProduceSlots(m), records) }),
 				saramaImpl[sarama.ProduceRequest](v, wire),
 			},
 		})
@@ -244,8 +260,8 @@ func buildCases() []*codecCase {
 		cs = append(cs, &codecCase{
 			name: "ApiVersionsResponse", version: v, wire: wire,
 			impls: []impl{
-				ours(msg, clients.NewAPIVersionsResponse, v),
-				kmsgImpl(kmsg.NewPtrApiVersionsResponse, v, wire),
+				ours(msg, clients.NewAPIVersionsResponse, v, wire, nil),
+				kmsgImpl(kmsg.NewPtrApiVersionsResponse, v, wire, nil),
 				saramaImpl[sarama.ApiVersionsResponse](v, wire),
 			},
 		})
@@ -256,8 +272,8 @@ func buildCases() []*codecCase {
 		cs = append(cs, &codecCase{
 			name: "OffsetCommitRequest", version: v, wire: wire,
 			impls: []impl{
-				ours(msg, clients.NewOffsetCommitRequest, v),
-				kmsgImpl(kmsg.NewPtrOffsetCommitRequest, v, wire),
+				ours(msg, clients.NewOffsetCommitRequest, v, wire, nil),
+				kmsgImpl(kmsg.NewPtrOffsetCommitRequest, v, wire, nil),
 				saramaImpl[sarama.OffsetCommitRequest](v, wire),
 			},
 		})

@@ -51,6 +51,10 @@ func TestSameBytes(t *testing.T) {
 					if im.encodeReused != nil {
 						require.Equal(t, c.wire, im.encodeReused(make([]byte, 0, len(c.wire))))
 					}
+					if c.bytesHeavy && im.encodeReused != nil {
+						require.NotNil(t, im.encodeRelayed, "bytes-heavy messages are also encoded relayed")
+						require.Equal(t, c.wire, im.encodeRelayed(make([]byte, 0, len(c.wire))))
+					}
 					if c.alt != nil {
 						require.NoError(t, im.decodeReused(c.alt))
 						require.NoError(t, im.decodeReused(c.wire))

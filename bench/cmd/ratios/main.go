@@ -92,25 +92,40 @@ func main() {
 		}
 	}
 	for _, m := range bytesHeavy {
-		t := m + ": encode-reused / copy ≤ 1.1×"
-		if r, ok := ratio(key{m, "encode-reused", "kafkagen"}, key{m, "copy", "copy"}); ok {
-			add(t, r, r <= 1.1, "%.2f×")
-		} else {
-			missing(t)
+		// Encode is measured with the records in two places (see
+		// bench_test.go): in buffers of their own, and in the wire they
+		// arrived in; the target applies to both.
+		for _, op := range []string{"encode-reused", "encode-relayed"} {
+			t := m + ": " + op + " / copy ≤ 1.1×"
+			if r, ok := ratio(key{m, op, "kafkagen"}, key{m, "copy", "copy"}); ok {
+				add(t, r, r <= 1.1, "%.2f×")
+			} else {
+				missing(t)
+			}
 		}
-		t = m + ": decode-reused / copy ≤ 1.3×"
+		t := m + ": decode-reused / copy ≤ 1.3×"
 		if r, ok := ratio(key{m, "decode-reused", "kafkagen"}, key{m, "copy", "copy"}); ok {
 			add(t, r, r <= 1.3, "%.2f×")
 		} else {
 			missing(t)
 		}
 	}
-	// Context, not a target: the same encode against copying each record
-	// slice to its offset, the floor for this layout.
+	// Context, not targets: the floor of encode-reused (copying each record
+	// slice to its offset, nothing else), and kmsg on the same messages.
 	var context []string
 	for _, m := range bytesHeavy {
-		if r, ok := ratio(key{m, "encode-reused", "kafkagen"}, key{m, "copy-records", "copy"}); ok {
-			context = append(context, fmt.Sprintf("%s: encode-reused / copy-records = %.2f× (context: records copied to their offsets)", m, r))
+		for _, c := range []struct {
+			num, den key
+			what     string
+		}{
+			{key{m, "copy-records", "copy"}, key{m, "copy", "copy"}, "copy-records / copy"},
+			{key{m, "encode-reused", "kafkagen"}, key{m, "copy-records", "copy"}, "encode-reused / copy-records"},
+			{key{m, "encode-reused", "kmsg"}, key{m, "copy", "copy"}, "kmsg encode-reused / copy"},
+			{key{m, "encode-relayed", "kmsg"}, key{m, "copy", "copy"}, "kmsg encode-relayed / copy"},
+		} {
+			if r, ok := ratio(c.num, c.den); ok {
+				context = append(context, fmt.Sprintf("%s: %s = %.2f×", m, c.what, r))
+			}
 		}
 	}
 	defer func() {
