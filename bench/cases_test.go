@@ -15,15 +15,15 @@ import (
 // impl is one library's codec for one message. A nil func is an operation the
 // library does not offer.
 type impl struct {
-	name          string
-	encodeReused  func(dst []byte) []byte // append into dst (len 0, room for the message)
+	name         string
+	encodeReused func(dst []byte) []byte // append into dst (len 0, room for the message)
 	// encodeRelayed is encodeReused on a message whose record slices alias
 	// the wire they arrived in (bytes-heavy messages only).
 	encodeRelayed func(dst []byte) []byte
-	encodeNil     func() []byte           // encode into a buffer of its own
-	decodeFresh   func(src []byte) error  // decode into a new message
-	decodeReused  func(src []byte) error  // decode into the same message every time
-	decodeAliased func(src []byte) error  // decode into the same message, aliasing src
+	encodeNil     func() []byte          // encode into a buffer of its own
+	decodeFresh   func(src []byte) error // decode into a new message
+	decodeReused  func(src []byte) error // decode into the same message every time
+	decodeAliased func(src []byte) error // decode into the same message, aliasing src
 	// encoded returns what the library encodes from the message it decoded
 	// from wire (for the byte-identity checks).
 	encoded func() []byte
@@ -155,9 +155,9 @@ func kmsgImpl[M kmsgMessage](newMsg func() M, v int16, wire []byte, own func(M))
 		name:          "kmsg",
 		encodeReused:  encodeReused,
 		encodeRelayed: encodeRelayed,
-		encodeNil:    func() []byte { return msg.AppendTo(nil) },
-		decodeFresh:  func(src []byte) error { return mk().ReadFrom(src) },
-		decodeReused: func(src []byte) error { return reused.ReadFrom(src) },
+		encodeNil:     func() []byte { return msg.AppendTo(nil) },
+		decodeFresh:   func(src []byte) error { return mk().ReadFrom(src) },
+		decodeReused:  func(src []byte) error { return reused.ReadFrom(src) },
 		decodeAliased: func(src []byte) error {
 			return aliased.UnsafeReadFrom(src)
 		},

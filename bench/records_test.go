@@ -47,7 +47,7 @@ func kmsgProduceSlots(m *kmsg.ProduceRequest) (out []*[]byte) {
 	return out
 }
 
-func fetchRecords(m *clients.FetchResponse) [][]byte     { return values(fetchSlots(m)) }
+func fetchRecords(m *clients.FetchResponse) [][]byte    { return values(fetchSlots(m)) }
 func produceRecords(m *clients.ProduceRequest) [][]byte { return values(produceSlots(m)) }
 
 func values(slots []*[]byte) [][]byte {
