@@ -243,26 +243,32 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		}
 	}
 	numTags := len(m.UnknownTags)
-	if m.Isr != nil {
+	hasTag0 := m.Isr != nil
+	if hasTag0 {
 		numTags++
 	}
-	if m.Leader != -2 {
+	hasTag1 := m.Leader != -2
+	if hasTag1 {
 		numTags++
 	}
-	if m.Replicas != nil {
+	hasTag2 := m.Replicas != nil
+	if hasTag2 {
 		numTags++
 	}
-	if m.RemovingReplicas != nil {
+	hasTag3 := m.RemovingReplicas != nil
+	if hasTag3 {
 		numTags++
 	}
-	if m.AddingReplicas != nil {
+	hasTag4 := m.AddingReplicas != nil
+	if hasTag4 {
 		numTags++
 	}
-	if m.IsUnclean != -1 {
+	hasTag5 := m.IsUnclean != -1
+	if hasTag5 {
 		numTags++
 	}
 	b = runtime.AppendUvarint(b, uint32(numTags))
-	if m.Isr != nil {
+	if hasTag0 {
 		b = runtime.AppendUvarint(b, 0)
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.Isr), true) + len(m.Isr)*4
@@ -276,12 +282,12 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 			b = runtime.AppendInt32(b, e)
 		}
 	}
-	if m.Leader != -2 {
+	if hasTag1 {
 		b = runtime.AppendUvarint(b, 1)
 		b = runtime.AppendUvarint(b, 4)
 		b = runtime.AppendInt32(b, m.Leader)
 	}
-	if m.Replicas != nil {
+	if hasTag2 {
 		b = runtime.AppendUvarint(b, 2)
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
@@ -295,7 +301,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 			b = runtime.AppendInt32(b, e)
 		}
 	}
-	if m.RemovingReplicas != nil {
+	if hasTag3 {
 		b = runtime.AppendUvarint(b, 3)
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.RemovingReplicas), true) + len(m.RemovingReplicas)*4
@@ -309,7 +315,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 			b = runtime.AppendInt32(b, e)
 		}
 	}
-	if m.AddingReplicas != nil {
+	if hasTag4 {
 		b = runtime.AppendUvarint(b, 4)
 		var sz int
 		sz += runtime.SizeArrayLen(len(m.AddingReplicas), true) + len(m.AddingReplicas)*4
@@ -323,7 +329,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 			b = runtime.AppendInt32(b, e)
 		}
 	}
-	if m.IsUnclean != -1 {
+	if hasTag5 {
 		b = runtime.AppendUvarint(b, 5)
 		b = runtime.AppendUvarint(b, 1)
 		b = runtime.AppendInt8(b, m.IsUnclean)

@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"fmt"
+
 	. "github.com/dave/jennifer/jen"
 
 	"github.com/kafkagen/kafkagen/generator/schema"
@@ -94,7 +96,13 @@ func appendBody(sm *structModel, cx *emitCtx) (body []Code, usesErr bool, err er
 			if !always {
 				cond = Parens(c).Op("&&").Parens(cond)
 			}
-			count = append(count, If(cond.Clone()).Block(Id("numTags").Op("++")))
+			// Whether the field is written is decided once: it is needed
+			// for the count and again for the write.
+			has := Id(fmt.Sprintf("hasTag%d", fm.f.Tag))
+			count = append(count,
+				has.Clone().Op(":=").Add(cond),
+				If(has.Clone()).Block(Id("numTags").Op("++")))
+			cond = has
 			payload, e := appendValue(fm, val.Clone(), True(), true, cx)
 			usesErr = usesErr || e
 			w := []Code{Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Lit(fm.f.Tag))}

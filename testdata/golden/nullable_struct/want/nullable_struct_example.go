@@ -236,14 +236,16 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 			}
 		}
 		numTags := len(m.UnknownTags)
-		if m.Checkpoint != nil {
+		hasTag0 := m.Checkpoint != nil
+		if hasTag0 {
 			numTags++
 		}
-		if m.Hint == nil || !m.Hint.isDefault() {
+		hasTag1 := m.Hint == nil || !m.Hint.isDefault()
+		if hasTag1 {
 			numTags++
 		}
 		b = runtime.AppendUvarint(b, uint32(numTags))
-		if m.Checkpoint != nil {
+		if hasTag0 {
 			b = runtime.AppendUvarint(b, 0)
 			var sz int
 			sz += 1
@@ -260,7 +262,7 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 				}
 			}
 		}
-		if m.Hint == nil || !m.Hint.isDefault() {
+		if hasTag1 {
 			b = runtime.AppendUvarint(b, 1)
 			var sz int
 			sz += 1

@@ -303,40 +303,49 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 			}
 		}
 		numTags := len(m.UnknownTags)
-		if m.LeaderEpoch != -1 {
+		hasTag0 := m.LeaderEpoch != -1
+		if hasTag0 {
 			numTags++
 		}
-		if m.ClientName != "anonymous" {
+		hasTag1 := m.ClientName != "anonymous"
+		if hasTag1 {
 			numTags++
 		}
-		if m.Rack.Valid {
+		hasTag2 := m.Rack.Valid
+		if hasTag2 {
 			numTags++
 		}
-		if len(m.Replicas) != 0 {
+		hasTag3 := len(m.Replicas) != 0
+		if hasTag3 {
 			numTags++
 		}
-		if m.Enabled != true {
+		hasTag4 := m.Enabled != true
+		if hasTag4 {
 			numTags++
 		}
-		if m.TopicID != (runtime.UUID{}) {
+		hasTag5 := m.TopicID != (runtime.UUID{})
+		if hasTag5 {
 			numTags++
 		}
-		if m.Ratio != 0.5 {
+		hasTag6 := m.Ratio != 0.5
+		if hasTag6 {
 			numTags++
 		}
-		if (version >= 2) && (m.Leader != -1) {
+		hasTag7 := (version >= 2) && (m.Leader != -1)
+		if hasTag7 {
 			numTags++
 		}
-		if !m.Snapshot.isDefault() {
+		hasTag8 := !m.Snapshot.isDefault()
+		if hasTag8 {
 			numTags++
 		}
 		b = runtime.AppendUvarint(b, uint32(numTags))
-		if m.LeaderEpoch != -1 {
+		if hasTag0 {
 			b = runtime.AppendUvarint(b, 0)
 			b = runtime.AppendUvarint(b, 4)
 			b = runtime.AppendInt32(b, m.LeaderEpoch)
 		}
-		if m.ClientName != "anonymous" {
+		if hasTag1 {
 			b = runtime.AppendUvarint(b, 1)
 			var sz int
 			sz += runtime.SizeString(len(m.ClientName), true)
@@ -346,7 +355,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 			}
 			b = runtime.AppendString(b, m.ClientName, true)
 		}
-		if m.Rack.Valid {
+		if hasTag2 {
 			b = runtime.AppendUvarint(b, 2)
 			var sz int
 			sz += runtime.SizeNullString(m.Rack, true)
@@ -360,7 +369,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 				b = runtime.AppendNullMarker(b, true, false)
 			}
 		}
-		if len(m.Replicas) != 0 {
+		if hasTag3 {
 			b = runtime.AppendUvarint(b, 3)
 			var sz int
 			sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
@@ -370,27 +379,27 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 				b = runtime.AppendInt32(b, e)
 			}
 		}
-		if m.Enabled != true {
+		if hasTag4 {
 			b = runtime.AppendUvarint(b, 4)
 			b = runtime.AppendUvarint(b, 1)
 			b = runtime.AppendBool(b, m.Enabled)
 		}
-		if m.TopicID != (runtime.UUID{}) {
+		if hasTag5 {
 			b = runtime.AppendUvarint(b, 5)
 			b = runtime.AppendUvarint(b, 16)
 			b = runtime.AppendUUID(b, m.TopicID)
 		}
-		if m.Ratio != 0.5 {
+		if hasTag6 {
 			b = runtime.AppendUvarint(b, 6)
 			b = runtime.AppendUvarint(b, 8)
 			b = runtime.AppendFloat64(b, m.Ratio)
 		}
-		if (version >= 2) && (m.Leader != -1) {
+		if hasTag7 {
 			b = runtime.AppendUvarint(b, 7)
 			b = runtime.AppendUvarint(b, 8)
 			b = runtime.AppendInt64(b, m.Leader)
 		}
-		if !m.Snapshot.isDefault() {
+		if hasTag8 {
 			b = runtime.AppendUvarint(b, 8)
 			var sz int
 			sz += m.Snapshot.size(version)
@@ -652,11 +661,12 @@ func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, err
 		}
 	}
 	numTags := len(m.UnknownTags)
-	if m.Note != "none" {
+	hasTag0 := m.Note != "none"
+	if hasTag0 {
 		numTags++
 	}
 	b = runtime.AppendUvarint(b, uint32(numTags))
-	if m.Note != "none" {
+	if hasTag0 {
 		b = runtime.AppendUvarint(b, 0)
 		var sz int
 		sz += runtime.SizeString(len(m.Note), true)
