@@ -21,6 +21,8 @@ import (
 //	copy            copy of the encoded bytes into a reused buffer: the floor
 //	copy-records    copy of each record slice to its offset (Fetch, Produce):
 //	                the floor for this layout, which any encoder must copy
+//	walk            follow the lengths from record to record and read nothing
+//	                else (Produce): the floor under decode-aliased
 //
 // All operate on the bytes kafkagen encoded (see TestSameBytes).
 
@@ -29,6 +31,9 @@ func BenchmarkFetchResponse(b *testing.B)       { benchCase(b, "FetchResponse") 
 func BenchmarkProduceRequest(b *testing.B)      { benchCase(b, "ProduceRequest") }
 func BenchmarkApiVersionsResponse(b *testing.B) { benchCase(b, "ApiVersionsResponse") }
 func BenchmarkOffsetCommitRequest(b *testing.B) { benchCase(b, "OffsetCommitRequest") }
+
+// walked keeps the walk benchmark's result alive.
+var walked int
 
 func benchCase(b *testing.B, name string) {
 	var c *codecCase
@@ -118,6 +123,13 @@ func benchCase(b *testing.B, name string) {
 			copy(dst, wire)
 		}
 	})
+	if c.walk != nil {
+		run("walk", "copy", func(b *testing.B) {
+			for b.Loop() {
+				walked = c.walk(wire)
+			}
+		})
+	}
 	if len(c.records) > 0 {
 		run("copy-records", "copy", func(b *testing.B) {
 			dst := make([]byte, len(wire))

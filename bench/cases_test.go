@@ -45,6 +45,9 @@ type codecCase struct {
 	// encoder of this layout (a second, tighter floor than one copy).
 	records [][]byte
 	at      []int
+	// walk follows the message's lengths and nothing else (Produce only):
+	// the floor under decode-aliased. It returns the bytes walked.
+	walk func(wire []byte) int
 }
 
 // recordsAt finds each record slice's offset in wire.
@@ -246,7 +249,7 @@ func buildCases() []*codecCase {
 		relayed := inWire(wire, records, at)
 		cs = append(cs, &codecCase{
 			name: "ProduceRequest", version: v, wire: wire, alt: mustEncode(Produce(1), v),
-			bytesHeavy: true, records: records, at: at,
+			bytesHeavy: true, records: records, at: at, walk: walkProduce,
 			impls: []impl{
 				ours(msg, clients.NewProduceRequest, v, wire, func(m *clients.ProduceRequest) { setRecords(produceSlots(m), relayed) }),
 				kmsgImpl(kmsg.NewPtrProduceRequest, v, wire, func(m *kmsg.ProduceRequest) { setRecords(kmsgProduceSlots(m), records) }),

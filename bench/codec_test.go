@@ -31,6 +31,9 @@ func TestSameBytes(t *testing.T) {
 			r := sizes[c.name]
 			require.True(t, len(c.wire) >= r[0] && len(c.wire) <= r[1], "size %d not in %v", len(c.wire), r)
 			t.Logf("%s v%d: %d bytes", c.name, c.version, len(c.wire))
+			if c.walk != nil {
+				require.Equal(t, len(c.wire), c.walk(c.wire), "the walk must cover the message exactly")
+			}
 			for _, im := range c.impls {
 				t.Run(im.name, func(t *testing.T) {
 					require.NoError(t, im.decodeFresh(c.wire))

@@ -122,6 +122,8 @@ func main() {
 			{key{m, "encode-reused", "kafkagen"}, key{m, "copy-records", "copy"}, "encode-reused / copy-records"},
 			{key{m, "encode-reused", "kmsg"}, key{m, "copy", "copy"}, "kmsg encode-reused / copy"},
 			{key{m, "encode-relayed", "kmsg"}, key{m, "copy", "copy"}, "kmsg encode-relayed / copy"},
+			{key{m, "decode-aliased", "kafkagen"}, key{m, "walk", "copy"}, "decode-aliased / walk"},
+			{key{m, "decode-aliased", "kmsg"}, key{m, "walk", "copy"}, "kmsg decode-aliased / walk"},
 		} {
 			if r, ok := ratio(c.num, c.den); ok {
 				context = append(context, fmt.Sprintf("%s: %s = %.2f×", m, c.what, r))
