@@ -77,6 +77,9 @@ func appendLen(b []byte, n int, compact, wide bool) []byte {
 // AppendString writes a non-null string. The caller checks the length limit.
 func AppendString(b []byte, s string, compact bool) []byte {
 	b = appendLen(b, len(s), compact, false)
+	if s == "" { // common (empty metadata, client ids): skip the memmove call
+		return b
+	}
 	return append(b, s...)
 }
 
