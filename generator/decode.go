@@ -226,10 +226,18 @@ func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool, 
 			})},
 		), failed)
 	case schema.KindBytes, schema.KindRecords:
-		return append(choose(
+		read := choose(
 			[]Code{Add(val).Op("=").Add(r("NullBytes", compact, val))},
 			[]Code{Add(val).Op("=").Add(r("Bytes", compact, val))},
-		), failed)
+		)
+		if compact.GoString() != "false" {
+			// Values of 127 to 16382 bytes (record batches) take the
+			// inlined path; the call handles the rest and reports errors.
+			read = []Code{If(List(Id("win"), Id("ok")).Op(":=").Add(r("QuickBytes", compact)), Id("ok")).Block(
+				Add(val).Op("=").Add(r("Keep", Id("win"), val)),
+			).Else().Block(read...)}
+		}
+		return append(read, failed)
 	case schema.KindStruct:
 		dec := []Code{Add(val).Dot("decode").Call(Id("r"), Id("version")), failed}
 		if !fm.nullable && !tagged && cx.canInline(fm.elem) {

@@ -326,6 +326,34 @@ func (r *Reader) Bytes(compact bool, old []byte) []byte {
 	return r.bytesBody(n, old)
 }
 
+// QuickBytes is the inlined fast path of Bytes and NullBytes: a compact
+// length of two bytes (values of 127 to 16382 bytes, record batches mostly)
+// whose value is all there. It returns the value's window into the input.
+// Anything else (not compact, null, a one-byte or longer length, a value past
+// the end) returns ok false and consumes nothing: Bytes or NullBytes then
+// reads it, and reports what is wrong.
+func (r *Reader) QuickBytes(compact bool) (b []byte, ok bool) {
+	b = r.buf[r.off:]
+	if !compact || len(b) < 2 || b[0] < 0x80 || b[1] >= 0x80 {
+		return nil, false
+	}
+	n := int(b[0]&0x7f) | int(b[1])<<7 - 1
+	if uint(n) > uint(len(b)-2) {
+		return nil, false
+	}
+	r.off += 2 + n
+	return b[2 : 2+n : 2+n], true
+}
+
+// Keep returns a window of the input as the decode wants it: the window
+// itself when aliasing, otherwise a copy into old's capacity.
+func (r *Reader) Keep(b, old []byte) []byte {
+	if r.alias {
+		return b
+	}
+	return copyBytes(b, old)
+}
+
 // NullBytes reads nullable bytes or records; null is nil. It spells out
 // bytesBody: records fields are the bulk of fetches and produces.
 func (r *Reader) NullBytes(compact bool, old []byte) []byte {

@@ -63,6 +63,62 @@ func TestCompactLengths(t *testing.T) {
 	assert.Nil(t, r.NullBytes(true, nil), "compact 0 is null")
 }
 
+// QuickBytes takes only two-byte compact lengths whose value is all there,
+// and otherwise consumes nothing, leaving the input to NullBytes.
+func TestQuickBytes(t *testing.T) {
+	value := make([]byte, 200)
+	for i := range value {
+		value[i] = byte(i)
+	}
+	valid := AppendBytes(nil, value, true) // length 201: c9 01
+	for _, c := range []struct {
+		name    string
+		in      []byte
+		compact bool
+		want    []byte // nil: not taken
+	}{
+		{"two-byte length", valid, true, value},
+		{"two-byte length, trailing bytes", append(append([]byte{}, valid...), 7, 7), true, value},
+		{"non-canonical empty value", []byte{0x81, 0x00}, true, []byte{}},
+		{"not compact", valid, false, nil},
+		{"one-byte length", AppendBytes(nil, []byte("abc"), true), true, nil},
+		{"null", []byte{0x00}, true, nil},
+		{"non-canonical null", []byte{0x80, 0x00}, true, nil},
+		{"three-byte length", AppendBytes(nil, make([]byte, 16383), true), true, nil},
+		{"value past the end", valid[:len(valid)-1], true, nil},
+		{"one byte left", valid[:1], true, nil},
+		{"nothing left", nil, true, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var r Reader
+			r.Init(c.in, true)
+			got, ok := r.QuickBytes(c.compact)
+			if c.want == nil {
+				assert.False(t, ok)
+				assert.Equal(t, 0, r.Offset(), "nothing consumed")
+				return
+			}
+			require.True(t, ok)
+			assert.Equal(t, c.want, got)
+			assert.Equal(t, 2+len(c.want), r.Offset())
+			assert.Equal(t, len(got), cap(got), "the window ends at the value")
+		})
+	}
+}
+
+func TestKeepCopiesUnlessAliasing(t *testing.T) {
+	in := []byte{1, 2, 3}
+	var r Reader
+	r.Init(in, true)
+	assert.Same(t, &in[0], &r.Keep(in, nil)[0], "aliased")
+
+	r.Init(in, false)
+	old := make([]byte, 1, 8)
+	got := r.Keep(in, old)
+	assert.Equal(t, in, got)
+	assert.Same(t, &old[:1][0], &got[0], "copied into old's capacity")
+}
+
 func TestFloat64KeepsNaNBits(t *testing.T) {
 	nan := math.Float64frombits(0x7ff8000000000000) // Java's Double.NaN
 	assert.Equal(t, "7ff8000000000000", hex.EncodeToString(AppendFloat64(nil, nan)))

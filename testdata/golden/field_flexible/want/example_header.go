@@ -242,7 +242,11 @@ func (m *ExampleHeader) decode(r *runtime.Reader, version int16) {
 		}
 	}
 	if version >= 2 {
-		m.Token = r.Bytes(version >= 3, m.Token)
+		if win, ok := r.QuickBytes(version >= 3); ok {
+			m.Token = r.Keep(win, m.Token)
+		} else {
+			m.Token = r.Bytes(version >= 3, m.Token)
+		}
 		if r.Failed() {
 			r.Within("Token")
 			return

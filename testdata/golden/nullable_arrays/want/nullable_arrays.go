@@ -378,7 +378,11 @@ func (m *NullableArrays) decode(r *runtime.Reader, version int16) {
 					r.WithinElem("Items", i1)
 					return
 				}
-				e1.Payload = r.NullBytes(flexible, e1.Payload)
+				if win, ok := r.QuickBytes(flexible); ok {
+					e1.Payload = r.Keep(win, e1.Payload)
+				} else {
+					e1.Payload = r.NullBytes(flexible, e1.Payload)
+				}
 				if r.Failed() {
 					r.Within("Payload")
 					r.WithinElem("Items", i1)

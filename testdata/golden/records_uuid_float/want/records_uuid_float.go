@@ -241,12 +241,20 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 
 func (m *RecordsUUIDFloat) decode(r *runtime.Reader, version int16) {
 	flexible := version >= 1
-	m.Records = r.NullBytes(flexible, m.Records)
+	if win, ok := r.QuickBytes(flexible); ok {
+		m.Records = r.Keep(win, m.Records)
+	} else {
+		m.Records = r.NullBytes(flexible, m.Records)
+	}
 	if r.Failed() {
 		r.Within("Records")
 		return
 	}
-	m.MoreRecords = r.Bytes(flexible, m.MoreRecords)
+	if win, ok := r.QuickBytes(flexible); ok {
+		m.MoreRecords = r.Keep(win, m.MoreRecords)
+	} else {
+		m.MoreRecords = r.Bytes(flexible, m.MoreRecords)
+	}
 	if r.Failed() {
 		r.Within("MoreRecords")
 		return
