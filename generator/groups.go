@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"slices"
 	"sort"
 
 	. "github.com/dave/jennifer/jen"
@@ -123,7 +124,7 @@ func (g *fixedGroup) read(sm *structModel, cx *emitCtx) (Code, error) {
 			out = append(out, readRun(iv.present, cx)...)
 		}
 		for _, fm := range g.fields {
-			if !containsField(iv.present, fm) {
+			if !slices.Contains(iv.present, fm) {
 				def, err := fm.setDefault(cx.r().Dot(fm.goName))
 				if err != nil {
 					return nil, err
@@ -133,13 +134,4 @@ func (g *fixedGroup) read(sm *structModel, cx *emitCtx) (Code, error) {
 		}
 		return out, nil
 	})
-}
-
-func containsField(list []*fieldModel, fm *fieldModel) bool {
-	for _, x := range list {
-		if x == fm {
-			return true
-		}
-	}
-	return false
 }

@@ -193,7 +193,7 @@ func (r *Reader) length(compact, wide bool) int {
 	switch {
 	case compact:
 		if c, ok := r.compactLen(); ok {
-			return max(c, -1)
+			return c // at least -1 (null)
 		}
 		n = int(int32(r.Uvarint())) - 1
 	case wide:
@@ -354,29 +354,14 @@ func (r *Reader) Keep(b, old []byte) []byte {
 	return copyBytes(b, old)
 }
 
-// NullBytes reads nullable bytes or records; null is nil. It spells out
-// bytesBody: records fields are the bulk of fetches and produces.
+// NullBytes reads nullable bytes or records; null is nil. Record batches
+// usually take QuickBytes first (generated code tries it before this call).
 func (r *Reader) NullBytes(compact bool, old []byte) []byte {
-	n, ok := 0, false
-	if compact {
-		n, ok = r.compactLen()
-	}
-	if !ok {
-		n = r.length(compact, true)
-	}
+	n := r.length(compact, true)
 	if n < 0 {
 		return nil
 	}
-	if uint(n) > uint(len(r.buf)-r.off) {
-		r.takeFailed(n)
-		return nil
-	}
-	b := r.buf[r.off : r.off+n : r.off+n]
-	r.off += n
-	if r.alias {
-		return b
-	}
-	return copyBytes(b, old)
+	return r.bytesBody(n, old)
 }
 
 // ArrayLen reads an array count. It returns -1 for null when nullable and
