@@ -2,6 +2,7 @@
 // JSON message specs.
 //
 //	kafkagen [-in DIR] [-out DIR] [-package NAME] [-check]
+//	kafkagen COMMAND [flags]   (see subcommands below)
 //
 // With no flags it regenerates generated/ from schemas/. Exit status: 0 on
 // success, 1 when the specs have problems or the output is stale, 2 on misuse.
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 
 	"github.com/kafkagen/kafkagen/generator"
 	"github.com/kafkagen/kafkagen/generator/schema"
@@ -20,7 +22,32 @@ import (
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
+// command is a subcommand: it gets the arguments after its name and returns
+// the exit status.
+type command struct {
+	summary string // one line for the usage text
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// commands holds the subcommands by name. Each lives in a file of its own
+// and registers itself from an init function, so that adding one touches
+// nothing here.
+var commands = map[string]command{}
+
+// stdin is os.Stdin; tests replace it.
+var stdin io.Reader = os.Stdin
+
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if c, ok := commands[args[0]]; ok {
+			return c.run(args[1:], stdin, stdout, stderr)
+		}
+	}
+	return generate(args, stdout, stderr)
+}
+
+// generate is the default command: generate one package from a spec folder.
+func generate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("kafkagen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	opts := generator.Config{}
@@ -36,6 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			"a failed run leaves -out exactly as it was.\n\nFlags:\n")
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\nExit status: 0 success, 1 spec problems or stale output, 2 misuse.\n")
+		printCommands(stderr)
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -63,5 +91,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintf(stderr, "kafkagen: %v\n", err)
 		return 1
+	}
+}
+
+// printCommands lists the subcommands, sorted, for the usage text.
+func printCommands(w io.Writer) {
+	if len(commands) == 0 {
+		return
+	}
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(w, "\nCommands (kafkagen COMMAND -h for their flags):\n")
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", name, commands[name].summary)
 	}
 }
