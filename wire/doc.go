@@ -1,0 +1,30 @@
+// Package wire is the connection layer between Kafka's byte streams and the
+// messages kafkagen generates. It works with any generated package through
+// runtime's interfaces and imports only the standard library and runtime.
+//
+// The layers, from the bytes up:
+//
+//   - Frames: FrameReader reads 4-byte size-prefixed frames into one reused
+//     buffer, refusing a negative size or one above a limit (by default
+//     Kafka's socket.request.max.bytes, 100 MiB) before allocating anything;
+//     BeginFrame/EndFrame and AppendFrame write them.
+//   - Headers: RequestHeader (v0, v1, v2) and ResponseHeader (v0, v1), with
+//     the client id and the header tag section kept so that a header
+//     re-encodes to the bytes it came from. The version each message
+//     version travels with is its HeaderVersion method.
+//   - Server side: RequestDecoder and ServerConn decode a request frame into
+//     its header and the generated request type of its api key, and write
+//     responses behind the right header. Requests that cannot be served get
+//     Kafka's answer: an ApiVersions request above the supported range gets a
+//     v0 ApiVersionsResponse with UNSUPPORTED_VERSION and the supported
+//     ApiVersions range (AppendAPIVersionsUnsupported); anything else is an
+//     *UnsupportedRequestError after which Kafka closes the connection.
+//   - Client side: Client assigns correlation ids, pipelines requests from
+//     many goroutines on one connection and matches each response to its
+//     request, checking the correlation id.
+//   - Version negotiation: Negotiate intersects a broker's ApiVersions answer
+//     with a package's Min/MaxVersion and picks the highest common version.
+//   - Error codes: every error code of Kafka 4.0 as an *Error with Kafka's
+//     name, message and retriable flag; ErrorCode(code) turns a response's
+//     code into an error for errors.Is.
+package wire

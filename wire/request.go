@@ -1,0 +1,262 @@
+package wire
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/kafkagen/kafkagen/runtime"
+)
+
+// APIVersionsKey is the api key of ApiVersions, the one request Kafka
+// answers even at a version it does not support (KIP-511).
+const APIVersionsKey int16 = 18
+
+// Errors of requests that a server cannot serve. Kafka answers an ApiVersions
+// request at an unsupported version (see UnsupportedRequestError.Answerable)
+// and closes the connection for all the others.
+var (
+	// ErrUnknownAPIKey: the api key is not one the server's package knows.
+	ErrUnknownAPIKey = errors.New("unknown api key")
+	// ErrUnsupportedRequestVersion: the key is known, the version is not
+	// supported. It wraps runtime.ErrUnsupportedVersion.
+	ErrUnsupportedRequestVersion = fmt.Errorf("request %w", runtime.ErrUnsupportedVersion)
+	// ErrTrailingBytes: a frame holds bytes after the message it carries.
+	ErrTrailingBytes = errors.New("bytes left after the message")
+)
+
+// UnsupportedRequestError is a request with an unknown api key or a version
+// outside the supported range. Header holds what could be read of the
+// request header (key, version and correlation id always; the client id and
+// tags when the key is known).
+type UnsupportedRequestError struct {
+	Header RequestHeader
+	// Min and Max are the supported versions of the key; both -1 for an
+	// unknown key.
+	Min, Max int16
+	Err      error // ErrUnknownAPIKey or ErrUnsupportedRequestVersion
+}
+
+func (e *UnsupportedRequestError) Error() string {
+	if e.Min < 0 {
+		return fmt.Sprintf("kafka request: api key %d (version %d, correlation id %d): %v",
+			e.Header.APIKey, e.Header.APIVersion, e.Header.CorrelationID, e.Err)
+	}
+	return fmt.Sprintf("kafka request: api key %d version %d (correlation id %d): %v: supported versions are %d to %d",
+		e.Header.APIKey, e.Header.APIVersion, e.Header.CorrelationID, e.Err, e.Min, e.Max)
+}
+
+// Unwrap returns ErrUnknownAPIKey or ErrUnsupportedRequestVersion.
+func (e *UnsupportedRequestError) Unwrap() error { return e.Err }
+
+// Answerable reports whether Kafka answers this request instead of closing
+// the connection: an ApiVersions request above the supported range, answered
+// by AppendAPIVersionsUnsupported.
+func (e *UnsupportedRequestError) Answerable() bool {
+	return e.Header.APIKey == APIVersionsKey && e.Min >= 0
+}
+
+// Request is a decoded request: its header and its body, a generated message
+// of the right type for the api key.
+type Request struct {
+	Header        RequestHeader
+	HeaderVersion int16
+	Body          runtime.APIMessage
+	// Frame is the request's frame (without the size prefix); the body starts
+	// at BodyOffset. A server that re-encodes requests to check them compares
+	// against Frame[BodyOffset:].
+	Frame      []byte
+	BodyOffset int
+}
+
+// VersionRange is the versions of one api, as ApiVersionsResponse lists them.
+type VersionRange struct {
+	APIKey     int16
+	MinVersion int16
+	MaxVersion int16
+}
+
+func (v VersionRange) String() string {
+	return fmt.Sprintf("key %d v%d-v%d", v.APIKey, v.MinVersion, v.MaxVersion)
+}
+
+// RequestDecoder decodes request frames into the generated messages of one
+// package, keeping one message per api key and decoding into it again on
+// the next request of that key, so that steady-state decoding reuses memory.
+type RequestDecoder struct {
+	newRequest func(apiKey int16) runtime.APIMessage
+	alias      bool
+	limits     map[int16]VersionRange
+	bodies     map[int16]runtime.APIMessage
+}
+
+// NewRequestDecoder decodes with newRequest, a generated package's
+// NewRequest. With alias, bodies are decoded with DecodeAliased and their
+// strings and byte slices point into the frame, which must then stay
+// unchanged while the request is in use; without, they are copied. Limits,
+// when not empty, narrows the versions accepted per key (a key not listed is
+// refused) to what the server implements; it is what the server advertises
+// in its ApiVersions answer.
+func NewRequestDecoder(newRequest func(apiKey int16) runtime.APIMessage, alias bool, limits []VersionRange) *RequestDecoder {
+	d := &RequestDecoder{newRequest: newRequest, alias: alias, bodies: map[int16]runtime.APIMessage{}}
+	if len(limits) > 0 {
+		d.limits = make(map[int16]VersionRange, len(limits))
+		for _, l := range limits {
+			d.limits[l.APIKey] = l
+		}
+	}
+	return d
+}
+
+// body returns the reused message of a key, or nil if the key is unknown.
+func (d *RequestDecoder) body(key int16) runtime.APIMessage {
+	if m, ok := d.bodies[key]; ok {
+		return m
+	}
+	if d.limits != nil {
+		if _, ok := d.limits[key]; !ok {
+			return nil
+		}
+	}
+	m := d.newRequest(key)
+	if m != nil {
+		d.bodies[key] = m
+	}
+	return m
+}
+
+// Range returns the versions of key that the decoder accepts.
+func (d *RequestDecoder) Range(key int16) (VersionRange, bool) {
+	m := d.body(key)
+	if m == nil {
+		return VersionRange{}, false
+	}
+	r := VersionRange{APIKey: key, MinVersion: m.MinVersion(), MaxVersion: m.MaxVersion()}
+	if l, ok := d.limits[key]; ok {
+		r.MinVersion = max(r.MinVersion, l.MinVersion)
+		r.MaxVersion = min(r.MaxVersion, l.MaxVersion)
+	}
+	return r, r.MinVersion <= r.MaxVersion
+}
+
+// Decode decodes a request frame (without its size prefix) into req. The
+// body is the decoder's message for the key, valid until the next Decode of
+// the same key. An unknown key or unsupported version gives an
+// *UnsupportedRequestError; a malformed header or body gives the
+// *runtime.Error naming the field and byte offset.
+func (d *RequestDecoder) Decode(frame []byte, req *Request) error {
+	key, version, err := PeekRequestKey(frame)
+	if err != nil {
+		return err
+	}
+	req.Frame, req.Body, req.BodyOffset = frame, nil, 0
+	m := d.body(key)
+	if m == nil {
+		req.Header = RequestHeader{APIKey: key, APIVersion: version, CorrelationID: peekCorrelation(frame)}
+		return &UnsupportedRequestError{Header: req.Header, Min: -1, Max: -1, Err: ErrUnknownAPIKey}
+	}
+	req.HeaderVersion = m.HeaderVersion(version)
+	n, err := req.Header.Decode(frame, req.HeaderVersion, d.alias)
+	if err != nil {
+		return err
+	}
+	r, ok := d.Range(key)
+	if !ok || version < r.MinVersion || version > r.MaxVersion {
+		return &UnsupportedRequestError{Header: req.Header, Min: r.MinVersion, Max: r.MaxVersion, Err: ErrUnsupportedRequestVersion}
+	}
+	var used int
+	if d.alias {
+		used, err = m.DecodeAliased(frame[n:], version)
+	} else {
+		used, err = m.Decode(frame[n:], version)
+	}
+	if err != nil {
+		return withOffset(err, n)
+	}
+	if left := len(frame) - n - used; left != 0 {
+		return &runtime.Error{Op: "decode", Message: m.SpecName(), Version: version, Offset: n + used, Err: ErrTrailingBytes,
+			Detail: fmt.Sprintf("%d bytes after the %d-byte body", left, used)}
+	}
+	req.Body, req.BodyOffset = m, n
+	return nil
+}
+
+// peekCorrelation reads the correlation id of a request frame, 0 if short.
+func peekCorrelation(frame []byte) int32 {
+	if len(frame) < 8 {
+		return 0
+	}
+	return int32(uint32(frame[4])<<24 | uint32(frame[5])<<16 | uint32(frame[6])<<8 | uint32(frame[7]))
+}
+
+// withOffset moves the byte offset of a body's decode error from the body's
+// start to the frame's.
+func withOffset(err error, base int) error {
+	var e *runtime.Error
+	if errors.As(err, &e) && e.Offset >= 0 {
+		e.Offset += base
+	}
+	return err
+}
+
+// AppendRequest appends one request frame to dst: size, header (h, at
+// req's header version for h.APIVersion) and req encoded at h.APIVersion.
+// h.APIKey must be req's api key.
+func AppendRequest(dst []byte, h *RequestHeader, req runtime.APIMessage) ([]byte, error) {
+	if h.APIKey != req.APIKey() {
+		return dst, fmt.Errorf("kafka request: header api key %d, but the body is %s (key %d)", h.APIKey, req.SpecName(), req.APIKey())
+	}
+	b, start := BeginFrame(dst)
+	b, err := h.AppendTo(b, req.HeaderVersion(h.APIVersion))
+	if err != nil {
+		return dst, err
+	}
+	if b, err = req.AppendTo(b, h.APIVersion); err != nil {
+		return dst, err
+	}
+	if err := EndFrame(b, start); err != nil {
+		return dst, err
+	}
+	return b, nil
+}
+
+// AppendResponse appends one response frame to dst: size, a response header
+// holding correlationID at resp's header version for version, and resp
+// encoded at version.
+func AppendResponse(dst []byte, correlationID int32, resp runtime.APIMessage, version int16) ([]byte, error) {
+	h := ResponseHeader{CorrelationID: correlationID}
+	return AppendResponseHeader(dst, &h, resp, version)
+}
+
+// AppendResponseHeader is AppendResponse with a whole header, tags included.
+func AppendResponseHeader(dst []byte, h *ResponseHeader, resp runtime.APIMessage, version int16) ([]byte, error) {
+	b, start := BeginFrame(dst)
+	b, err := h.AppendTo(b, resp.HeaderVersion(version))
+	if err != nil {
+		return dst, err
+	}
+	if b, err = resp.AppendTo(b, version); err != nil {
+		return dst, err
+	}
+	if err := EndFrame(b, start); err != nil {
+		return dst, err
+	}
+	return b, nil
+}
+
+// AppendAPIVersionsUnsupported appends the frame Kafka sends for an
+// ApiVersions request above the supported range: response header v0 with
+// the request's correlation id, and an ApiVersionsResponse v0 body with
+// error UNSUPPORTED_VERSION (35) listing one api, ApiVersions itself with
+// its supported range, so that the client retries at a version it has in
+// common with the server (Kafka's ApiVersionsRequest.getErrorResponse).
+func AppendAPIVersionsUnsupported(dst []byte, correlationID int32, supported VersionRange) []byte {
+	b, start := BeginFrame(dst)
+	b = runtime.AppendInt32(b, correlationID)
+	b = runtime.AppendInt16(b, UnsupportedVersion.Code)
+	b = runtime.AppendInt32(b, 1) // ApiKeys: one element
+	b = runtime.AppendInt16(b, supported.APIKey)
+	b = runtime.AppendInt16(b, supported.MinVersion)
+	b = runtime.AppendInt16(b, supported.MaxVersion)
+	_ = EndFrame(b, start) // 24 bytes always fit
+	return b
+}
