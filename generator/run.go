@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/token"
+	"go/types"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,6 +21,9 @@ type Config struct {
 	Out     string // output folder: one Go package
 	Package string // Go package name; default: the base name of Out
 	Check   bool   // compare instead of writing
+	// Release is the Kafka release whose generator's spec rules apply
+	// ("2.8": see schema.RulesFor); empty for the current rules.
+	Release string
 }
 
 // ErrStale is returned by a check run when the output folder differs from
@@ -33,27 +38,13 @@ var writeFile = os.WriteFile
 // problems are returned as schema.Diagnostics. Nothing in cfg.Out changes
 // unless the whole run succeeds.
 func Run(cfg Config) error {
-	if cfg.Package == "" {
-		abs, err := filepath.Abs(cfg.Out)
-		if err != nil {
-			return err
-		}
-		cfg.Package = strings.ReplaceAll(filepath.Base(abs), "-", "")
-	}
-	if !isIdentifier(cfg.Package) {
-		return fmt.Errorf("package name %q is not a Go identifier", cfg.Package)
-	}
-	if st, err := os.Stat(cfg.In); err != nil {
-		return fmt.Errorf("input folder: %w", err)
-	} else if !st.IsDir() {
-		return fmt.Errorf("input %s is not a folder", cfg.In)
-	}
-	specs, err := schema.LoadDir(cfg.In)
+	rules, err := validateConfig(&cfg)
 	if err != nil {
 		return err
 	}
-	if len(specs) == 0 {
-		return fmt.Errorf("no *.json spec files in %s", cfg.In)
+	specs, err := rules.LoadDir(cfg.In)
+	if err != nil {
+		return err
 	}
 	files, err := Generate(cfg.Package, specs)
 	if err != nil {
@@ -65,17 +56,86 @@ func Run(cfg Config) error {
 	return write(cfg.Out, files)
 }
 
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
-			continue
+// ErrConfig marks a Config that cannot run: a package name that is no
+// usable Go identifier, an input that is not a folder of specs, an output
+// that is not a folder, an unknown release. Commands report it as misuse.
+var ErrConfig = errors.New("invalid configuration")
+
+// configError is a problem with a Config; it matches ErrConfig.
+type configError struct{ msg string }
+
+func (e *configError) Error() string        { return e.msg }
+func (e *configError) Is(target error) bool { return target == ErrConfig }
+
+func configErrorf(format string, args ...any) error {
+	return &configError{fmt.Sprintf(format, args...)}
+}
+
+// validateConfig checks cfg before anything is read or written, fills in
+// the default package name, and returns the spec rules of cfg.Release.
+func validateConfig(cfg *Config) (schema.Rules, error) {
+	if cfg.Package == "" {
+		abs, err := filepath.Abs(cfg.Out)
+		if err != nil {
+			return schema.Rules{}, err
 		}
-		return false
+		cfg.Package = strings.ReplaceAll(filepath.Base(abs), "-", "")
 	}
-	return true
+	if err := checkPackageName(cfg.Package); err != nil {
+		return schema.Rules{}, err
+	}
+	rules, err := schema.RulesFor(cfg.Release)
+	if err != nil {
+		return schema.Rules{}, &configError{err.Error()}
+	}
+	switch st, err := os.Stat(cfg.In); {
+	case errors.Is(err, fs.ErrNotExist):
+		return schema.Rules{}, configErrorf("input folder: %s does not exist", cfg.In)
+	case err != nil:
+		return schema.Rules{}, configErrorf("input folder: %v", err)
+	case !st.IsDir():
+		return schema.Rules{}, configErrorf("input %s is not a folder", cfg.In)
+	}
+	if specs, _ := filepath.Glob(filepath.Join(cfg.In, "*.json")); len(specs) == 0 {
+		return schema.Rules{}, configErrorf("no *.json spec files in %s", cfg.In)
+	}
+	return rules, checkOutput(cfg.Out)
+}
+
+// checkPackageName refuses names that would not compile as a package
+// clause, and predeclared names, which would compile but shadow the
+// builtin (int, nil, len...) in every file importing the package.
+func checkPackageName(name string) error {
+	switch {
+	case token.IsKeyword(name):
+		return configErrorf("package name %q is a Go keyword", name)
+	case !token.IsIdentifier(name):
+		return configErrorf("package name %q is not a Go identifier", name)
+	case name == "_":
+		return configErrorf("package name %q is the blank identifier", name)
+	case types.Universe.Lookup(name) != nil:
+		return configErrorf("package name %q is predeclared in Go (a builtin type, constant or function)", name)
+	}
+	return nil
+}
+
+// checkOutput refuses an output that exists but is not a folder, or that
+// lies under a file. Other problems (permissions) surface when writing.
+func checkOutput(out string) error {
+	for dir := out; ; dir = filepath.Dir(dir) {
+		if st, err := os.Stat(dir); err == nil {
+			switch {
+			case st.IsDir():
+				return nil
+			case dir == out:
+				return configErrorf("output %s is not a folder", out)
+			}
+			return configErrorf("output %s: %s is not a folder", out, dir)
+		}
+		if filepath.Dir(dir) == dir {
+			return nil
+		}
+	}
 }
 
 // isGenerated reports whether an existing file was written by kafkagen.

@@ -399,9 +399,15 @@ func TestRunConfigErrors(t *testing.T) {
 		{"missing input", Config{In: filepath.Join(tmp, "nope"), Out: filepath.Join(tmp, "out")}, "input folder:", ""},
 		{"input is a file", Config{In: file, Out: filepath.Join(tmp, "out")}, "is not a folder", ""},
 		{"no specs", Config{In: empty, Out: filepath.Join(tmp, "out")}, "no *.json spec files", ""},
-		{"output is a file", Config{In: in, Out: file}, "output " + file + " is not a folder", "not a directory"},
+		{"output is a file", Config{In: in, Out: file}, "output " + file + " is not a folder", ""},
+		{"output under a file", Config{In: in, Out: filepath.Join(file, "out")}, "output " + filepath.Join(file, "out") + ": " + file + " is not a folder", ""},
 		{"bad package option", Config{In: in, Out: filepath.Join(tmp, "out"), Package: "my.pkg"}, `package name "my.pkg" is not a Go identifier`, ""},
 		{"bad folder name", Config{In: in, Out: filepath.Join(tmp, "1out")}, `package name "1out" is not a Go identifier`, ""},
+		{"keyword package", Config{In: in, Out: filepath.Join(tmp, "out"), Package: "func"}, `package name "func" is a Go keyword`, ""},
+		{"keyword folder name", Config{In: in, Out: filepath.Join(tmp, "type")}, `package name "type" is a Go keyword`, ""},
+		{"predeclared package", Config{In: in, Out: filepath.Join(tmp, "out"), Package: "nil"}, `package name "nil" is predeclared in Go`, ""},
+		{"blank package", Config{In: in, Out: filepath.Join(tmp, "out"), Package: "_"}, `package name "_" is the blank identifier`, ""},
+		{"unknown release", Config{In: in, Out: filepath.Join(tmp, "out"), Release: "2.x"}, `release "2.x" is not MAJOR.MINOR`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -417,6 +423,7 @@ func TestRunConfigErrors(t *testing.T) {
 				require.Error(t, err, "check=%v", check)
 				assert.Contains(t, err.Error(), want, "check=%v", check)
 				assert.NotErrorIs(t, err, ErrStale)
+				assert.ErrorIs(t, err, ErrConfig, "a configuration problem is misuse")
 			}
 			assert.Equal(t, before, snapshot(t, tmp), "a failed run changes nothing")
 		})

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
 // FuzzSpec loads arbitrary bytes as a spec: a result or diagnostics, never a
 // panic or a hang; every diagnostic is positioned inside the file; the
-// comment stripper keeps every byte offset and line break.
+// parser's line index holds every line start up to where it stopped.
 func FuzzSpec(f *testing.F) {
 	for _, pattern := range []string{"../../schemas/*.json", "../../testdata/badspecs/*.json", "../../testdata/golden/*/*.json", "../../testdata/seeds/*"} {
 		paths, _ := filepath.Glob(pattern)
@@ -22,15 +23,7 @@ func FuzzSpec(f *testing.F) {
 	f.Add([]byte(`{"name": "X", /* c */ "type": "data", // d
 "validVersions": "0", "flexibleVersions": "none", "fields": []}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		stripped, _, err := stripComments(src)
-		if err == nil {
-			if len(stripped) != len(src) {
-				t.Fatalf("stripping comments changed the length: %d -> %d", len(src), len(stripped))
-			}
-			if bytes.Count(stripped, []byte("\n")) != bytes.Count(src, []byte("\n")) {
-				t.Fatal("stripping comments changed the line count")
-			}
-		}
+		checkLineIndex(t, src)
 		lines := bytes.Count(src, []byte("\n")) + 1
 		spec, err := Load("fuzz.json", src)
 		if err == nil {
@@ -50,4 +43,30 @@ func FuzzSpec(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkLineIndex compares the line starts the parser records with the ones
+// counted in the text: all of them for a document that parses, and every
+// one up to the error for one that does not.
+func checkLineIndex(t *testing.T, src []byte) {
+	t.Helper()
+	want := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			want = append(want, i+1)
+		}
+	}
+	_, got, err := parseJSON(src, false)
+	if err == nil {
+		if !slices.Equal(got, want) {
+			t.Fatalf("line starts %v, want %v", got, want)
+		}
+		return
+	}
+	if len(got) > len(want) || !slices.Equal(got, want[:len(got)]) {
+		t.Fatalf("line starts %v are not a prefix of %v", got, want)
+	}
+	if len(got) < len(want) && want[len(got)] <= err.offset {
+		t.Fatalf("the line starting at %d, before the error at %d, is missing", want[len(got)], err.offset)
+	}
 }

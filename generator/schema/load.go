@@ -3,94 +3,26 @@ package schema
 import (
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
-// LoadFile reads and loads one spec file.
-func LoadFile(path string) (*Spec, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Load(path, src)
-}
-
-// LoadDir loads every *.json file of dir (not recursive), in name order. It
-// reports the problems of all files, not only the first one.
-func LoadDir(dir string) ([]*Spec, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(paths)
-	var specs []*Spec
-	var diags Diagnostics
-	for _, path := range paths {
-		spec, err := LoadFile(path)
-		if ds, ok := err.(Diagnostics); ok {
-			diags = append(diags, ds...)
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		specs = append(specs, spec)
-	}
-	diags = append(diags, CheckPackage(specs)...)
-	if len(diags) > 0 {
-		return nil, diags
-	}
-	return specs, nil
-}
-
-// Load parses, validates and resolves one spec. Problems are returned as
-// Diagnostics, all of them, each with file, line and column.
-func Load(file string, src []byte) (*Spec, error) {
-	l := &loader{spec: &Spec{File: file, index: newLineIndex(src)}}
-	stripped, at, err := stripComments(src)
-	if err != nil {
-		l.errorAt(Pos(at), "", "%v", err)
-		return nil, l.diags
-	}
-	if serr := checkSyntax(stripped); serr != nil {
-		l.errorAt(Pos(serr.offset), "", "invalid JSON: %s", serr.msg)
-		return nil, l.diags
-	}
-	root := gjson.ParseBytes(stripped)
-	if !root.IsObject() {
-		l.errorAt(Pos(root.Index), "", "a spec must be a JSON object, found %s", kindOf(root))
-		return nil, l.diags
-	}
-	l.src = stripped
-	l.message(root)
-	if len(l.diags) == 0 {
-		l.resolve()
-	}
-	// Validation also runs after load problems, so that one pass reports
-	// them all; it skips what could not be loaded.
-	l.validate()
-	if len(l.diags) > 0 {
-		l.diags.Sort()
-		return nil, l.diags
-	}
-	return l.spec, nil
-}
-
 type loader struct {
+	rules Rules
 	spec  *Spec
 	diags Diagnostics
-	// src is the comment-free source, for locating attributes in diagnostics.
+	// objects holds the JSON object of the spec, of every common struct and
+	// of every field, by position, for locating attributes in diagnostics.
+	objects map[Pos]*value
+	// src is the file's text.
 	src []byte
 	// resolved is set when resolve bound every struct and computed the
 	// Used and Present ranges.
 	resolved bool
 }
+
+// raw is a value's text as written, for diagnostics.
+func (l *loader) raw(v *value) string { return string(l.src[v.pos:v.end]) }
 
 func (l *loader) errorAt(p Pos, subject, format string, args ...any) {
 	line, col := l.spec.Position(p)
@@ -100,109 +32,73 @@ func (l *loader) errorAt(p Pos, subject, format string, args ...any) {
 	})
 }
 
-func kindOf(r gjson.Result) string {
-	switch r.Type {
-	case gjson.Null:
-		return "null"
-	case gjson.False, gjson.True:
-		return "a boolean"
-	case gjson.Number:
-		return "a number"
-	case gjson.String:
-		return "a string"
-	}
-	if r.IsArray() {
-		return "an array"
-	}
-	return "an object"
-}
-
-// attrs returns an object's attributes with Jackson's "last duplicate wins",
-// in document order of their first appearance.
-type attr struct {
-	key   string
-	pos   Pos // the key's position
-	value gjson.Result
-}
-
-func attrs(obj gjson.Result) []attr {
-	var out []attr
-	seen := map[string]int{}
-	obj.ForEach(func(k, v gjson.Result) bool {
-		a := attr{key: k.String(), pos: Pos(k.Index), value: v}
-		if i, ok := seen[a.key]; ok {
-			out[i] = a
-		} else {
-			seen[a.key] = len(out)
-			out = append(out, a)
-		}
-		return true
-	})
-	return out
+// attrs returns an object's attributes (see parser.object for duplicates)
+// and keeps the object for validation's diagnostics.
+func (l *loader) attrs(obj *value) []member {
+	l.objects[obj.pos] = obj
+	return obj.members
 }
 
 // text reads a string attribute, coercing numbers and booleans to their text
 // as Jackson does. ok is false (after reporting) for other JSON kinds; a JSON
 // null gives "", false without a report (Jackson: absent).
-func (l *loader) text(a attr, subject string) (string, bool) {
-	switch a.value.Type {
-	case gjson.String:
-		return a.value.Str, true
-	case gjson.Number, gjson.True, gjson.False:
-		return a.value.Raw, true
-	case gjson.Null:
+func (l *loader) text(a member, subject string) (string, bool) {
+	switch a.value.kind {
+	case jsonString, jsonNumber, jsonBool:
+		return a.value.text, true
+	case jsonNull:
 		return "", false
 	}
-	l.errorAt(Pos(a.value.Index), subject, "%q must be a string, found %s", a.key, kindOf(a.value))
+	l.errorAt(a.value.pos, subject, "%q must be a string, found %s", a.key, a.value.describe())
 	return "", false
 }
 
-func (l *loader) boolean(a attr, subject string) bool {
-	switch a.value.Type {
-	case gjson.True:
-		return true
-	case gjson.False, gjson.Null:
+func (l *loader) boolean(a member, subject string) bool {
+	switch a.value.kind {
+	case jsonBool:
+		return a.value.isTrue()
+	case jsonNull:
 		return false
-	case gjson.String:
-		switch strings.ToLower(a.value.Str) {
+	case jsonString:
+		switch strings.ToLower(a.value.text) {
 		case "true":
 			return true
 		case "false", "":
 			return false
 		}
 	}
-	l.errorAt(Pos(a.value.Index), subject, "%q must be a boolean, found %s", a.key, a.value.Raw)
+	l.errorAt(a.value.pos, subject, "%q must be a boolean, found %s", a.key, l.raw(&a.value))
 	return false
 }
 
 // integer reads an int attribute (a JSON number or numeric string) in [lo, hi].
-func (l *loader) integer(a attr, subject string, lo, hi int64) (int64, bool) {
+func (l *loader) integer(a member, subject string, lo, hi int64) (int64, bool) {
 	var s string
-	switch a.value.Type {
-	case gjson.Number:
-		s = a.value.Raw
-	case gjson.String:
-		s = strings.TrimSpace(a.value.Str)
+	switch a.value.kind {
+	case jsonNumber:
+		s = a.value.text
+	case jsonString:
+		s = strings.TrimSpace(a.value.text)
 	default:
-		l.errorAt(Pos(a.value.Index), subject, "%q must be an integer, found %s", a.key, kindOf(a.value))
+		l.errorAt(a.value.pos, subject, "%q must be an integer, found %s", a.key, a.value.describe())
 		return 0, false
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < lo || n > hi {
-		l.errorAt(Pos(a.value.Index), subject, "%q must be an integer in [%d, %d], found %s", a.key, lo, hi, a.value.Raw)
+		l.errorAt(a.value.pos, subject, "%q must be an integer in [%d, %d], found %s", a.key, lo, hi, l.raw(&a.value))
 		return 0, false
 	}
 	return n, true
 }
 
-func (l *loader) versions(a attr, subject string) (Versions, bool) {
+func (l *loader) versions(a member, subject string) (Versions, bool) {
 	s, ok := l.text(a, subject)
 	if !ok {
 		return None, false
 	}
 	v, err := ParseVersions(s)
 	if err != nil {
-		l.errorAt(Pos(a.value.Index), subject, "%q: %v", a.key, err)
+		l.errorAt(a.value.pos, subject, "%q: %v", a.key, err)
 		return None, false
 	}
 	return v, true
@@ -210,24 +106,22 @@ func (l *loader) versions(a attr, subject string) (Versions, bool) {
 
 // stringList reads an array of strings; a single string counts as a
 // one-element array (ACCEPT_SINGLE_VALUE_AS_ARRAY).
-func (l *loader) stringList(a attr, subject string, allowed []string) []string {
-	var items []gjson.Result
-	if a.value.IsArray() {
-		items = a.value.Array()
-	} else {
-		items = []gjson.Result{a.value}
+func (l *loader) stringList(a member, subject string, allowed []string) []string {
+	items := []value{a.value}
+	if a.value.kind == jsonArray {
+		items = a.value.items
 	}
 	var out []string
 	for _, it := range items {
-		if it.Type != gjson.String {
-			l.errorAt(Pos(it.Index), subject, "%q must hold strings, found %s", a.key, kindOf(it))
+		if it.kind != jsonString {
+			l.errorAt(it.pos, subject, "%q must hold strings, found %s", a.key, it.describe())
 			continue
 		}
-		if !contains(allowed, it.Str) {
-			l.errorAt(Pos(it.Index), subject, "%q: unknown value %q (expected one of %s)", a.key, it.Str, strings.Join(allowed, ", "))
+		if !contains(allowed, it.text) {
+			l.errorAt(it.pos, subject, "%q: unknown value %q (expected one of %s)", a.key, it.text, strings.Join(allowed, ", "))
 			continue
 		}
-		out = append(out, it.Str)
+		out = append(out, it.text)
 	}
 	return out
 }
@@ -247,11 +141,11 @@ var (
 	entityTypes = []string{"unknown", "transactionalId", "producerId", "groupId", "topicName", "brokerId"}
 )
 
-func (l *loader) message(root gjson.Result) {
+func (l *loader) message(root *value) {
 	s := l.spec
-	s.Pos = Pos(root.Index)
+	s.Pos = root.pos
 	s.ValidVersions, s.FlexibleVersions, s.DeprecatedVersions = None, None, None
-	as := attrs(root)
+	as := l.attrs(root)
 	// The name first, so that every other diagnostic can be attributed.
 	for _, a := range as {
 		if a.key == "name" {
@@ -260,7 +154,7 @@ func (l *loader) message(root gjson.Result) {
 	}
 	subject := s.Name
 	var haveValid, haveFlexible, haveType bool
-	var fields, commons *attr
+	var fields, commons *member
 	for i := range as {
 		a := as[i]
 		switch a.key {
@@ -272,12 +166,12 @@ func (l *loader) message(root gjson.Result) {
 			}
 			t = strings.TrimSpace(t)
 			if !contains(specTypes, t) {
-				l.errorAt(Pos(a.value.Index), subject, "unknown type %q (expected one of %s)", t, strings.Join(specTypes, ", "))
+				l.errorAt(a.value.pos, subject, "unknown type %q (expected one of %s)", t, strings.Join(specTypes, ", "))
 				continue
 			}
 			s.Type, haveType = SpecType(t), true
 		case "apiKey":
-			if a.value.Type == gjson.Null {
+			if a.value.kind == jsonNull {
 				continue
 			}
 			if n, ok := l.integer(a, subject, math.MinInt16, math.MaxInt16); ok {
@@ -310,7 +204,7 @@ func (l *loader) message(root gjson.Result) {
 	if !haveValid && !hasKey(as, "validVersions") {
 		l.errorAt(s.Pos, subject, "You must specify the version of the %s structure.", s.Name)
 	}
-	if !haveFlexible && !hasKey(as, "flexibleVersions") {
+	if !haveFlexible && !hasKey(as, "flexibleVersions") && !l.rules.FlexibleVersionsOptional {
 		l.errorAt(s.Pos, subject, "You must specify a value for flexibleVersions. Please use 0+ for all new messages.")
 	}
 	s.Root = &Struct{Name: s.Name, Pos: s.Pos, Versions: s.ValidVersions}
@@ -318,11 +212,11 @@ func (l *loader) message(root gjson.Result) {
 		s.Root.Fields = l.fields(*fields, s.Root, subject)
 	}
 	if commons != nil {
-		if !commons.value.IsArray() {
-			l.errorAt(Pos(commons.value.Index), subject, "\"commonStructs\" must be an array, found %s", kindOf(commons.value))
+		if commons.value.kind != jsonArray {
+			l.errorAt(commons.value.pos, subject, "\"commonStructs\" must be an array, found %s", commons.value.describe())
 		} else {
-			for _, c := range commons.value.Array() {
-				if st := l.commonStruct(c, subject); st != nil {
+			for i := range commons.value.items {
+				if st := l.commonStruct(&commons.value.items[i], subject); st != nil {
 					s.CommonStructs = append(s.CommonStructs, st)
 				}
 			}
@@ -332,22 +226,22 @@ func (l *loader) message(root gjson.Result) {
 
 // hasKey reports whether the attribute is given. Like Jackson, it treats a
 // JSON null as absent.
-func hasKey(as []attr, key string) bool {
+func hasKey(as []member, key string) bool {
 	for _, a := range as {
-		if a.key == key && a.value.Type != gjson.Null {
+		if a.key == key && a.value.kind != jsonNull {
 			return true
 		}
 	}
 	return false
 }
 
-func (l *loader) commonStruct(obj gjson.Result, subject string) *Struct {
-	if !obj.IsObject() {
-		l.errorAt(Pos(obj.Index), subject, "a common struct must be an object, found %s", kindOf(obj))
+func (l *loader) commonStruct(obj *value, subject string) *Struct {
+	if obj.kind != jsonObject {
+		l.errorAt(obj.pos, subject, "a common struct must be an object, found %s", obj.describe())
 		return nil
 	}
-	st := &Struct{Pos: Pos(obj.Index), Common: true, Versions: None}
-	as := attrs(obj)
+	st := &Struct{Pos: obj.pos, Common: true, Versions: None}
+	as := l.attrs(obj)
 	for _, a := range as {
 		if a.key == "name" {
 			st.Name, _ = l.text(a, subject)
@@ -377,27 +271,27 @@ func (l *loader) commonStruct(obj gjson.Result, subject string) *Struct {
 	return st
 }
 
-func (l *loader) fields(a attr, owner *Struct, subject string) []*Field {
-	if !a.value.IsArray() {
-		l.errorAt(Pos(a.value.Index), subject, "\"fields\" must be an array, found %s", kindOf(a.value))
+func (l *loader) fields(a member, owner *Struct, subject string) []*Field {
+	if a.value.kind != jsonArray {
+		l.errorAt(a.value.pos, subject, "\"fields\" must be an array, found %s", a.value.describe())
 		return nil
 	}
 	var out []*Field
-	for _, obj := range a.value.Array() {
-		if f := l.field(obj, owner, subject); f != nil {
+	for i := range a.value.items {
+		if f := l.field(&a.value.items[i], owner, subject); f != nil {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-func (l *loader) field(obj gjson.Result, owner *Struct, parent string) *Field {
-	if !obj.IsObject() {
-		l.errorAt(Pos(obj.Index), parent, "a field must be an object, found %s", kindOf(obj))
+func (l *loader) field(obj *value, owner *Struct, parent string) *Field {
+	if obj.kind != jsonObject {
+		l.errorAt(obj.pos, parent, "a field must be an object, found %s", obj.describe())
 		return nil
 	}
-	f := &Field{Pos: Pos(obj.Index), Owner: owner, Present: None, Versions: None, NullableVersions: None, TaggedVersions: None, FlexibleVersions: None}
-	as := attrs(obj)
+	f := &Field{Pos: obj.pos, Owner: owner, Present: None, Versions: None, NullableVersions: None, TaggedVersions: None, FlexibleVersions: None}
+	as := l.attrs(obj)
 	for _, a := range as {
 		if a.key == "name" {
 			f.Name, _ = l.text(a, parent)
@@ -405,7 +299,7 @@ func (l *loader) field(obj gjson.Result, owner *Struct, parent string) *Field {
 	}
 	subject := parent + "." + f.Name
 	haveVersions, haveType := false, false
-	var nested *attr
+	var nested *member
 	for i := range as {
 		a := as[i]
 		switch a.key {
@@ -414,7 +308,7 @@ func (l *loader) field(obj gjson.Result, owner *Struct, parent string) *Field {
 			if t, ok := l.text(a, subject); ok {
 				typ, err := ParseType(t)
 				if err != nil {
-					l.errorAt(Pos(a.value.Index), subject, "%v", err)
+					l.errorAt(a.value.pos, subject, "%v", err)
 					continue
 				}
 				f.Type, haveType = typ, true
@@ -428,7 +322,7 @@ func (l *loader) field(obj gjson.Result, owner *Struct, parent string) *Field {
 		case "flexibleVersions":
 			f.FlexibleVersions, f.HasFlexibleVersions = l.versions(a, subject)
 		case "tag":
-			if a.value.Type == gjson.Null {
+			if a.value.kind == jsonNull {
 				continue
 			}
 			if n, ok := l.integer(a, subject, math.MinInt32, math.MaxInt32); ok {
@@ -447,7 +341,7 @@ func (l *loader) field(obj gjson.Result, owner *Struct, parent string) *Field {
 		case "entityType":
 			if et, ok := l.text(a, subject); ok {
 				if !contains(entityTypes, et) {
-					l.errorAt(Pos(a.value.Index), subject, "unknown entityType %q (expected one of %s)", et, strings.Join(entityTypes, ", "))
+					l.errorAt(a.value.pos, subject, "unknown entityType %q (expected one of %s)", et, strings.Join(entityTypes, ", "))
 				}
 				f.EntityType = et
 			}

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -198,56 +197,6 @@ func TestCorpusModel(t *testing.T) {
 	u, err := ParseUUIDDefault(field(simple.Root, "taggedUuid").Default)
 	require.NoError(t, err)
 	assert.Equal(t, [16]byte{0x1f, 0x72, 0x8a, 0x3b, 0x83, 0x53, 0x44, 0xf6, 0x82, 0x5a, 0xd1, 0x26, 0x9b, 0x7b, 0xd6, 0xec}, u)
-}
-
-func TestStripComments(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want string
-	}{
-		{name: "none", in: `{"a": 1}`, want: `{"a": 1}`},
-		{
-			name: "line comments",
-			in:   "// licence\n{\n  \"a\": 1 // one\n}\n",
-			want: "          \n{\n  \"a\": 1       \n}\n",
-		},
-		{
-			name: "block comment spanning lines",
-			in:   "{ /* x\n y\r\n z */ \"a\": 1 }",
-			want: "{     \n  \r\n      \"a\": 1 }",
-		},
-		{
-			name: "comment markers inside strings are text",
-			in:   `{"a": "http://x/*y*/", "b": "\"//"} // c`,
-			want: `{"a": "http://x/*y*/", "b": "\"//"}     `,
-		},
-		{name: "comment at end of file", in: "{}//", want: "{}  "},
-		{name: "block comment closing at end", in: "{}/**/", want: "{}    "},
-		{name: "stars inside block comment", in: "/*** a ***/{}", want: "           {}"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, _, err := stripComments([]byte(tt.in))
-			require.NoError(t, err)
-			assert.Equal(t, tt.want, string(got))
-			// Offsets and line breaks are kept: same length, same newlines.
-			require.Len(t, got, len(tt.in))
-			for i := range got {
-				if tt.in[i] == '\n' || tt.in[i] == '\r' {
-					assert.Equal(t, tt.in[i], got[i], "line break at %d", i)
-				}
-			}
-		})
-	}
-}
-
-func TestStripCommentsUnterminated(t *testing.T) {
-	src := []byte("{\n  \"a\": 1 /* never\n closed")
-	_, at, err := stripComments(src)
-	require.Error(t, err)
-	assert.Equal(t, bytes.Index(src, []byte("/*")), at)
-	assert.Contains(t, err.Error(), "unterminated")
 }
 
 // TestPositionsSurviveComments loads a spec whose problem follows comments and

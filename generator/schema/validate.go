@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 // validate applies Kafka's semantic rules (spec-facts §5.1) to a loaded spec.
@@ -52,72 +50,34 @@ func (v *validator) errorf(p Pos, subject, format string, args ...any) {
 	v.l.errorAt(p, subject, format, args...)
 }
 
-// attr locates attribute key of the JSON object starting at obj: the key's
-// position, or the value's when value is set. A missing attribute gives obj.
-// Duplicated keys resolve to the last one, which is the one Jackson keeps.
+// attr locates attribute key of the JSON object at obj (the spec's or a
+// field's): the key's position, or the value's when value is set. A missing
+// attribute gives obj. Duplicated keys resolve to the last one, which is the
+// one Jackson keeps.
 func (v *validator) attr(obj Pos, key string, value bool) Pos {
-	at := obj
-	v.eachAttr(obj, func(k, val gjson.Result) {
-		if k.String() == key {
-			if value {
-				at = obj + Pos(val.Index)
-			} else {
-				at = obj + Pos(k.Index)
-			}
-		}
-	})
-	return at
+	m := v.member(obj, key)
+	switch {
+	case m == nil:
+		return obj
+	case value:
+		return m.value.pos
+	}
+	return m.pos
 }
 
 // hasAttr reports whether the object at obj gives attribute key a value
 // (like Jackson, it treats a JSON null as absent).
 func (v *validator) hasAttr(obj Pos, key string) bool {
-	found := false
-	v.eachAttr(obj, func(k, val gjson.Result) {
-		if k.String() == key {
-			found = val.Type != gjson.Null
-		}
-	})
-	return found
+	m := v.member(obj, key)
+	return m != nil && m.value.kind != jsonNull
 }
 
-// eachAttr calls fn for every attribute of the JSON object starting at obj,
-// with indexes relative to obj.
-func (v *validator) eachAttr(obj Pos, fn func(k, val gjson.Result)) {
-	src := v.l.src
-	if int(obj) < 0 || int(obj) >= len(src) || src[obj] != '{' {
-		return
+// member finds attribute key of the object the loader read at obj.
+func (v *validator) member(obj Pos, key string) *member {
+	if o, ok := v.l.objects[obj]; ok {
+		return o.lookup(key)
 	}
-	end := objectEnd(src, int(obj))
-	gjson.ParseBytes(src[obj:end]).ForEach(func(k, val gjson.Result) bool {
-		fn(k, val)
-		return true
-	})
-}
-
-// objectEnd returns the offset just past the JSON object or array starting
-// at start (the source is syntactically valid when validation runs; on
-// broken input it returns len(src)).
-func objectEnd(src []byte, start int) int {
-	depth := 0
-	for i := start; i < len(src); i++ {
-		switch src[i] {
-		case '"':
-			for i++; i < len(src) && src[i] != '"'; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-		}
-	}
-	return len(src)
+	return nil
 }
 
 // message checks the top-level attributes (rules 7-10, 44, 45, 47).
