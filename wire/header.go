@@ -97,9 +97,14 @@ func (h *RequestHeader) Decode(src []byte, v int16, alias bool) (int, error) {
 	}
 	var r runtime.Reader
 	r.Init(src, alias)
-	h.APIKey = r.Int16()
-	h.APIVersion = r.Int16()
-	h.CorrelationID = r.Int32()
+	p := r.Fixed(8)
+	if p == nil {
+		r.FailRun([]int{2, 4, 8}, []string{"RequestApiKey", "RequestApiVersion", "CorrelationId"})
+		return r.Finish("RequestHeader", v)
+	}
+	h.APIKey = int16(binary.BigEndian.Uint16(p))
+	h.APIVersion = int16(binary.BigEndian.Uint16(p[2:]))
+	h.CorrelationID = int32(binary.BigEndian.Uint32(p[4:]))
 	if v >= 1 {
 		h.ClientID = r.NullString(false, h.ClientID)
 		if r.Failed() {
@@ -157,6 +162,10 @@ func (h *ResponseHeader) Decode(src []byte, v int16, alias bool) (int, error) {
 	var r runtime.Reader
 	r.Init(src, alias)
 	h.CorrelationID = r.Int32()
+	if r.Failed() {
+		r.Within("CorrelationId")
+		return r.Finish("ResponseHeader", v)
+	}
 	h.Tags = readTags(&r, h.Tags[:0], v >= 1)
 	return r.Finish("ResponseHeader", v)
 }
