@@ -1,11 +1,13 @@
 // Command kafkagen generates Go encoders and decoders from Apache Kafka's
 // JSON message specs.
 //
-//	kafkagen [-in DIR] [-out DIR] [-package NAME] [-check]
+//	kafkagen [-in DIR] [-out DIR] [-package NAME] [-check] [-release VERSION]
 //	kafkagen COMMAND [flags]   (see subcommands below)
 //
 // With no flags it regenerates generated/ from schemas/. Exit status: 0 on
-// success, 1 when the specs have problems or the output is stale, 2 on misuse.
+// success, 1 when the specs have problems or the output is stale, 2 on misuse
+// (bad flags, a package name Go refuses or reserves, an input that is not a
+// folder of specs, an output that is not a folder), in one line of stderr.
 package main
 
 import (
@@ -55,8 +57,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.Out, "out", "generated", "output folder: one Go package")
 	fs.StringVar(&opts.Package, "package", "", "Go package name (default: the output folder's name)")
 	fs.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if the output folder is not what would be generated")
+	fs.StringVar(&opts.Release, "release", "", "Kafka release of the spec folder, such as 2.8: accept its specs as that release's generator did (default: the current rules)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: kafkagen [-in DIR] [-out DIR] [-package NAME] [-check]\n\n"+
+		fmt.Fprintf(stderr, "Usage: kafkagen [-in DIR] [-out DIR] [-package NAME] [-check] [-release VERSION]\n\n"+
 			"kafkagen generates Go encoders and decoders from Apache Kafka JSON message specs:\n"+
 			"one Go file per spec in -in, all in one package in -out. With no flags it\n"+
 			"regenerates generated/ from schemas/. Hand-written files in -out are kept;\n"+
@@ -85,6 +88,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, diags.Error())
 		fmt.Fprintf(stderr, "kafkagen: %d problem(s); nothing written\n", len(diags))
 		return 1
+	case errors.Is(err, generator.ErrConfig):
+		fmt.Fprintf(stderr, "kafkagen: %v (kafkagen -h for usage)\n", err)
+		return 2
 	case errors.Is(err, generator.ErrStale):
 		fmt.Fprintf(stderr, "kafkagen: %v\n", err)
 		return 1

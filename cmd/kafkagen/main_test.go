@@ -71,8 +71,8 @@ func TestUsage(t *testing.T) {
 			code, stdout, stderr := runMain(t, flag)
 			assert.Equal(t, 0, code)
 			assert.Empty(t, stdout)
-			assert.True(t, strings.HasPrefix(stderr, "Usage: kafkagen [-in DIR] [-out DIR] [-package NAME] [-check]\n"), stderr)
-			for _, want := range []string{"-in", "-out", "-package", "-check", "Exit status: 0 success, 1 spec problems or stale output, 2 misuse."} {
+			assert.True(t, strings.HasPrefix(stderr, "Usage: kafkagen [-in DIR] [-out DIR] [-package NAME] [-check]"), stderr)
+			for _, want := range []string{"-in", "-out", "-package", "-check", "-release", "Exit status: 0 success, 1 spec problems or stale output, 2 misuse."} {
 				assert.Contains(t, stderr, want)
 			}
 		})
@@ -104,21 +104,55 @@ func TestMisuse(t *testing.T) {
 	}
 }
 
-func TestMissingInput(t *testing.T) {
+// TestConfigMisuse: a configuration that cannot run is misuse, reported in
+// one line of stderr with exit status 2, before anything is read or written.
+func TestConfigMisuse(t *testing.T) {
+	in := goodSpecs(t)
 	tmp := t.TempDir()
-	missing := filepath.Join(tmp, "nope")
 	out := filepath.Join(tmp, "out")
-	for _, check := range []bool{false, true} {
-		args := []string{"-in", missing, "-out", out}
-		if check {
-			args = append(args, "-check")
-		}
-		code, stdout, stderr := runMain(t, args...)
-		assert.Equal(t, 1, code, "check=%v", check)
-		assert.Empty(t, stdout)
-		assert.Contains(t, stderr, "kafkagen: input folder: ")
-		assert.Contains(t, stderr, missing)
-		assert.NoDirExists(t, out)
+	file := filepath.Join(tmp, "file.txt")
+	require.NoError(t, os.WriteFile(file, []byte("a file\n"), 0o644))
+	empty := filepath.Join(tmp, "empty")
+	require.NoError(t, os.Mkdir(empty, 0o755))
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"keyword package", []string{"-in", in, "-out", out, "-package", "func"}, `kafkagen: package name "func" is a Go keyword`},
+		{"keyword range", []string{"-in", in, "-out", out, "-package", "range"}, `kafkagen: package name "range" is a Go keyword`},
+		{"predeclared type", []string{"-in", in, "-out", out, "-package", "int"}, `kafkagen: package name "int" is predeclared in Go`},
+		{"predeclared string", []string{"-in", in, "-out", out, "-package", "string"}, `kafkagen: package name "string" is predeclared in Go`},
+		{"predeclared nil", []string{"-in", in, "-out", out, "-package", "nil"}, `kafkagen: package name "nil" is predeclared in Go`},
+		{"predeclared function", []string{"-in", in, "-out", out, "-package", "len"}, `kafkagen: package name "len" is predeclared in Go`},
+		{"blank package", []string{"-in", in, "-out", out, "-package", "_"}, `kafkagen: package name "_" is the blank identifier`},
+		{"not an identifier", []string{"-in", in, "-out", out, "-package", "not-a-name"}, `kafkagen: package name "not-a-name" is not a Go identifier`},
+		{"output folder named by a keyword", []string{"-in", in, "-out", filepath.Join(tmp, "go")}, `kafkagen: package name "go" is a Go keyword`},
+		{"missing input", []string{"-in", filepath.Join(tmp, "nope"), "-out", out}, "kafkagen: input folder: " + filepath.Join(tmp, "nope") + " does not exist"},
+		{"input is a file", []string{"-in", file, "-out", out}, "kafkagen: input " + file + " is not a folder"},
+		{"input without specs", []string{"-in", empty, "-out", out}, "kafkagen: no *.json spec files in " + empty},
+		{"output is a file", []string{"-in", in, "-out", file, "-package", "out"}, "kafkagen: output " + file + " is not a folder"},
+		{"output under a file", []string{"-in", in, "-out", filepath.Join(file, "out")}, "kafkagen: output " + filepath.Join(file, "out") + ": " + file + " is not a folder"},
+		{"unknown release", []string{"-in", in, "-out", out, "-release", "two"}, `kafkagen: release "two" is not MAJOR.MINOR or MAJOR.MINOR.PATCH`},
+		{"release without specs", []string{"-in", in, "-out", out, "-release", "2.1"}, "kafkagen: release 2.1 has no JSON message specs: Kafka ships them from 2.2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := treeSnapshot(t, tmp)
+			for _, check := range []bool{false, true} {
+				args := tt.args
+				if check {
+					args = append(args[:len(args):len(args)], "-check")
+				}
+				code, stdout, stderr := runMain(t, args...)
+				assert.Equal(t, 2, code, "check=%v", check)
+				assert.Empty(t, stdout)
+				assert.True(t, strings.HasPrefix(stderr, tt.want), "stderr %q, want it to start with %q", stderr, tt.want)
+				assert.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
+				assert.True(t, strings.HasSuffix(stderr, " (kafkagen -h for usage)\n"), stderr)
+			}
+			assert.Equal(t, before, treeSnapshot(t, tmp), "misuse writes nothing")
+		})
 	}
 }
 
@@ -187,7 +221,4 @@ func TestPackageFlag(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(src), "\npackage ping\n")
 
-	code, _, stderr = runMain(t, "-in", in, "-out", out, "-package", "not-a-name")
-	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, `kafkagen: package name "not-a-name" is not a Go identifier`)
 }
