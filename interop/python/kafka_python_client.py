@@ -1,0 +1,190 @@
+"""The interop scenarios with kafka-python (Debian's python3-kafka).
+
+Run with Debian's interpreter, which has the package:
+
+    /usr/bin/python3 kafka_python_client.py --broker 127.0.0.1:9092 [--n 20]
+
+Every scenario prints "ok kafka-python <step>: ..." or
+"FAIL kafka-python <step>: ..."; the exit status is 1 when one failed.
+
+The records follow the rules of interop/internal/scenario (records.go):
+key "key-<i>", value "<topic> value <i> " followed by "kafkagen " i%9 times,
+headers index=<i>, topic=<topic> and, for odd i, an empty "empty" header.
+
+Scenarios: every codec kafka-python has here (none, gzip, snappy, lz4, zstd)
+at the protocol the broker announces, a consumer group that commits, and
+the same again at api_version=(0, 10, 1), where message sets v1 cross the
+wire (without headers, which they cannot carry). kafka-python 2.0.2 has no
+idempotent producer.
+"""
+
+import argparse
+import sys
+import time
+
+from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.admin import NewTopic
+from kafka.errors import TopicAlreadyExistsError
+
+NAME = "kafka-python"
+CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
+STEP_TIMEOUT = 60.0
+
+
+def records(topic, n, with_headers):
+    """The records a client produces to topic (see the module docstring)."""
+    out = []
+    for i in range(n):
+        headers = []
+        if with_headers:
+            headers = [("index", str(i).encode()), ("topic", topic.encode())]
+            if i % 2 == 1:
+                headers.append(("empty", b""))
+        value = topic + " value " + str(i) + " " + "kafkagen " * (i % 9)
+        out.append({"key": ("key-" + str(i)).encode(), "value": value.encode(), "headers": headers})
+    return out
+
+
+def check(got, want, first_offset):
+    """Raises on the first difference between consumed and produced records."""
+    if len(got) != len(want):
+        raise AssertionError("consumed %d records, produced %d" % (len(got), len(want)))
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g.offset != first_offset + i:
+            raise AssertionError("record %d: offset %d, want %d" % (i, g.offset, first_offset + i))
+        if g.key != w["key"] or g.value != w["value"]:
+            raise AssertionError("record %d (offset %d): %r=%r, want %r=%r"
+                                 % (i, g.offset, g.key, g.value, w["key"], w["value"]))
+        got_headers = [(k, bytes(v or b"")) for k, v in (g.headers or [])]
+        if got_headers != w["headers"]:
+            raise AssertionError("record %d (offset %d): headers %r, want %r"
+                                 % (i, g.offset, got_headers, w["headers"]))
+
+
+class Client:
+    """Runs the steps against one broker."""
+
+    def __init__(self, broker, n):
+        self.broker = broker
+        self.n = n
+
+    def common(self, step, api_version):
+        """Settings every kafka-python object of a step shares."""
+        conf = {"bootstrap_servers": [self.broker], "client_id": NAME + "-" + step,
+                "request_timeout_ms": 20000}
+        if api_version is not None:
+            conf["api_version"] = api_version
+        return conf
+
+    def create_topic(self, topic):
+        admin = KafkaAdminClient(**self.common("admin", None))
+        try:
+            admin.create_topics([NewTopic(topic, 1, 1)], timeout_ms=10000)
+        except TopicAlreadyExistsError:
+            pass
+        finally:
+            admin.close()
+
+    def produce(self, step, topic, rs, codec, api_version):
+        producer = KafkaProducer(acks=1, linger_ms=50, compression_type=None if codec == "none" else codec,
+                                 **self.common(step, api_version))
+        try:
+            futures = [producer.send(topic, key=r["key"], value=r["value"], headers=r["headers"] or None,
+                                     partition=0) for r in rs]
+            producer.flush(timeout=STEP_TIMEOUT)
+            for f in futures:
+                f.get(timeout=STEP_TIMEOUT)
+        finally:
+            producer.close(timeout=10)
+
+    def poll(self, consumer, n, what):
+        got = []
+        deadline = time.monotonic() + STEP_TIMEOUT
+        while len(got) < n:
+            if time.monotonic() > deadline:
+                raise TimeoutError("%s: %d of %d records after %ds" % (what, len(got), n, STEP_TIMEOUT))
+            for batch in consumer.poll(timeout_ms=500).values():
+                got.extend(batch)
+        return got
+
+    def produce_consume(self, step, codec, api_version):
+        topic = NAME + "-" + step
+        self.create_topic(topic)
+        want = records(topic, self.n, api_version is None)
+        self.produce(step, topic, want, codec, api_version)
+        consumer = KafkaConsumer(enable_auto_commit=False, fetch_max_wait_ms=200,
+                                 **self.common(step + "-consumer", api_version))
+        try:
+            tp = TopicPartition(topic, 0)
+            consumer.assign([tp])
+            consumer.seek_to_beginning(tp)
+            check(self.poll(consumer, len(want), "consume " + topic), want, 0)
+        finally:
+            consumer.close()
+        return "%d records produced and read back from %s" % (len(want), topic)
+
+    def group(self, step, api_version):
+        topic = NAME + "-" + step
+        group_id = topic
+        self.create_topic(topic)
+        want = records(topic, self.n, api_version is None)
+        self.produce(step + "-producer", topic, want, "none", api_version)
+        consumer = KafkaConsumer(topic, group_id=group_id, enable_auto_commit=False, auto_offset_reset="earliest",
+                                 fetch_max_wait_ms=200, **self.common(step, api_version))
+        try:
+            check(self.poll(consumer, len(want), "group " + group_id), want, 0)
+            consumer.commit()
+            committed = consumer.committed(TopicPartition(topic, 0))
+            if committed != len(want):
+                raise AssertionError("group %s committed offset %r, want %d" % (group_id, committed, len(want)))
+            self.check_group(step, group_id)
+        finally:
+            consumer.close()
+        return "group %s consumed %d records, committed offset %d, described Stable, left" % (
+            group_id, len(want), len(want))
+
+    def check_group(self, step, group_id):
+        admin = KafkaAdminClient(**self.common(step + "-admin", None))
+        try:
+            desc = admin.describe_consumer_groups([group_id])
+            if len(desc) != 1 or desc[0].state != "Stable" or len(desc[0].members) != 1:
+                raise AssertionError("describe groups %s: %r, want one Stable group with one member" % (group_id, desc))
+            groups = [g for g, _ in admin.list_consumer_groups()]
+            if group_id not in groups:
+                raise AssertionError("list groups: %s missing from %r" % (group_id, groups))
+        finally:
+            admin.close()
+
+    def steps(self):
+        out = []
+        for api_version, label, codecs in [(None, "", CODECS), ((0, 10, 1), "v0.10.1-", CODECS[:4])]:
+            for codec in codecs:
+                out.append((label + codec, lambda c=codec, v=api_version, s=label + codec: self.produce_consume(s, c, v)))
+            out.append((label + "group", lambda v=api_version, s=label + "group": self.group(s, v)))
+        return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--broker", required=True, help="broker address, host:port")
+    parser.add_argument("--n", type=int, default=20, help="records per scenario")
+    parser.add_argument("--step", default="", help="run only the scenario of this name")
+    args = parser.parse_args()
+    failed = 0
+    for name, run in Client(args.broker, args.n).steps():
+        if args.step and name != args.step:
+            continue
+        start = time.monotonic()
+        try:
+            detail = run()
+        except Exception as e:  # every failure is reported, the next step still runs
+            failed += 1
+            print("FAIL %s %s: %s: %s (after %dms)" % (NAME, name, type(e).__name__, e,
+                                                       (time.monotonic() - start) * 1000), flush=True)
+            continue
+        print("ok %s %s: %s (%dms)" % (NAME, name, detail, (time.monotonic() - start) * 1000), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
