@@ -222,3 +222,32 @@ func TestLoadNeverPanics(t *testing.T) {
 		assert.NotPanics(t, func() { _, _ = Load("x.json", []byte(in)) }, "%q", in)
 	}
 }
+
+// BenchmarkLoadCorpus loads every folder of Kafka's spec corpus (one parse
+// per file, validation, resolution and the package rules).
+func BenchmarkLoadCorpus(b *testing.B) {
+	root := os.Getenv("KAFKA_SPEC_DIR")
+	if root == "" {
+		root = filepath.Join("..", "..", "..", "shared", "kafka-spec")
+	}
+	var dirs []string
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			if files, _ := filepath.Glob(filepath.Join(path, "*.json")); len(files) > 0 {
+				dirs = append(dirs, path)
+			}
+		}
+		return nil
+	})
+	if len(dirs) == 0 {
+		b.Skipf("Kafka spec corpus not found at %s: set KAFKA_SPEC_DIR", root)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, dir := range dirs {
+			if _, err := LoadDir(dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

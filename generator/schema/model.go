@@ -1,7 +1,10 @@
 // Package schema is kafkagen's input model: it loads Apache Kafka JSON message
-// specs exactly as Kafka's own generator accepts them, validates them with the
-// same rules, and resolves struct references and effective version ranges.
-// It knows nothing about Go naming or code emission.
+// specs exactly as Kafka's own generator accepts them (one parse per file that
+// keeps every position: json.go), validates them with the same rules, and
+// resolves struct references and effective version ranges. Rules select the
+// generator whose acceptance rules apply: the current one, or Kafka 2.x's for
+// spec folders of those releases. It knows nothing about Go naming or code
+// emission.
 package schema
 
 // SpecType is a spec file's "type".
@@ -16,8 +19,7 @@ const (
 	TypeData     SpecType = "data"
 )
 
-// Pos is a byte offset into a spec file (after comment stripping, which keeps
-// offsets unchanged).
+// Pos is a byte offset into a spec file, as read (comments included).
 type Pos int
 
 // Spec is one loaded spec file.
