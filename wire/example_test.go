@@ -1,0 +1,106 @@
+package wire_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"github.com/kafkagen/kafkagen/generated"
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
+)
+
+// serve is a minimal server loop: read a request, answer it, and let
+// Answer decide what Kafka does with requests that cannot be served.
+func serve(conn net.Conn) error {
+	defer conn.Close()
+	sc := wire.NewServerConn(conn, wire.ServerConfig{NewRequest: generated.NewRequest})
+	for {
+		req, err := sc.ReadRequest()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			if err = sc.Answer(err); err != nil {
+				return err // Kafka closes the connection here
+			}
+			continue
+		}
+		switch body := req.Body.(type) {
+		case *generated.StopReplicaRequest:
+			resp := generated.NewStopReplicaResponse()
+			for _, p := range body.Partitions {
+				resp.PartitionErrors = append(resp.PartitionErrors, generated.StopReplicaResponseStopReplicaPartitionError{
+					TopicName: p.TopicName, PartitionIndex: p.PartitionIndex,
+				})
+			}
+			if err := sc.WriteResponse(req, resp); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("no handler for %s", body.SpecName())
+		}
+	}
+}
+
+// A server on 127.0.0.1 and a client calling it.
+func Example() {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer ln.Close()
+	go func() {
+		conn, err := ln.Accept()
+		if err == nil {
+			_ = serve(conn)
+		}
+	}()
+
+	conn, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
+	if err != nil {
+		panic(err)
+	}
+	client := wire.NewClient(conn, wire.ClientConfig{ClientID: runtime.NewNullString("example")})
+	defer client.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req := generated.NewStopReplicaRequest()
+	req.Partitions = []generated.StopReplicaRequestStopReplicaPartition{{TopicName: "orders", PartitionIndex: 3}}
+	resp := generated.NewStopReplicaResponse()
+	if err := client.Do(ctx, req, 0, resp); err != nil {
+		panic(err)
+	}
+	for _, p := range resp.PartitionErrors {
+		fmt.Printf("%s-%d: %v\n", p.TopicName, p.PartitionIndex, wire.ErrorCode(p.ErrorCode))
+	}
+	// Output:
+	// orders-3: <nil>
+}
+
+// Response error codes become errors that errors.Is understands.
+func ExampleErrorCode() {
+	err := wire.ErrorCode(6)
+	fmt.Println(errors.Is(err, wire.NotLeaderOrFollower), wire.IsRetriable(err))
+	fmt.Println(wire.ErrorCode(0) == nil)
+	// Output:
+	// true true
+	// true
+}
+
+// Picking the version of each request from a broker's ApiVersions answer.
+func ExampleNegotiate() {
+	broker := []wire.VersionRange{{APIKey: 5, MinVersion: 0, MaxVersion: 3}, {APIKey: 50, MinVersion: 1, MaxVersion: 4}}
+	n := wire.Negotiate(broker, generated.NewRequest)
+	v, err := n.Version(5)
+	fmt.Println(v, err)
+	_, err = n.Version(50)
+	fmt.Println(err)
+	// Output:
+	// 0 <nil>
+	// BrokerHeartbeatRequest: the broker supports v1-v4, the package v0-v0: no version in common
+}
