@@ -37,13 +37,13 @@ func (s apiVersionsStub) Decode(src []byte, v int16) (int, error) {
 }
 
 func (s apiVersionsStub) DecodeAliased(src []byte, v int16) (int, error) { return s.Decode(src, v) }
-func (apiVersionsStub) Reset()                                          {}
-func (apiVersionsStub) SpecName() string                                { return "ApiVersionsRequest" }
-func (apiVersionsStub) APIKey() int16                                   { return 18 }
-func (apiVersionsStub) MinVersion() int16                               { return 0 }
-func (apiVersionsStub) MaxVersion() int16                               { return 3 }
-func (apiVersionsStub) IsFlexible(v int16) bool                         { return v >= 3 }
-func (apiVersionsStub) IsRequest() bool                                 { return true }
+func (apiVersionsStub) Reset()                                           {}
+func (apiVersionsStub) SpecName() string                                 { return "ApiVersionsRequest" }
+func (apiVersionsStub) APIKey() int16                                    { return 18 }
+func (apiVersionsStub) MinVersion() int16                                { return 0 }
+func (apiVersionsStub) MaxVersion() int16                                { return 3 }
+func (apiVersionsStub) IsFlexible(v int16) bool                          { return v >= 3 }
+func (apiVersionsStub) IsRequest() bool                                  { return true }
 
 // HeaderVersion follows Kafka's rule for requests: v2 when flexible, and it
 // answers for versions above the range too, as Kafka's does.
