@@ -4,6 +4,8 @@ go 1.26
 
 require (
 	github.com/dave/jennifer v1.7.1
+	github.com/klauspost/compress v1.20.3
+	github.com/pierrec/lz4/v4 v4.1.33
 	github.com/stretchr/testify v1.12.1
 	github.com/tidwall/gjson v1.20.2
 )

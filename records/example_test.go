@@ -1,0 +1,92 @@
+package records_test
+
+import (
+	"fmt"
+
+	"github.com/kafkagen/kafkagen/records"
+)
+
+// Build a gzip-compressed batch of two records, then read it back.
+func Example() {
+	bb := records.NewBatchBuilder()
+	bb.BaseOffset = 100
+	bb.Compression = records.CompressionGzip
+	bb.Append(1700000000000, []byte("k1"), []byte("hello"), records.Header{Key: []byte("trace"), Value: []byte("1")})
+	bb.Append(1700000000005, nil, []byte("world"))
+	blob, err := bb.AppendTo(nil)
+	if err != nil {
+		panic(err)
+	}
+
+	var (
+		r   records.Reader
+		rr  records.RecordReader
+		d   records.Decompressor // reused: its buffer holds decompressed records
+		rec records.Record       // reused: Headers keeps its capacity
+	)
+	r.Reset(blob)
+	for r.Next() {
+		b := r.Batch()
+		fmt.Printf("batch offsets %d-%d, %d records, %s\n", b.BaseOffset, b.LastOffset(), b.NumRecords, b.Compression())
+		if err := rr.Reset(b, &d); err != nil {
+			panic(err)
+		}
+		for rr.Next(&rec) {
+			fmt.Printf("%d %d key=%q value=%q headers=%d\n", rec.Offset, rec.Timestamp, rec.Key, rec.Value, len(rec.Headers))
+		}
+		if err := rr.Err(); err != nil {
+			panic(err)
+		}
+	}
+	if err := r.Err(); err != nil {
+		panic(err)
+	}
+	// Output:
+	// batch offsets 100-101, 2 records, gzip
+	// 100 1700000000000 key="k1" value="hello" headers=1
+	// 101 1700000000005 key="" value="world" headers=0
+}
+
+// A Fetch response cut at its byte limit ends with part of a batch: Reader
+// stops there without an error and Tail returns the bytes.
+func ExampleReader_Tail() {
+	bb := records.NewBatchBuilder()
+	bb.Append(0, nil, []byte("a"))
+	blob, _ := bb.AppendTo(nil)
+	bb.Reset()
+	bb.BaseOffset = 1
+	bb.Append(0, nil, []byte("b"))
+	blob, _ = bb.AppendTo(blob)
+	cut := blob[:len(blob)-10]
+
+	var r records.Reader
+	r.Reset(cut)
+	n := 0
+	for r.Next() {
+		n++
+	}
+	fmt.Println(n, "whole batch,", len(r.Tail()), "bytes of tail, error:", r.Err())
+	// Output: 1 whole batch, 59 bytes of tail, error: <nil>
+}
+
+// Write a transaction's commit marker, as a partition leader does when the
+// coordinator asks.
+func ExampleAppendEndTxnMarker() {
+	blob := records.AppendEndTxnMarker(nil, records.EndTxnMarker{
+		ProducerID: 4000, ProducerEpoch: 2, Commit: true, CoordinatorEpoch: 7, Timestamp: 1700000000000,
+	})
+	var r records.Reader
+	var rr records.RecordReader
+	var rec records.Record
+	r.Reset(blob)
+	for r.Next() {
+		b := r.Batch()
+		_ = rr.Reset(b, nil)
+		for rr.Next(&rec) {
+			t, _ := rec.ControlType()
+			epoch, _ := records.ParseEndTxnMarker(rec.Value)
+			fmt.Println(b.IsControl(), b.IsTransactional(), b.ProducerID, t, epoch)
+		}
+	}
+	// Output: true true 4000 COMMIT 7
+}
