@@ -1,5 +1,7 @@
 package runtime
 
+// For users: the interfaces every generated message implements.
+
 // Message is implemented by every generated top-level message.
 type Message interface {
 	// Size returns the exact encoded length at version, or 0 if the version is
@@ -26,7 +28,11 @@ type Versioned interface {
 	SpecName() string
 	// APIKey is the spec's apiKey, or -1 when it has none.
 	APIKey() int16
+	// MinVersion is the lowest version the package supports (the spec's
+	// lowest valid version, or the minimum a pruned package was generated
+	// from).
 	MinVersion() int16
+	// MaxVersion is the highest version the package supports.
 	MaxVersion() int16
 	// IsFlexible reports whether version uses compact encodings and tag sections.
 	IsFlexible(version int16) bool

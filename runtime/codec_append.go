@@ -5,8 +5,10 @@ import (
 	"math"
 )
 
-// Append functions write one value in Kafka's big-endian wire format.
+// For generated code: Append functions write one value in Kafka's
+// big-endian wire format at the end of a buffer and return it, as append does.
 
+// AppendBool writes a bool as one byte, 1 or 0.
 func AppendBool(b []byte, v bool) []byte {
 	if v {
 		return append(b, 1)
@@ -14,7 +16,8 @@ func AppendBool(b []byte, v bool) []byte {
 	return append(b, 0)
 }
 
-// Bool8 is a bool as Kafka writes it.
+// Bool8 is a bool as Kafka writes it, for runs of fixed-width fields
+// written into a slice from Extend.
 func Bool8(v bool) byte {
 	if v {
 		return 1
@@ -22,13 +25,26 @@ func Bool8(v bool) byte {
 	return 0
 }
 
-func AppendInt8(b []byte, v int8) []byte     { return append(b, byte(v)) }
-func AppendInt16(b []byte, v int16) []byte   { return binary.BigEndian.AppendUint16(b, uint16(v)) }
+// AppendInt8 writes an int8 as one byte.
+func AppendInt8(b []byte, v int8) []byte { return append(b, byte(v)) }
+
+// AppendInt16 writes an int16, big-endian.
+func AppendInt16(b []byte, v int16) []byte { return binary.BigEndian.AppendUint16(b, uint16(v)) }
+
+// AppendUint16 writes a uint16, big-endian.
 func AppendUint16(b []byte, v uint16) []byte { return binary.BigEndian.AppendUint16(b, v) }
-func AppendInt32(b []byte, v int32) []byte   { return binary.BigEndian.AppendUint32(b, uint32(v)) }
+
+// AppendInt32 writes an int32, big-endian.
+func AppendInt32(b []byte, v int32) []byte { return binary.BigEndian.AppendUint32(b, uint32(v)) }
+
+// AppendUint32 writes a uint32, big-endian.
 func AppendUint32(b []byte, v uint32) []byte { return binary.BigEndian.AppendUint32(b, v) }
-func AppendInt64(b []byte, v int64) []byte   { return binary.BigEndian.AppendUint64(b, uint64(v)) }
-func AppendUUID(b []byte, v UUID) []byte     { return append(b, v[:]...) }
+
+// AppendInt64 writes an int64, big-endian.
+func AppendInt64(b []byte, v int64) []byte { return binary.BigEndian.AppendUint64(b, uint64(v)) }
+
+// AppendUUID writes the 16 bytes of a UUID.
+func AppendUUID(b []byte, v UUID) []byte { return append(b, v[:]...) }
 
 // AppendFloat64 writes the IEEE-754 bits unchanged, as Java's
 // doubleToRawLongBits does (NaN payloads are kept).
@@ -45,22 +61,7 @@ func AppendUvarint(b []byte, v uint32) []byte {
 	return append(b, byte(v))
 }
 
-// SizeUvarint is the encoded length of v.
-func SizeUvarint(v uint32) int {
-	switch {
-	case v < 1<<7:
-		return 1
-	case v < 1<<14:
-		return 2
-	case v < 1<<21:
-		return 3
-	case v < 1<<28:
-		return 4
-	}
-	return 5
-}
-
-// AppendLen writes a length of a string (int16), bytes or records (int32) or
+// appendLen writes a length of a string (int16), bytes or records (int32) or
 // an array count (int32), or its compact form (uvarint n+1). n = -1 is null.
 // wide selects int32 over int16 in the non-compact form.
 func appendLen(b []byte, n int, compact, wide bool) []byte {
@@ -120,48 +121,6 @@ func AppendNullBytes(b []byte, v []byte, compact bool) []byte {
 // AppendArrayLen writes an array count; n = -1 is null.
 func AppendArrayLen(b []byte, n int, compact bool) []byte {
 	return appendLen(b, n, compact, true)
-}
-
-// SizeString is the encoded size of a string of n bytes (n = -1: null).
-func SizeString(n int, compact bool) int {
-	if compact {
-		return SizeUvarint(uint32(n+1)) + max(n, 0)
-	}
-	return 2 + max(n, 0)
-}
-
-// SizeNullString is the encoded size of a nullable string.
-func SizeNullString(s NullString, compact bool) int {
-	n := len(s.Value)
-	if !s.Valid {
-		n = -1
-	}
-	return SizeString(n, compact)
-}
-
-// SizeBytes is the encoded size of bytes or records of length n (n = -1: null).
-func SizeBytes(n int, compact bool) int {
-	if compact {
-		return SizeUvarint(uint32(n+1)) + max(n, 0)
-	}
-	return 4 + max(n, 0)
-}
-
-// SizeNullBytes is the encoded size of nullable bytes (nil: null).
-func SizeNullBytes(v []byte, compact bool) int {
-	n := len(v)
-	if v == nil {
-		n = -1
-	}
-	return SizeBytes(n, compact)
-}
-
-// SizeArrayLen is the encoded size of an array count (n = -1: null).
-func SizeArrayLen(n int, compact bool) int {
-	if compact {
-		return SizeUvarint(uint32(n + 1))
-	}
-	return 4
 }
 
 // Extend lengthens b by n bytes and returns it with the new bytes, for

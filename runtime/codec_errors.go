@@ -1,0 +1,52 @@
+package runtime
+
+import "fmt"
+
+// For generated code: building the *Error of a failed encode.
+
+// EncodeError builds the error of a failed encode of field (a spec field
+// name) of a struct; enclosing structs prefix their field with Within.
+func EncodeError(field string, err error, detail string) error {
+	return &Error{Op: "encode", Field: field, Offset: -1, Err: err, Detail: detail}
+}
+
+// NonDefaultError is Java's "Attempted to write a non-default X at version V".
+func NonDefaultError(field string, version int16) error {
+	return EncodeError(field, ErrNonDefault, fmt.Sprintf("attempted to write a non-default %s at version %d", field, version))
+}
+
+// Within prefixes the field path of err with the enclosing field name.
+func Within(err error, field string) error {
+	if e, ok := err.(*Error); ok {
+		if e.Field == "" {
+			e.Field = field
+		} else {
+			e.Field = field + "." + e.Field
+		}
+	}
+	return err
+}
+
+// WithinElem prefixes the field path of err with element i of an array field.
+func WithinElem(err error, field string, i int) error {
+	return Within(err, fmt.Sprintf("%s[%d]", field, i))
+}
+
+// Finish fills in the message and version of an error from generated code.
+func Finish(err error, message string, version int16) error {
+	if e, ok := err.(*Error); ok {
+		e.Message = message
+		e.Version = version
+	}
+	return err
+}
+
+// UnsupportedVersion is the error for a version outside min..max.
+func UnsupportedVersion(op, message string, version, min, max int16) error {
+	off := -1
+	if op == "decode" {
+		off = 0
+	}
+	return &Error{Op: op, Message: message, Version: version, Offset: off, Err: ErrUnsupportedVersion,
+		Detail: fmt.Sprintf("valid versions are %d to %d", min, max)}
+}
