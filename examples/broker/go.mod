@@ -4,12 +4,12 @@ go 1.26
 
 replace github.com/kafkagen/kafkagen => ../..
 
+require github.com/kafkagen/kafkagen v0.0.0
+
 require (
 	github.com/dave/jennifer v1.7.1 // indirect
-	github.com/kafkagen/kafkagen v0.0.0 // indirect
-	github.com/tidwall/gjson v1.20.2 // indirect
-	github.com/tidwall/match v1.1.1 // indirect
-	github.com/tidwall/pretty v1.3.0 // indirect
+	github.com/klauspost/compress v1.20.3 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 )
 
 tool github.com/kafkagen/kafkagen/cmd/kafkagen

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"crypto/rand"
+	"log"
+	"sync"
+	"time"
+
+	"github.com/kafkagen/kafkagen/runtime"
+)
+
+// Config is the broker's configuration: what the flags set.
+type Config struct {
+	NodeID     int32 // this node's id (a single-node cluster)
+	Partitions int32 // partitions of auto-created topics and CreateTopics' default
+	AutoCreate bool  // create unknown topics on Metadata and Produce when asked
+	// InitialRebalanceDelay holds back a new group's first rebalance so that
+	// members starting together join one generation (Kafka's
+	// group.initial.rebalance.delay.ms).
+	InitialRebalanceDelay time.Duration
+	Logger                *log.Logger
+}
+
+// clusterID is the cluster id Metadata and DescribeCluster answer.
+const clusterID = "kafkagen-example-broker"
+
+// Broker is a single-node, in-memory Kafka broker's state. Its handlers are
+// called by the server, one request at a time per connection and
+// concurrently across connections; one lock guards the logs and topics,
+// groups and transactions have their own.
+type Broker struct {
+	cfg  Config
+	host string // advertised host and port: the listener's bound address
+	port int32
+
+	mu       sync.Mutex
+	topics   map[string]*topic
+	topicIDs map[runtime.UUID]*topic
+	appended chan struct{} // closed and replaced on every append: wakes long polls
+
+	groups *groupCoordinator
+	txns   *txnCoordinator
+}
+
+// NewBroker returns an empty broker advertising host:port.
+func NewBroker(cfg Config, host string, port int32) *Broker {
+	if cfg.Partitions < 1 {
+		cfg.Partitions = 1
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = log.Default()
+	}
+	b := &Broker{
+		cfg:      cfg,
+		host:     host,
+		port:     port,
+		topics:   map[string]*topic{},
+		topicIDs: map[runtime.UUID]*topic{},
+		appended: make(chan struct{}),
+	}
+	b.groups = newGroupCoordinator(cfg.InitialRebalanceDelay)
+	b.txns = newTxnCoordinator(b)
+	return b
+}
+
+// Close stops the broker's timers.
+func (b *Broker) Close() { b.groups.close() }
+
+// notifyAppend wakes every Fetch waiting for data. b.mu must be held.
+func (b *Broker) notifyAppend() {
+	close(b.appended)
+	b.appended = make(chan struct{})
+}
+
+// newUUID returns a random version-4 UUID, as Kafka's Uuid.randomUuid.
+func newUUID() runtime.UUID {
+	var u runtime.UUID
+	for u == (runtime.UUID{}) {
+		_, _ = rand.Read(u[:])
+		u[6] = u[6]&0x0f | 0x40
+		u[8] = u[8]&0x3f | 0x80
+	}
+	return u
+}

@@ -1,0 +1,5 @@
+package main
+
+// codeNone is the error code of success; every other code the broker
+// answers with comes from wire's table (wire.UnknownTopicOrPartition.Code...).
+const codeNone int16 = 0

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"github.com/kafkagen/kafkagen/wire"
+	"slices"
+	"strings"
+)
+
+// maxOffsetMetadata is Kafka's offset.metadata.max.bytes default.
+const maxOffsetMetadata = 4096
+
+// offsetOwner is who commits offsets: a group member of a generation, or
+// (generation -1, no member id) a client using the group for storage only.
+type offsetOwner struct {
+	groupID    string
+	memberID   string
+	generation int32
+}
+
+// groupForCommit finds or creates the group an OffsetCommit writes to and
+// checks the committer belongs to its current generation (Kafka's
+// GroupCoordinator.handleCommitOffsets rules).
+func (c *groupCoordinator) groupForCommit(o offsetOwner) (*group, int16) {
+	if o.groupID == "" {
+		return nil, wire.InvalidGroupID.Code
+	}
+	g := c.groups[o.groupID]
+	if g == nil {
+		if o.generation >= 0 {
+			return nil, wire.IllegalGeneration.Code
+		}
+		g = newGroup(o.groupID)
+		c.groups[o.groupID] = g
+		return g, codeNone
+	}
+	switch {
+	case o.generation < 0 && g.state == groupEmpty:
+		return g, codeNone
+	case g.state == groupCompletingRebalance:
+		return nil, wire.RebalanceInProgress.Code
+	case g.members[o.memberID] == nil:
+		return nil, wire.UnknownMemberID.Code
+	case o.generation != g.generation:
+		return nil, wire.IllegalGeneration.Code
+	}
+	return g, codeNone
+}
+
+// commit stores offsets for a group. It returns one error code for the whole
+// request, or per partition for metadata that is too large (codes[i]).
+func (c *groupCoordinator) commit(o offsetOwner, parts []topicPartition, offsets []committedOffset) (codes []int16) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	codes = make([]int16, len(parts))
+	g, code := c.groupForCommit(o)
+	for i := range parts {
+		switch {
+		case code != codeNone:
+			codes[i] = code
+		case len(offsets[i].metadata.Value) > maxOffsetMetadata:
+			codes[i] = wire.OffsetMetadataTooLarge.Code
+		default:
+			g.offsets[parts[i]] = offsets[i]
+		}
+	}
+	return codes
+}
+
+// txnCommit holds offsets of a transaction until EndTxn commits or drops
+// them (TxnOffsetCommit). memberID and generation are checked when given.
+func (c *groupCoordinator) txnCommit(o offsetOwner, producerID int64, parts []topicPartition, offsets []committedOffset) (codes []int16) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	codes = make([]int16, len(parts))
+	code := codeNone
+	g := c.groups[o.groupID]
+	switch {
+	case o.groupID == "":
+		code = wire.InvalidGroupID.Code
+	case g == nil:
+		g = newGroup(o.groupID)
+		c.groups[o.groupID] = g
+	case o.memberID != "" && g.members[o.memberID] == nil:
+		code = wire.UnknownMemberID.Code
+	case o.memberID != "" && o.generation >= 0 && o.generation != g.generation:
+		code = wire.IllegalGeneration.Code
+	}
+	for i := range parts {
+		switch {
+		case code != codeNone:
+			codes[i] = code
+		case len(offsets[i].metadata.Value) > maxOffsetMetadata:
+			codes[i] = wire.OffsetMetadataTooLarge.Code
+		default:
+			pending := g.txnOffsets[producerID]
+			if pending == nil {
+				pending = map[topicPartition]committedOffset{}
+				g.txnOffsets[producerID] = pending
+			}
+			pending[parts[i]] = offsets[i]
+		}
+	}
+	return codes
+}
+
+// endTxn applies (commit) or drops a producer's transactional offsets.
+func (c *groupCoordinator) endTxn(groupID string, producerID int64, commit bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	g := c.groups[groupID]
+	if g == nil {
+		return
+	}
+	if commit {
+		for tp, o := range g.txnOffsets[producerID] {
+			g.offsets[tp] = o
+		}
+	}
+	delete(g.txnOffsets, producerID)
+}
+
+// fetchedOffset is one partition's answer to OffsetFetch.
+type fetchedOffset struct {
+	topicPartition
+	committedOffset
+	errorCode int16
+}
+
+// fetchOffsets returns a group's committed offsets for parts, or for every
+// committed partition when parts is nil. Partitions without a commit get
+// offset -1. With requireStable, partitions with transactional offsets not
+// yet committed answer UNSTABLE_OFFSET_COMMIT.
+func (c *groupCoordinator) fetchOffsets(groupID string, parts []topicPartition, requireStable bool) []fetchedOffset {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	g := c.groups[groupID]
+	if parts == nil && g != nil {
+		for tp := range g.offsets {
+			parts = append(parts, tp)
+		}
+		slices.SortFunc(parts, func(a, b topicPartition) int {
+			if n := strings.Compare(a.topic, b.topic); n != 0 {
+				return n
+			}
+			return int(a.partition - b.partition)
+		})
+	}
+	out := make([]fetchedOffset, len(parts))
+	for i, tp := range parts {
+		f := fetchedOffset{topicPartition: tp, committedOffset: committedOffset{offset: -1, leaderEpoch: -1}}
+		if g != nil {
+			if o, ok := g.offsets[tp]; ok {
+				f.committedOffset = o
+			}
+			if requireStable && g.pendingTxnOffset(tp) {
+				f.errorCode = wire.UnstableOffsetCommit.Code
+			}
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// pendingTxnOffset reports whether an open transaction holds an offset for tp.
+func (g *group) pendingTxnOffset(tp topicPartition) bool {
+	for _, pending := range g.txnOffsets {
+		if _, ok := pending[tp]; ok {
+			return true
+		}
+	}
+	return false
+}

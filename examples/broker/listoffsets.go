@@ -1,0 +1,68 @@
+package main
+
+import (
+	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/wire"
+)
+
+// Special timestamps of ListOffsets.
+const (
+	latestTimestamp        = -1 // the log end (the last stable offset for read_committed)
+	earliestTimestamp      = -2 // the log start
+	maxTimestamp           = -3 // the record with the largest timestamp (v7+)
+	earliestLocalTimestamp = -4 // the start of local storage (v8+): the log start here
+	earliestPendingUpload  = -5 // tiered storage (v9+): nothing is tiered here
+)
+
+func (b *Broker) handleListOffsets(c *call, req *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
+	resp := kmsg.NewListOffsetsResponse()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, rt := range req.Topics {
+		t := b.topics[rt.Name]
+		out := kmsg.ListOffsetsResponseListOffsetsTopicResponse{Name: rt.Name}
+		for _, rp := range rt.Partitions {
+			p := defaults[kmsg.ListOffsetsResponseListOffsetsPartitionResponse]()
+			p.PartitionIndex = rp.PartitionIndex
+			log := t.partition(rp.PartitionIndex)
+			if log == nil {
+				p.ErrorCode = wire.UnknownTopicOrPartition.Code
+				if c.version == 0 {
+					p.OldStyleOffsets = []int64{}
+				}
+				out.Partitions = append(out.Partitions, p)
+				continue
+			}
+			offset, timestamp := int64(-1), int64(-1)
+			switch rp.Timestamp {
+			case latestTimestamp:
+				offset = log.next
+				if req.IsolationLevel == readCommitted {
+					offset = log.lastStable()
+				}
+			case earliestTimestamp, earliestLocalTimestamp:
+				offset = log.start
+			case maxTimestamp:
+				offset, timestamp = log.maxTimestamp()
+			case earliestPendingUpload:
+			default:
+				offset, timestamp = c.rec.offsetForTime(log, rp.Timestamp)
+			}
+			if c.version == 0 {
+				// v0 answers a list of offsets (at most MaxNumOffsets).
+				p.OldStyleOffsets = []int64{}
+				if offset >= 0 && rp.MaxNumOffsets > 0 {
+					p.OldStyleOffsets = append(p.OldStyleOffsets, offset)
+				}
+			} else {
+				p.Offset, p.Timestamp = offset, timestamp
+			}
+			if c.version >= 4 {
+				p.LeaderEpoch = 0
+			}
+			out.Partitions = append(out.Partitions, p)
+		}
+		resp.Topics = append(resp.Topics, out)
+	}
+	return resp
+}

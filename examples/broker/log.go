@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/binary"
+	"sort"
+)
+
+// batchMeta is what the log keeps about a stored v2 batch besides its bytes:
+// enough to answer Fetch, ListOffsets and the transaction questions without
+// reading the batch again.
+type batchMeta struct {
+	BaseOffset     int64
+	LastOffset     int64
+	FirstTimestamp int64
+	MaxTimestamp   int64
+	ProducerID     int64
+	ProducerEpoch  int16
+	BaseSequence   int32
+	Transactional  bool
+	Control        bool
+}
+
+// storedBatch is one v2 record batch in a partition's log.
+type storedBatch struct {
+	batchMeta
+	data []byte // the whole batch, its base offset set to BaseOffset
+}
+
+// abortedTxn is an aborted transaction's span in one partition, as Fetch
+// reports it to read_committed consumers.
+type abortedTxn struct {
+	producerID  int64
+	firstOffset int64
+	lastOffset  int64 // the offset of the abort marker
+}
+
+// partitionLog is one partition's in-memory log: v2 batches in offset
+// order. It is not safe for concurrent use; the broker's lock guards it.
+type partitionLog struct {
+	batches  []storedBatch
+	next     int64 // the log end offset (the high watermark: one replica)
+	start    int64 // the log start offset
+	bytes    int64
+	ongoing  map[int64]int64 // producer id -> first offset of its open transaction
+	aborted  []abortedTxn
+	sequence map[int64]*producerSequence
+}
+
+func newPartitionLog() *partitionLog {
+	return &partitionLog{ongoing: map[int64]int64{}, sequence: map[int64]*producerSequence{}}
+}
+
+// v2 batch header positions (Kafka's DefaultRecordBatch).
+const (
+	batchBaseOffsetPos  = 0
+	batchLeaderEpochPos = 12
+)
+
+// appendBatch assigns the batch the next offsets and stores it. data must be
+// a whole v2 batch that the log may keep (not aliasing a reused buffer);
+// meta.LastOffset-meta.BaseOffset is the batch's last offset delta.
+func (l *partitionLog) appendBatch(meta batchMeta, data []byte) int64 {
+	delta := meta.LastOffset - meta.BaseOffset
+	meta.BaseOffset = l.next
+	meta.LastOffset = l.next + delta
+	// The base offset and leader epoch are outside the CRC (it covers the
+	// attributes onward), so a broker rewrites them in place.
+	binary.BigEndian.PutUint64(data[batchBaseOffsetPos:], uint64(meta.BaseOffset))
+	binary.BigEndian.PutUint32(data[batchLeaderEpochPos:], 0)
+	l.batches = append(l.batches, storedBatch{batchMeta: meta, data: data})
+	l.next = meta.LastOffset + 1
+	l.bytes += int64(len(data))
+	if meta.Transactional && !meta.Control {
+		if _, open := l.ongoing[meta.ProducerID]; !open {
+			l.ongoing[meta.ProducerID] = meta.BaseOffset
+		}
+	}
+	return meta.BaseOffset
+}
+
+// endTxn closes a producer's open transaction on this partition after its
+// marker was appended at markerOffset. It reports whether one was open.
+func (l *partitionLog) endTxn(producerID int64, markerOffset int64, commit bool) bool {
+	first, open := l.ongoing[producerID]
+	if !open {
+		return false
+	}
+	delete(l.ongoing, producerID)
+	if !commit {
+		l.aborted = append(l.aborted, abortedTxn{producerID: producerID, firstOffset: first, lastOffset: markerOffset})
+	}
+	return true
+}
+
+// lastStable is the last stable offset: the first offset of the oldest open
+// transaction, or the log end when none is open.
+func (l *partitionLog) lastStable() int64 {
+	lso := l.next
+	for _, first := range l.ongoing {
+		lso = min(lso, first)
+	}
+	return lso
+}
+
+// find returns the index of the batch holding offset, or len(batches) when
+// offset is at or past the log end.
+func (l *partitionLog) find(offset int64) int {
+	return sort.Search(len(l.batches), func(i int) bool { return l.batches[i].LastOffset >= offset })
+}
+
+// read appends whole batches starting with the one holding offset, ending
+// before upTo, while the total stays within maxBytes; the first batch is
+// returned even when larger (KIP-74) if takeFirst is set. It also returns
+// the last offset appended (-1 for none).
+func (l *partitionLog) read(dst []byte, offset, upTo int64, maxBytes int, takeFirst bool) ([]byte, int64) {
+	start, last := len(dst), int64(-1)
+	for i := l.find(offset); i < len(l.batches); i++ {
+		b := &l.batches[i]
+		if b.LastOffset >= upTo {
+			break
+		}
+		if len(dst)-start+len(b.data) > maxBytes && !(takeFirst && len(dst) == start) {
+			break
+		}
+		dst, last = append(dst, b.data...), b.LastOffset
+	}
+	if dst == nil {
+		dst = []byte{}
+	}
+	return dst, last
+}
+
+// abortedIn lists the aborted transactions whose span overlaps
+// [from, to], as Fetch returns them to read_committed consumers.
+func (l *partitionLog) abortedIn(from, to int64) []abortedTxn {
+	var out []abortedTxn
+	for _, a := range l.aborted {
+		if a.lastOffset >= from && a.firstOffset <= to {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// maxTimestamp is the offset and timestamp of the batch with the largest
+// timestamp (ListOffsets' MAX_TIMESTAMP), or -1, -1 for an empty log.
+func (l *partitionLog) maxTimestamp() (offset, timestamp int64) {
+	offset, timestamp = -1, -1
+	for _, b := range l.batches {
+		if !b.Control && b.MaxTimestamp > timestamp {
+			offset, timestamp = b.LastOffset, b.MaxTimestamp
+		}
+	}
+	return offset, timestamp
+}

@@ -1,0 +1,145 @@
+// Command broker is a single-node, in-memory Kafka broker built only on
+// kafkagen's output: the client protocol generated from Kafka's spec files
+// (package kmsg, made by `go generate`), the connection layer (wire) and the
+// record formats (records). Real Kafka clients produce to it, consume from
+// it, run consumer groups and transactions against it.
+//
+//	go generate && go run . -addr 127.0.0.1:9092
+//
+// Flags:
+//
+//	-addr HOST:PORT     listen address; port 0 picks one. The first line on
+//	                    stdout is always "listening on HOST:PORT".
+//	-stats FILE         write request counts as JSON every second and on exit
+//	-capture DIR        write the first frame of each (client, api, version)
+//	-partitions N       partitions of auto-created topics (default 1)
+//	-auto-create        create unknown topics on Metadata and Produce (default true)
+//	-rebalance-delay D  a new group's first rebalance waits D (default 100ms)
+//
+// Every request is re-encoded and compared with the bytes that arrived; a
+// difference is logged with both encodings in hex and counted in -stats.
+// SIGINT or SIGTERM stops it cleanly.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// options are the command's flags.
+type options struct {
+	addr, statsFile, captureDir string
+	partitions                  int
+	autoCreate                  bool
+	rebalanceDelay              time.Duration
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("broker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:9092", "listen address HOST:PORT (port 0: any free port)")
+	fs.StringVar(&o.statsFile, "stats", "", "write request counts as JSON to this file every second and on exit")
+	fs.StringVar(&o.captureDir, "capture", "", "write the first request frame of each (client id, api, version) under this folder")
+	fs.IntVar(&o.partitions, "partitions", 1, "partitions of auto-created topics")
+	fs.BoolVar(&o.autoCreate, "auto-create", true, "create unknown topics on Metadata and Produce when the client allows it")
+	fs.DurationVar(&o.rebalanceDelay, "rebalance-delay", 100*time.Millisecond, "how long a new group's first rebalance waits for more members")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.partitions < 1 || o.partitions > 1<<16 {
+		return o, fmt.Errorf("-partitions %d: must be between 1 and 65536", o.partitions)
+	}
+	return o, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if err == flag.ErrHelp {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "broker: %v\n", err)
+		return 2
+	}
+	logger := log.New(stderr, "broker: ", log.LstdFlags|log.Lmicroseconds)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, o, logger, stdout); err != nil {
+		logger.Print(err)
+		return 1
+	}
+	return 0
+}
+
+// serve runs the broker until ctx ends.
+func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer) error {
+	var capture *Capture
+	if o.captureDir != "" {
+		var err error
+		if capture, err = NewCapture(o.captureDir); err != nil {
+			return err
+		}
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	host, portText, _ := net.SplitHostPort(ln.Addr().String())
+	port, _ := strconv.Atoi(portText)
+	fmt.Fprintf(stdout, "listening on %s\n", ln.Addr())
+
+	b := NewBroker(Config{
+		Partitions:            int32(o.partitions),
+		AutoCreate:            o.autoCreate,
+		InitialRebalanceDelay: o.rebalanceDelay,
+		Logger:                logger,
+	}, host, int32(port))
+	defer b.Close()
+	stats := NewStats()
+	srv := NewServer(b, ln, stats, capture)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve() }()
+
+	writeStats := func() {
+		if o.statsFile == "" {
+			return
+		}
+		if err := stats.WriteFile(o.statsFile); err != nil {
+			logger.Print(err)
+		}
+	}
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case now := <-tick.C:
+			writeStats()
+			b.txns.abortExpired(now)
+		case err := <-served:
+			srv.Close()
+			writeStats()
+			return err
+		case <-ctx.Done():
+			srv.Close()
+			writeStats()
+			requests, diffs := stats.Snapshot()
+			logger.Printf("stopped: %d requests, %d re-encode differences", requests, diffs)
+			return nil
+		}
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
+)
+
+func (b *Broker) handleOffsetCommit(c *call, req *kmsg.OffsetCommitRequest) *kmsg.OffsetCommitResponse {
+	var parts []topicPartition
+	var offsets []committedOffset
+	for _, t := range req.Topics {
+		for _, p := range t.Partitions {
+			parts = append(parts, topicPartition{t.Name, p.PartitionIndex})
+			offsets = append(offsets, committedOffset{offset: p.CommittedOffset, leaderEpoch: p.CommittedLeaderEpoch, metadata: p.CommittedMetadata})
+		}
+	}
+	// v0 has no generation: it is a storage-only commit.
+	owner := offsetOwner{groupID: req.GroupID, memberID: req.MemberID, generation: req.GenerationIDOrMemberEpoch}
+	codes := b.commitKnown(parts, func(known []topicPartition, at []int) []int16 {
+		sub := make([]committedOffset, len(at))
+		for i, j := range at {
+			sub[i] = offsets[j]
+		}
+		return b.groups.commit(owner, known, sub)
+	})
+	resp := kmsg.NewOffsetCommitResponse()
+	i := 0
+	for _, t := range req.Topics {
+		rt := kmsg.OffsetCommitResponseTopic{Name: t.Name}
+		for _, p := range t.Partitions {
+			rt.Partitions = append(rt.Partitions, kmsg.OffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: codes[i]})
+			i++
+		}
+		resp.Topics = append(resp.Topics, rt)
+	}
+	return resp
+}
+
+// commitKnown runs commit for the partitions that exist and answers
+// UNKNOWN_TOPIC_OR_PARTITION for the others, as Kafka's OffsetCommit does.
+// commit gets the known partitions and their indexes in parts.
+func (b *Broker) commitKnown(parts []topicPartition, commit func(known []topicPartition, at []int) []int16) []int16 {
+	codes := make([]int16, len(parts))
+	var known []topicPartition
+	var at []int
+	for i, tp := range parts {
+		if b.partitionExists(tp) {
+			known, at = append(known, tp), append(at, i)
+		} else {
+			codes[i] = wire.UnknownTopicOrPartition.Code
+		}
+	}
+	if len(known) > 0 {
+		for i, code := range commit(known, at) {
+			codes[at[i]] = code
+		}
+	}
+	return codes
+}
+
+func (b *Broker) handleOffsetFetch(c *call, req *kmsg.OffsetFetchRequest) *kmsg.OffsetFetchResponse {
+	resp := kmsg.NewOffsetFetchResponse()
+	if c.version >= 8 {
+		for _, g := range req.Groups {
+			var parts []topicPartition
+			if g.Topics != nil {
+				parts = []topicPartition{}
+				for _, t := range g.Topics {
+					for _, p := range t.PartitionIndexes {
+						parts = append(parts, topicPartition{t.Name, p})
+					}
+				}
+			}
+			rg := defaults[kmsg.OffsetFetchResponseGroup]()
+			rg.GroupID = g.GroupID
+			for _, f := range b.groups.fetchOffsets(g.GroupID, parts, req.RequireStable) {
+				if n := len(rg.Topics); n == 0 || rg.Topics[n-1].Name != f.topic {
+					rg.Topics = append(rg.Topics, kmsg.OffsetFetchResponseTopics{Name: f.topic})
+				}
+				last := &rg.Topics[len(rg.Topics)-1]
+				last.Partitions = append(last.Partitions, kmsg.OffsetFetchResponsePartitions{
+					PartitionIndex: f.partition, CommittedOffset: f.offset, CommittedLeaderEpoch: f.leaderEpoch,
+					Metadata: fetchedMetadata(f), ErrorCode: f.errorCode,
+				})
+			}
+			resp.Groups = append(resp.Groups, rg)
+		}
+		return resp
+	}
+	var parts []topicPartition
+	if req.Topics != nil {
+		parts = []topicPartition{}
+		for _, t := range req.Topics {
+			for _, p := range t.PartitionIndexes {
+				parts = append(parts, topicPartition{t.Name, p})
+			}
+		}
+	}
+	for _, f := range b.groups.fetchOffsets(req.GroupID, parts, req.RequireStable) {
+		if n := len(resp.Topics); n == 0 || resp.Topics[n-1].Name != f.topic {
+			resp.Topics = append(resp.Topics, kmsg.OffsetFetchResponseTopic{Name: f.topic})
+		}
+		last := &resp.Topics[len(resp.Topics)-1]
+		p := defaults[kmsg.OffsetFetchResponsePartition]()
+		p.PartitionIndex, p.CommittedOffset = f.partition, f.offset
+		p.Metadata, p.ErrorCode = fetchedMetadata(f), f.errorCode
+		if c.version >= 5 {
+			p.CommittedLeaderEpoch = f.leaderEpoch
+		}
+		last.Partitions = append(last.Partitions, p)
+	}
+	return resp
+}
+
+// fetchedMetadata is the metadata OffsetFetch returns: "" when there is no
+// commit, as Kafka answers.
+func fetchedMetadata(f fetchedOffset) runtime.NullString {
+	if f.offset < 0 && !f.metadata.Valid {
+		return runtime.NewNullString("")
+	}
+	return f.metadata
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/wire"
+)
+
+func (b *Broker) handleInitProducerID(c *call, req *kmsg.InitProducerIDRequest) *kmsg.InitProducerIDResponse {
+	res := b.txns.initProducerID(req.TransactionalID.Value, req.TransactionalID.Valid, req.TransactionTimeoutMs, req.ProducerID, req.ProducerEpoch)
+	resp := kmsg.NewInitProducerIDResponse()
+	resp.ErrorCode, resp.ProducerID, resp.ProducerEpoch = res.errorCode, res.producerID, res.epoch
+	if c.version < 3 && res.errorCode == wire.ProducerFenced.Code {
+		resp.ErrorCode = wire.InvalidProducerEpoch.Code // PRODUCER_FENCED is new in v3's era
+	}
+	return resp
+}
+
+func (b *Broker) handleAddPartitionsToTxn(c *call, req *kmsg.AddPartitionsToTxnRequest) *kmsg.AddPartitionsToTxnResponse {
+	resp := kmsg.NewAddPartitionsToTxnResponse()
+	if c.version < 4 {
+		resp.ResultsByTopicV3AndBelow = b.addPartitions(c, req.V3AndBelowTransactionalID, req.V3AndBelowProducerID,
+			req.V3AndBelowProducerEpoch, req.V3AndBelowTopics, false)
+		return resp
+	}
+	for _, t := range req.Transactions {
+		resp.ResultsByTransaction = append(resp.ResultsByTransaction, kmsg.AddPartitionsToTxnResponseAddPartitionsToTxnResult{
+			TransactionalID: t.TransactionalID,
+			TopicResults:    b.addPartitions(c, t.TransactionalID, t.ProducerID, t.ProducerEpoch, t.Topics, t.VerifyOnly),
+		})
+	}
+	return resp
+}
+
+// addPartitions adds one transaction's partitions and answers per topic.
+func (b *Broker) addPartitions(c *call, txnID string, producerID int64, epoch int16, topics []kmsg.AddPartitionsToTxnRequestAddPartitionsToTxnTopic, verifyOnly bool) []kmsg.AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult {
+	var parts []topicPartition
+	for _, t := range topics {
+		for _, p := range t.Partitions {
+			parts = append(parts, topicPartition{t.Name, p})
+		}
+	}
+	codes := b.txns.addPartitions(txnID, producerID, epoch, parts, verifyOnly)
+	var out []kmsg.AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult
+	i := 0
+	for _, t := range topics {
+		rt := kmsg.AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult{Name: t.Name}
+		for _, p := range t.Partitions {
+			code := codes[i]
+			if c.version < 3 && code == wire.ProducerFenced.Code {
+				code = wire.InvalidProducerEpoch.Code
+			}
+			rt.ResultsByPartition = append(rt.ResultsByPartition, kmsg.AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult{PartitionIndex: p, PartitionErrorCode: code})
+			i++
+		}
+		out = append(out, rt)
+	}
+	return out
+}
+
+func (b *Broker) handleAddOffsetsToTxn(c *call, req *kmsg.AddOffsetsToTxnRequest) *kmsg.AddOffsetsToTxnResponse {
+	resp := kmsg.NewAddOffsetsToTxnResponse()
+	resp.ErrorCode = fenced(c, b.txns.addGroup(req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.GroupID))
+	return resp
+}
+
+func (b *Broker) handleTxnOffsetCommit(c *call, req *kmsg.TxnOffsetCommitRequest) *kmsg.TxnOffsetCommitResponse {
+	var parts []topicPartition
+	var offsets []committedOffset
+	for _, t := range req.Topics {
+		for _, p := range t.Partitions {
+			parts = append(parts, topicPartition{t.Name, p.PartitionIndex})
+			offsets = append(offsets, committedOffset{offset: p.CommittedOffset, leaderEpoch: p.CommittedLeaderEpoch, metadata: p.CommittedMetadata})
+		}
+	}
+	code := fenced(c, b.txns.checkOffsets(req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.GroupID))
+	owner := offsetOwner{groupID: req.GroupID, memberID: req.MemberID, generation: req.GenerationID}
+	codes := b.commitKnown(parts, func(known []topicPartition, at []int) []int16 {
+		sub := make([]committedOffset, len(at))
+		for i, j := range at {
+			sub[i] = offsets[j]
+		}
+		if code != codeNone {
+			out := make([]int16, len(known))
+			for i := range out {
+				out[i] = code
+			}
+			return out
+		}
+		return b.groups.txnCommit(owner, req.ProducerID, known, sub)
+	})
+	resp := kmsg.NewTxnOffsetCommitResponse()
+	i := 0
+	for _, t := range req.Topics {
+		rt := kmsg.TxnOffsetCommitResponseTopic{Name: t.Name}
+		for _, p := range t.Partitions {
+			rt.Partitions = append(rt.Partitions, kmsg.TxnOffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: codes[i]})
+			i++
+		}
+		resp.Topics = append(resp.Topics, rt)
+	}
+	return resp
+}
+
+func (b *Broker) handleEndTxn(c *call, req *kmsg.EndTxnRequest) *kmsg.EndTxnResponse {
+	resp := kmsg.NewEndTxnResponse()
+	resp.ErrorCode = fenced(c, b.txns.end(req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Committed))
+	return resp
+}
+
+// fenced answers PRODUCER_FENCED as INVALID_PRODUCER_EPOCH to the request
+// versions that predate it (Kafka does the same for v0-2 of the txn APIs).
+func fenced(c *call, code int16) int16 {
+	if code == wire.ProducerFenced.Code && c.version < 3 {
+		return wire.InvalidProducerEpoch.Code
+	}
+	return code
+}
