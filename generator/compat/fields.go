@@ -14,11 +14,14 @@ func (c *checker) fields(p fieldPair, span schema.Versions, oldSub, newSub strin
 	c.placement(f, g, span, sub)
 	both := func(v int16) bool { return place(f, v) != absent && place(g, v) != absent }
 	shared := where(span, bounds(f, g), both)
-	if f.Type.Array != g.Type.Array || f.Type.Kind != g.Type.Kind {
+	if !sameWireType(f.Type, g.Type) {
 		if !shared.Empty() {
 			c.violation(g.Pos, sub, RuleFieldType, "type changed from %s to %s at %s", f.Type.Raw, g.Type.Raw, shared.versionsWord())
 		}
 		return
+	}
+	if f.Type.Kind != g.Type.Kind && !shared.Empty() {
+		c.note(g.Pos, sub, RuleFieldType, "type changed from %s to %s (the same encoding)", f.Type.Raw, g.Type.Raw)
 	}
 	c.nullable(f, g, span, both, sub)
 	c.fieldFlexible(f, g, span, both, sub)

@@ -33,7 +33,7 @@ var ruleCases = []struct {
 	{"valid-versions", counts{RuleValidVersions: 4}, counts{RuleValidVersions: 1}},
 	{"unstable", nil, nil},
 	{"flexible-versions", counts{RuleFlexibleVersions: 2}, nil},
-	{"field-type", counts{RuleFieldType: 2}, nil},
+	{"field-type", counts{RuleFieldType: 2}, counts{RuleFieldType: 1}},
 	{"field-versions", counts{RuleFieldVersions: 3}, nil},
 	{"field-added", counts{RuleFieldAdded: 1}, nil},
 	{"field-removed", counts{RuleFieldRemoved: 2}, counts{RuleValidVersions: 1}},

@@ -110,33 +110,36 @@ func (c *checker) removed(f *schema.Field, span schema.Versions, oldSub string) 
 
 // match pairs the fields of two structs: by name first, then the remaining
 // ones as renames when they take the same slot on the wire with the same
-// type (the same tag, or the same place between fields matched by name).
+// type (the same tag, or the same place among the fields matched by name).
 func match(os, ns *schema.Struct, span schema.Versions) (pairs []fieldPair, removed, added []*schema.Field) {
 	newAt := map[string]int{}
 	for j, g := range ns.Fields {
-		if _, dup := newAt[g.Name]; !dup {
-			newAt[g.Name] = j
+		if _, dup := newAt[nameKey(g.Name)]; !dup {
+			newAt[nameKey(g.Name)] = j
 		}
 	}
-	takenNew := make([]bool, len(ns.Fields))
+	// oldPair and newPair number the fields matched by name (-1: unmatched).
+	oldPair, newPair := unmatched(len(os.Fields)), unmatched(len(ns.Fields))
 	var oldRest []int
 	for i, f := range os.Fields {
-		if j, ok := newAt[f.Name]; ok && !takenNew[j] {
-			takenNew[j] = true
+		if j, ok := newAt[nameKey(f.Name)]; ok && newPair[j] < 0 {
+			oldPair[i], newPair[j] = len(pairs), len(pairs)
 			pairs = append(pairs, fieldPair{old: f, new: ns.Fields[j], oldAt: i, newAt: j})
 		} else {
 			oldRest = append(oldRest, i)
 		}
 	}
-	// gap counts the fields matched by name before a field: a renamed field
-	// sits in the same gap in both structs.
-	oldGap := gaps(len(os.Fields), func(i int) bool { return !slices.Contains(oldRest, i) })
-	newGap := gaps(len(ns.Fields), func(j int) bool { return takenNew[j] })
+	takenNew := make([]bool, len(ns.Fields))
+	for j := range ns.Fields {
+		takenNew[j] = newPair[j] >= 0
+	}
 	for _, i := range oldRest {
 		f := os.Fields[i]
 		renamed := false
 		for j, g := range ns.Fields {
-			if takenNew[j] || !sameSlot(f, g, span, oldGap[i] == newGap[j]) {
+			if takenNew[j] || !sameSlot(f, g, span, func() bool {
+				return slices.Equal(before(os.Fields, i, oldPair, span), before(ns.Fields, j, newPair, span))
+			}) {
 				continue
 			}
 			takenNew[j], renamed = true, true
@@ -156,24 +159,63 @@ func match(os, ns *schema.Struct, span schema.Versions) (pairs []fieldPair, remo
 	return pairs, removed, added
 }
 
-// gaps returns, for each index, how many matched indexes precede it.
-func gaps(n int, matched func(int) bool) []int {
+// nameKey is a field name with its first letter in upper case: Kafka's JSON
+// form lowers the first letter and generated code raises it, so names that
+// differ only there are the same name (Kafka rejects two such fields in one
+// struct).
+func nameKey(name string) string {
+	if name != "" && name[0] >= 'a' && name[0] <= 'z' {
+		return string(name[0]-'a'+'A') + name[1:]
+	}
+	return name
+}
+
+func unmatched(n int) []int {
 	out := make([]int, n)
-	count := 0
-	for i := range n {
-		out[i] = count
-		if matched(i) {
-			count++
-		}
+	for i := range out {
+		out[i] = -1
 	}
 	return out
 }
 
+// before lists the name-matched fields (by pair number) that precede
+// fields[at] in the fixed part at some version where it is there too: its
+// neighbours on the wire, which a renamed field keeps. Fields never written
+// together with it may move around it freely.
+func before(fields []*schema.Field, at int, pairOf []int, span schema.Versions) []int {
+	var out []int
+	f := fields[at]
+	for i, g := range fields[:at] {
+		if pairOf[i] < 0 {
+			continue
+		}
+		together := where(span, bounds(f, g), func(v int16) bool { return place(f, v) == inline && place(g, v) == inline })
+		if !together.Empty() {
+			out = append(out, pairOf[i])
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// sameWireType reports whether two field types encode the same way: records
+// are bytes on the wire (a length and the batches).
+func sameWireType(a, b schema.Type) bool {
+	kind := func(k schema.Kind) schema.Kind {
+		if k == schema.KindRecords {
+			return schema.KindBytes
+		}
+		return k
+	}
+	return a.Array == b.Array && kind(a.Kind) == kind(b.Kind)
+}
+
 // sameSlot reports whether new field g looks like old field f renamed: the
 // same wire type, and either the same tag at shared versions or the same
-// place among the fixed fields (sameGap) at the same shared versions.
-func sameSlot(f, g *schema.Field, span schema.Versions, sameGap bool) bool {
-	if f.Type.Array != g.Type.Array || f.Type.Kind != g.Type.Kind {
+// shared versions in the fixed part with the same neighbours before it
+// (samePlace, computed only when needed).
+func sameSlot(f, g *schema.Field, span schema.Versions, samePlace func() bool) bool {
+	if !sameWireType(f.Type, g.Type) {
 		return false
 	}
 	if f.HasTag && g.HasTag && f.Tag == g.Tag {
@@ -183,5 +225,5 @@ func sameSlot(f, g *schema.Field, span schema.Versions, sameGap bool) bool {
 		}
 	}
 	fi, gi := placed(f, span, inline), placed(g, span, inline)
-	return sameGap && !fi.Empty() && fi.String() == gi.String()
+	return !fi.Empty() && slices.Equal(fi, gi) && samePlace()
 }
