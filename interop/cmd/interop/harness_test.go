@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestClientOf(t *testing.T) {
+	for id, want := range map[string]string{
+		"kafka-go-none":             "kafka-go",
+		"kafka-python-v0.10.1-lz4":  "kafka-python",
+		"kafkajs-group-admin":       "kafkajs",
+		"sarama-v0.8.2-gzip":        "sarama",
+		"franz-go-txn-committed":    "franz-go",
+		"kafka-go":                  "", // no step
+		"kafkagen-reverse":          "",
+		"":                          "",
+		"kcat-metadata":             "kcat",
+		"kafka-pythonic-impostor-x": "",
+	} {
+		assert.Equal(t, want, clientOf(id, clientSpecs), id)
+	}
+}
+
+func TestParseAPIVersion(t *testing.T) {
+	p, ok := parseAPIVersion("Produce v11")
+	require.True(t, ok)
+	assert.Equal(t, apiVersion{"Produce", 11}, p)
+	for _, bad := range []string{"Produce", "Produce vx", "Produce 11"} {
+		_, ok := parseAPIVersion(bad)
+		assert.False(t, ok, bad)
+	}
+}
+
+func TestPairsByClient(t *testing.T) {
+	s := &stats{Clients: map[string]map[string]int64{
+		"kcat-none":        {"Produce v9": 1, "Metadata v12": 2, "Fetch v11": 1},
+		"kcat-group":       {"Metadata v12": 1, "JoinGroup v5": 1, "Produce v10": 3},
+		"sarama-v0.8.2-gz": {"Produce v0": 1},
+		"someone":          {"ApiVersions v3": 1},
+	}}
+	pairs := pairsByClient(s, clientSpecs)
+	assert.Equal(t, []apiVersion{{"Fetch", 11}, {"JoinGroup", 5}, {"Metadata", 12}, {"Produce", 9}, {"Produce", 10}}, pairs["kcat"])
+	assert.Equal(t, []apiVersion{{"Produce", 0}}, pairs["sarama"])
+	assert.Equal(t, []apiVersion{{"ApiVersions", 3}}, pairs["other"])
+	assert.Equal(t, 7, distinctPairs(s))
+}
+
+func TestUpdateCaptures(t *testing.T) {
+	src, dest := t.TempDir(), filepath.Join(t.TempDir(), "captures")
+	write := func(path, data string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
+	}
+	write(filepath.Join(src, "kafka-go-none", "Produce-v7.bin"), "p")
+	write(filepath.Join(src, "kafka-go-none", "Metadata-v6.bin"), "m")
+	write(filepath.Join(src, "sarama-v0.8.2-gzip", "Produce-v0.bin"), "s")
+	write(filepath.Join(src, "stranger", "Fetch-v4.bin"), "x")
+	write(filepath.Join(dest, "kcat", "old", "Fetch-v1.bin"), "stale")
+
+	frames, note, err := updateCaptures(src, dest, clientSpecs)
+	require.NoError(t, err)
+	assert.Equal(t, 3, frames)
+	assert.Contains(t, note, "stranger")
+	data, err := os.ReadFile(filepath.Join(dest, "sarama", "v0.8.2-gzip", "Produce-v0.bin"))
+	require.NoError(t, err)
+	assert.Equal(t, "s", string(data))
+	assert.FileExists(t, filepath.Join(dest, "kafka-go", "none", "Metadata-v6.bin"))
+	assert.NoDirExists(t, filepath.Join(dest, "kcat"), "stale captures are removed")
+}
