@@ -52,6 +52,9 @@ func Generate(pkg string, specs []*schema.Spec) (map[string][]byte, error) {
 		return nil, fmt.Errorf("rendering the registry: %w", err)
 	}
 	out["kafkagen_registry.go"] = src
+	if err := addAPIKeys(out, pm, header("the specs of package "+pkg)); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

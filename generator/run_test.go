@@ -54,7 +54,7 @@ var runSpecs = map[string]string{
 }
 
 // runFiles are the files Run writes for runSpecs.
-var runFiles = []string{"kafkagen_registry.go", "ping_request.go", "ping_response.go", "ping_state.go"}
+var runFiles = []string{"kafkagen_apikeys.go", "kafkagen_registry.go", "ping_request.go", "ping_response.go", "ping_state.go"}
 
 // brokenSpec does not load: its field type is unknown.
 const brokenSpec = `{

@@ -1,0 +1,36 @@
+package generator
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
+
+func TestAPIKeyEntries(t *testing.T) {
+	spec := func(name string, typ schema.SpecType, key int16) *fileModel {
+		return &fileModel{spec: &schema.Spec{Name: name, Type: typ, APIKey: key}}
+	}
+	pm := &pkgModel{files: []*fileModel{
+		spec("FetchResponse", schema.TypeResponse, 1),
+		spec("ProduceRequest", schema.TypeRequest, 0),
+		spec("FetchRequest", schema.TypeRequest, 1),
+		spec("OnlyAnswerResponse", schema.TypeResponse, 90),
+		spec("TopicRecord", schema.TypeMetadata, 2),
+		spec("RequestHeader", schema.TypeHeader, -1),
+	}}
+	var got []apiKeyEntry
+	for _, e := range apiKeyEntries(pm) {
+		got = append(got, *e)
+	}
+	assert.Equal(t, []apiKeyEntry{
+		{key: 0, name: "Produce", specs: []string{"ProduceRequest"}},
+		{key: 1, name: "Fetch", specs: []string{"FetchRequest", "FetchResponse"}},
+		{key: 90, name: "OnlyAnswer", specs: []string{"OnlyAnswerResponse"}},
+	}, got, "metadata records and headers have no api key entry; a response alone names its api")
+
+	out := map[string][]byte{}
+	assert.NoError(t, addAPIKeys(out, &pkgModel{name: "records", files: pm.files[4:]}, "h"))
+	assert.Empty(t, out, "a package without requests or responses gets no api keys file")
+}
