@@ -75,14 +75,14 @@ func (g *GzipCodec) AppendDecompressed(dst, src []byte, _ int8, limit int) ([]by
 	}
 	start := len(dst)
 	if cap(dst)-start < 4*len(src) {
-		dst = grow(dst, min(4*len(src), limit+1))
+		dst = growCapped(dst, min(4*len(src), limit+1), start+limit+1)
 	}
 	for {
 		if len(dst) == cap(dst) {
 			if len(dst)-start > limit {
 				return dst[:start+limit], tooLarge(limit)
 			}
-			dst = grow(dst, min(cap(dst), limit+1-(len(dst)-start)))
+			dst = growCapped(dst, min(cap(dst), limit+1-(len(dst)-start)), start+limit+1)
 		}
 		// Read one byte past the limit at most, to tell a bomb from an
 		// output of exactly limit bytes.

@@ -84,6 +84,9 @@ func (c *LZ4Codec) AppendCompressed(dst, src []byte, magic int8) ([]byte, error)
 // AppendDecompressed appends the content of the LZ4 frames of src.
 func (c *LZ4Codec) AppendDecompressed(dst, src []byte, magic int8, limit int) ([]byte, error) {
 	start := len(dst)
+	if len(src) == 0 {
+		return dst, lz4Corrupt("no frame")
+	}
 	for len(src) > 0 {
 		if len(src) < 4 {
 			return dst, lz4Corrupt("frame magic cut short")
@@ -172,7 +175,7 @@ func lz4Frame(dst, src []byte, magic int8, limit int) ([]byte, []byte, error) {
 		}
 		capped := room < blockMax
 		out := min(room, blockMax)
-		dst = grow(dst, out)
+		dst = growCapped(dst, out, start+limit)
 		var n int
 		var err error
 		if flg&lz4FlagIndep != 0 {

@@ -83,6 +83,7 @@ func (s *SnappyCodec) AppendDecompressed(dst, src []byte, _ int8, limit int) ([]
 // snappyBlock appends one raw snappy block, refusing before any allocation
 // one whose declared length passes limit.
 func snappyBlock(dst, block []byte, limit int) ([]byte, error) {
+	start := len(dst)
 	n, err := s2.DecodedLen(block)
 	if err != nil {
 		return dst, codecError(ErrCorrupt, "snappy: "+err.Error())
@@ -90,7 +91,7 @@ func snappyBlock(dst, block []byte, limit int) ([]byte, error) {
 	if n > limit {
 		return dst, codecError(ErrTooLarge, "a snappy block of "+strconv.Itoa(n)+" bytes, over the remaining "+strconv.Itoa(limit))
 	}
-	dst = grow(dst, n)
+	dst = growCapped(dst, n, start+limit)
 	out, err := s2.Decode(dst[len(dst):len(dst)+n], block)
 	if err != nil {
 		return dst, codecError(ErrCorrupt, "snappy: "+err.Error())

@@ -122,10 +122,18 @@ func (z *Compressor) AppendCompressed(dst []byte, c Compression, magic int8, src
 
 // grow returns dst with room for n more bytes.
 func grow(dst []byte, n int) []byte {
+	return growCapped(dst, n, int(^uint(0)>>1))
+}
+
+// growCapped returns dst with room for n more bytes, doubling its capacity
+// but never past maxCap (when len(dst)+n fits it): decompression grows its
+// output no further than its limit.
+func growCapped(dst []byte, n, maxCap int) []byte {
 	if cap(dst)-len(dst) >= n {
 		return dst
 	}
-	out := make([]byte, len(dst), 2*cap(dst)+n)
+	c := max(min(2*cap(dst)+n, maxCap), len(dst)+n)
+	out := make([]byte, len(dst), c)
 	copy(out, dst)
 	return out
 }
