@@ -24,6 +24,9 @@ type Config struct {
 	// Release is the Kafka release whose generator's spec rules apply
 	// ("2.8": see schema.RulesFor); empty for the current rules.
 	Release string
+	// JSON adds, per spec, a <spec>_json.go file with Kafka's JSON form
+	// (AppendJSON, DecodeJSON, MarshalJSON, UnmarshalJSON; json.go).
+	JSON bool
 }
 
 // ErrStale is returned by a check run when the output folder differs from
@@ -49,6 +52,11 @@ func Run(cfg Config) error {
 	files, err := Generate(cfg.Package, specs)
 	if err != nil {
 		return err
+	}
+	if cfg.JSON {
+		if err := addJSON(files, cfg.Package, specs); err != nil {
+			return err
+		}
 	}
 	if cfg.Check {
 		return check(cfg.Out, files)

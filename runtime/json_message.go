@@ -120,9 +120,9 @@ func AppendJSONUnknownTags(b []byte, tags Tags) []byte {
 	return append(b, ']')
 }
 
-// UnknownTags reads the array AppendJSONUnknownTags writes into tags' capacity. The
-// tags must ascend strictly from above maxKnown, the highest tag the struct
-// defines (ErrTagOrder).
+// UnknownTags reads the array AppendJSONUnknownTags writes into tags'
+// capacity. The tags must ascend strictly from above maxKnown, the highest
+// tag the struct defines (ErrTagOrder).
 func (r *JSONReader) UnknownTags(tags Tags, maxKnown int) Tags {
 	tags = tags[:0]
 	if !r.ArrayStart(false) {
@@ -130,48 +130,38 @@ func (r *JSONReader) UnknownTags(tags Tags, maxKnown int) Tags {
 	}
 	prev := int64(maxKnown)
 	for i := 0; r.NextElem(); i++ {
+		r.Index(i)
 		start := r.off
 		var t UnknownTag
 		if i < cap(tags) {
 			t.Data = tags[:i+1][i].Data
 		}
 		var seenTag, seenData bool
-		if r.ObjectStart() {
-			for r.NextKey() {
-				switch string(r.key) {
-				case "tag":
-					if r.Field(&seenTag, true) {
-						t.Tag = r.Uint32()
-					}
-				case "data":
-					if r.Field(&seenData, true) {
-						t.Data = r.Bytes(t.Data)
-					}
-				default:
-					r.UnknownKey()
-				}
-				if r.err != nil {
-					r.Within(string(r.key))
-				}
-			}
-			switch {
-			case !seenTag:
-				r.Missing("tag")
-			case !seenData:
-				r.Missing("data")
-			case int64(t.Tag) <= prev:
-				r.failAt(start, ErrTagOrder, fmt.Sprintf("tag %d comes after tag %d", t.Tag, prev))
-			}
+		if !r.ObjectStart() {
+			break
 		}
-		if r.err != nil {
-			r.WithinElem(UnknownTagsKey, i)
-			return tags
+		for r.NextKey() {
+			switch string(r.key) {
+			case "tag":
+				if r.Field(&seenTag, true, "tag") {
+					t.Tag = r.Uint32()
+				}
+			case "data":
+				if r.Field(&seenData, true, "data") {
+					t.Data = r.Bytes(t.Data)
+				}
+			default:
+				r.UnknownKey()
+			}
+			r.Pop()
+		}
+		r.Require(seenTag, "tag")
+		r.Require(seenData, "data")
+		if r.err == nil && int64(t.Tag) <= prev {
+			r.failAt(start, ErrTagOrder, fmt.Sprintf("tag %d comes after tag %d", t.Tag, prev))
 		}
 		prev = int64(t.Tag)
 		tags = append(tags, t)
-	}
-	if r.err != nil {
-		r.Within(UnknownTagsKey)
 	}
 	return tags
 }

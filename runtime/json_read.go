@@ -1,16 +1,14 @@
 package runtime
 
-import (
-	"fmt"
-	"strconv"
-)
+import "fmt"
 
 // JSONReader reads Kafka's JSON form for generated code: a small tokenizer
 // over a byte slice, driven by the schema (no reflection, no generic value
 // tree). Like Reader its error is sticky: after the first failure every read
-// returns a zero value, generated code checks Failed after each field and
-// names the field while unwinding, and Finish returns the error with the
-// field path (JSON keys and array indexes) and the byte offset in the input.
+// returns a zero value and the loops end. The reader keeps the path of the
+// value being read (Field pushes a key, Index sets an array index, Pop ends
+// the field), so that Finish returns the error with the field path and the
+// byte offset in the input.
 type JSONReader struct {
 	buf     []byte
 	off     int
@@ -22,7 +20,14 @@ type JSONReader struct {
 	keyBuf    []byte // keys with escapes are unescaped here
 	scratch   []byte // unescaped strings
 	err       *Error
-	path      []string // innermost first, gathered while unwinding
+	path      []pathElem // of the value being read, outermost first
+}
+
+// pathElem is one step of a field path: a key, and the array index within
+// its value (-1 when none).
+type pathElem struct {
+	key   string
+	index int
 }
 
 // Init prepares r to read data as a message at version.
@@ -46,14 +51,22 @@ func (r *JSONReader) failAt(pos int, err error, detail string) {
 	r.off = len(r.buf)
 }
 
-// Within records that the failure happened inside the value of key field;
-// generated code calls it while unwinding, innermost first.
-func (r *JSONReader) Within(field string) { r.path = append(r.path, field) }
+// push enters the value of key.
+func (r *JSONReader) push(key string) { r.path = append(r.path, pathElem{key, -1}) }
 
-// WithinElem records that the failure happened inside element i of the
-// array under key field.
-func (r *JSONReader) WithinElem(field string, i int) {
-	r.path = append(r.path, fmt.Sprintf("%s[%d]", field, i))
+// Pop leaves the value of the field Field entered, unless the read failed:
+// the path then stays as it was at the failure.
+func (r *JSONReader) Pop() {
+	if r.err == nil && len(r.path) > 0 {
+		r.path = r.path[:len(r.path)-1]
+	}
+}
+
+// Index records that element i of the current field's array is being read.
+func (r *JSONReader) Index(i int) {
+	if r.err == nil && len(r.path) > 0 {
+		r.path[len(r.path)-1].index = i
+	}
 }
 
 // Finish checks that nothing but white space follows the message and
@@ -71,11 +84,14 @@ func (r *JSONReader) Finish(message string, version int16) error {
 	}
 	e := r.err
 	e.Message, e.Version = message, version
-	for i := len(r.path) - 1; i >= 0; i-- {
-		if e.Field != "" {
+	for i, p := range r.path {
+		if i > 0 {
 			e.Field += "."
 		}
-		e.Field += r.path[i]
+		e.Field += p.key
+		if p.index >= 0 {
+			e.Field += fmt.Sprintf("[%d]", p.index)
+		}
 	}
 	return e
 }
@@ -249,13 +265,16 @@ func (r *JSONReader) NextKey() bool {
 // Key is the key NextKey read, valid until the next call.
 func (r *JSONReader) Key() []byte { return r.key }
 
-// Field starts the value of a key the struct defines: it fails with
-// ErrDuplicateField when seen is already set, and with ErrFieldVersion when
-// the field is not present at the version being read. It sets seen.
-func (r *JSONReader) Field(seen *bool, present bool) bool {
-	switch {
-	case r.err != nil:
+// Field enters the value of key, a field the struct defines, until Pop: it
+// fails with ErrDuplicateField when seen is already set, and with
+// ErrFieldVersion when the field is not present at the version being read.
+// It sets seen and reports whether the value is to be read.
+func (r *JSONReader) Field(seen *bool, present bool, key string) bool {
+	if r.err != nil {
 		return false
+	}
+	r.push(key)
+	switch {
 	case *seen:
 		r.Fail(ErrDuplicateField, "")
 		return false
@@ -267,17 +286,30 @@ func (r *JSONReader) Field(seen *bool, present bool) bool {
 	return true
 }
 
-// UnknownKey fails on a key the struct does not define.
+// UnknownKey fails on a key the struct does not define; the key ends the
+// error's field path.
 func (r *JSONReader) UnknownKey() {
-	r.Fail(ErrUnknownField, strconv.Quote(string(r.key)))
+	if r.err == nil {
+		r.push(string(r.key))
+		r.Fail(ErrUnknownField, "")
+	}
 }
 
-// Missing fails because the key field, mandatory at the version being
-// read, is absent from the object.
-func (r *JSONReader) Missing(field string) {
+// RecordsSizeKey fails on the key "<field>SizeInBytes" of a records field:
+// JSON written with JSONOptions.RecordsSize has lost the records.
+func (r *JSONReader) RecordsSizeKey() {
 	if r.err == nil {
+		r.push(string(r.key))
+		r.Fail(ErrUnknownField, "records written as their size only cannot be read back")
+	}
+}
+
+// Require fails with ErrMissingField, naming key, unless given: a field
+// mandatory at the version being read must be in the object.
+func (r *JSONReader) Require(given bool, key string) {
+	if r.err == nil && !given {
+		r.push(key)
 		r.Fail(ErrMissingField, fmt.Sprintf("mandatory in version %d", r.version))
-		r.Within(field)
 	}
 }
 

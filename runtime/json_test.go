@@ -140,15 +140,14 @@ func TestJSONReaderErrorsNameThePathAndOffset(t *testing.T) {
 	require.True(t, r.ObjectStart())
 	require.True(t, r.NextKey())
 	assert.Equal(t, "a", string(r.Key()))
+	var seen bool
+	require.True(t, r.Field(&seen, true, "a"))
 	require.True(t, r.ArrayStart(false))
-	i := 0
-	for ; r.NextElem(); i++ {
+	for i := 0; r.NextElem(); i++ {
+		r.Index(i)
 		r.Int32()
-		if r.Failed() {
-			r.WithinElem("a", i)
-			break
-		}
 	}
+	r.Pop()
 	err := r.Finish("M", 7)
 	var e *Error
 	require.True(t, errors.As(err, &e), "%v", err)
@@ -191,20 +190,30 @@ func TestJSONUnknownTags(t *testing.T) {
 	tags := Tags{{Tag: 5, Data: []byte{1, 2}}, {Tag: 300, Data: []byte{}}}
 	b := AppendJSONUnknownTags(nil, tags)
 	assert.Equal(t, `[{"tag":5,"data":"AQI="},{"tag":300,"data":""}]`, string(b))
-	var r JSONReader
-	r.Init(b, 0)
-	assert.Equal(t, tags, r.UnknownTags(nil, 2))
-	require.NoError(t, r.Finish("M", 0))
+	read := func(in []byte, maxKnown int) (Tags, error) {
+		var r JSONReader
+		var seen bool
+		r.Init(in, 0)
+		r.Field(&seen, true, UnknownTagsKey)
+		got := r.UnknownTags(nil, maxKnown)
+		r.Pop()
+		return got, r.Finish("M", 0)
+	}
+	got, err := read(b, 2)
+	require.NoError(t, err)
+	assert.Equal(t, tags, got)
 
-	r.Init(b, 0)
-	r.UnknownTags(nil, 5)
-	err := r.Finish("M", 0)
+	_, err = read(b, 5)
 	assert.ErrorIs(t, err, ErrTagOrder)
 	assert.Contains(t, err.Error(), "M._unknownTaggedFields[0] v0 at byte 1")
 
-	r.Init([]byte(`[{"tag":7}]`), 0)
-	r.UnknownTags(nil, -1)
-	assert.ErrorIs(t, r.Finish("M", 0), ErrMissingField)
+	_, err = read([]byte(`[{"tag":7},{"tag":6}]`), -1)
+	assert.ErrorIs(t, err, ErrMissingField)
+	assert.Contains(t, err.Error(), "M._unknownTaggedFields[0].data v0")
+
+	_, err = read([]byte(`[{"tag":7,"data":""},{"tag":6,"data":""}]`), -1)
+	assert.ErrorIs(t, err, ErrTagOrder)
+	assert.Contains(t, err.Error(), "M._unknownTaggedFields[1] v0 at byte 21")
 }
 
 func TestJSONWritersAllocateNothing(t *testing.T) {

@@ -1,5 +1,6 @@
 // Command gencorpus generates one Go package per folder of the upstream spec
-// corpus into conformance/gen (git-ignored), for the corpus tests.
+// corpus into conformance/gen (git-ignored), for the corpus tests, with the
+// JSON methods of -json (conformance/json_test.go tests them).
 package main
 
 import (
@@ -23,6 +24,7 @@ func main() {
 			In:      filepath.Join(corpus.SpecDir(), d.Path),
 			Out:     filepath.Join(corpus.ModuleRoot(), "conformance", "gen", d.Package),
 			Package: d.Package,
+			JSON:    true,
 		})
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "gencorpus: %s: %v\n", d.Path, err)

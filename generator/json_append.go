@@ -1,0 +1,208 @@
+package generator
+
+import (
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
+
+// emitAppend writes appendJSON(b, version, o), which follows Java's
+// JsonConverter.write: fields in spec order, each present field written
+// (tagged ones only when not at their default), and an absent field that is
+// not ignorable failing when it holds a non-default value. Every member is
+// written as ,"key":value and the first comma becomes the '{'.
+func (w *jsonStruct) emitAppend(f *File) error {
+	var body []Code
+	body = append(body, Id("start").Op(":=").Len(Id("b")))
+	usesErr := false
+	for _, fld := range w.s.Fields {
+		code, err := w.appendField(fld, &usesErr)
+		if err != nil {
+			return err
+		}
+		body = append(body, code...)
+	}
+	if w.n.tags {
+		body = append(body, w.appendUnknownTags()...)
+	}
+	body = append(body,
+		If(Len(Id("b")).Op("==").Id("start")).Block(
+			Id("b").Op("=").Append(Id("b"), LitRune('{')),
+		).Else().Block(
+			Id("b").Index(Id("start")).Op("=").LitRune('{'),
+		),
+		Return(Append(Id("b"), LitRune('}')), Nil()),
+	)
+	if usesErr {
+		body = append([]Code{Var().Err().Error()}, body...)
+	}
+	docComment(f, "appendJSON appends m as a JSON object at version.")
+	f.Func().Params(Id("m").Op("*").Id(w.name)).Id("appendJSON").Params(
+		Id("b").Index().Byte(), Id("version").Int16(), Id("o").Op("*").Add(rt("JSONOptions")),
+	).Params(Index().Byte(), Error()).Block(body...)
+	f.Line()
+	return nil
+}
+
+// appendField writes one field, or checks that an absent one can be left out.
+func (w *jsonStruct) appendField(fld *schema.Field, usesErr *bool) ([]Code, error) {
+	val := Id("m").Dot(w.n.fields[fld])
+	write, err := w.appendValue(fld, val, usesErr)
+	if err != nil {
+		return nil, err
+	}
+	if c, always, never := w.cond(tagged(fld)); !never {
+		nd, err := w.notDefault(fld, val.Clone())
+		if err != nil {
+			return nil, err
+		}
+		guarded := []Code{If(nd).Block(write...)}
+		if always {
+			write = guarded
+		} else {
+			write = []Code{If(c).Block(guarded...).Else().Block(write...)}
+		}
+	}
+	var absent []Code
+	if !fld.Ignorable {
+		nd, err := w.notDefault(fld, val.Clone())
+		if err != nil {
+			return nil, err
+		}
+		absent = []Code{If(nd).Block(Return(Id("b"), rt("NonDefaultError").Call(Lit(jsonKey(fld)), Id("version"))))}
+	}
+	c, always, never := w.cond(fld.Versions)
+	switch {
+	case always:
+		return write, nil
+	case never:
+		return absent, nil
+	case len(absent) == 0:
+		return []Code{If(c).Block(write...)}, nil
+	}
+	return []Code{If(c).Block(write...).Else().Block(absent...)}, nil
+}
+
+// key appends ,"key": for a field.
+func key(name string) Code {
+	return Id("b").Op("=").Append(Id("b"), Lit(`,"`+name+`":`).Op("..."))
+}
+
+// appendValue writes a present field's key and value, with null where the
+// Go value is null and the field is nullable at the version (an error
+// otherwise, as AppendTo fails).
+func (w *jsonStruct) appendValue(fld *schema.Field, val *Statement, usesErr *bool) ([]Code, error) {
+	k := jsonKey(fld)
+	t := fld.Type
+	var write []Code
+	switch {
+	case t.Array:
+		loop := For(List(Id("i"), Id("e")).Op(":=").Range().Add(val.Clone()))
+		each := w.appendScalar(t.Kind, Id("e"))
+		if t.Kind == schema.KindStruct {
+			*usesErr = true
+			loop = For(Id("i").Op(":=").Range().Add(val.Clone()))
+			each = If(List(Id("b"), Err()).Op("=").Add(val.Clone()).Index(Id("i")).Dot("appendJSON").Call(Id("b"), Id("version"), Id("o")), Err().Op("!=").Nil()).Block(
+				Return(Id("b"), rt("WithinElem").Call(Err(), Lit(k), Id("i"))),
+			)
+		}
+		write = []Code{
+			key(k),
+			Id("b").Op("=").Append(Id("b"), LitRune('[')),
+			loop.Block(
+				If(Id("i").Op(">").Lit(0)).Block(Id("b").Op("=").Append(Id("b"), LitRune(','))),
+				each,
+			),
+			Id("b").Op("=").Append(Id("b"), LitRune(']')),
+		}
+	case t.Kind == schema.KindStruct:
+		*usesErr = true
+		write = []Code{
+			key(k),
+			If(List(Id("b"), Err()).Op("=").Add(val.Clone()).Dot("appendJSON").Call(Id("b"), Id("version"), Id("o")), Err().Op("!=").Nil()).Block(
+				Return(Id("b"), rt("Within").Call(Err(), Lit(k))),
+			),
+		}
+	case t.Kind == schema.KindRecords:
+		write = []Code{If(Id("o").Dot("RecordsSize")).Block(
+			key(k+"SizeInBytes"),
+			Id("b").Op("=").Add(rt("AppendJSONInt")).Call(Id("b"), Int64().Call(Len(val.Clone()))),
+		).Else().Block(
+			key(k),
+			Id("b").Op("=").Add(rt("AppendJSONBytes")).Call(Id("b"), val.Clone()),
+		)}
+	case t.Kind == schema.KindString && w.n.nullable[fld]:
+		write = []Code{key(k), Id("b").Op("=").Add(rt("AppendJSONString")).Call(Id("b"), val.Clone().Dot("Value"))}
+	default:
+		write = []Code{key(k), w.appendScalar(t.Kind, val.Clone())}
+	}
+	if !w.n.nullable[fld] {
+		return write, nil
+	}
+	isNull := Add(val.Clone()).Op("==").Nil()
+	if t.Kind == schema.KindString && !t.Array {
+		isNull = Op("!").Add(val.Clone()).Dot("Valid")
+	}
+	present := fld.Versions.Intersect(w.within)
+	var ifNull []Code
+	switch c, always, never := w.cond(fld.NullableVersions.Intersect(present)); {
+	case always || fld.NullableVersions.Covers(present):
+		ifNull = []Code{key(k), Id("b").Op("=").Append(Id("b"), Lit("null").Op("..."))}
+	case never:
+		ifNull = []Code{Return(Id("b"), rt("NullError").Call(Lit(k), Id("version")))}
+	default:
+		ifNull = []Code{If(c).Block(
+			key(k), Id("b").Op("=").Append(Id("b"), Lit("null").Op("...")),
+		).Else().Block(
+			Return(Id("b"), rt("NullError").Call(Lit(k), Id("version"))),
+		)}
+	}
+	return []Code{If(isNull).Block(ifNull...).Else().Block(write...)}, nil
+}
+
+// appendScalar writes a value of a fixed-width kind, or a non-null string,
+// bytes or records value (as an array element, records are bytes).
+func (w *jsonStruct) appendScalar(k schema.Kind, val *Statement) Code {
+	call := func(fn string, arg Code) Code { return Id("b").Op("=").Add(rt(fn)).Call(Id("b"), arg) }
+	switch k {
+	case schema.KindBool:
+		return call("AppendJSONBool", val)
+	case schema.KindInt8, schema.KindInt16, schema.KindInt32:
+		return call("AppendJSONInt", Int64().Call(val))
+	case schema.KindInt64:
+		return call("AppendJSONInt", val)
+	case schema.KindUint16, schema.KindUint32:
+		return call("AppendJSONUint", Uint64().Call(val))
+	case schema.KindFloat64:
+		return call("AppendJSONFloat64", val)
+	case schema.KindUUID:
+		return call("AppendJSONUUID", val)
+	case schema.KindString:
+		return call("AppendJSONString", val)
+	}
+	return call("AppendJSONBytes", val) // bytes and records
+}
+
+// appendUnknownTags writes the struct's unknown tagged fields, which exist
+// on the wire only at flexible versions.
+func (w *jsonStruct) appendUnknownTags() []Code {
+	write := []Code{
+		key(jsonUnknownTagsKey),
+		Id("b").Op("=").Add(rt("AppendJSONUnknownTags")).Call(Id("b"), Id("m").Dot("UnknownTags")),
+	}
+	fail := Return(Id("b"), rt("EncodeError").Call(Lit(""), rt("ErrTaggedFields"), Lit("unknown tagged fields at a version without tag sections")))
+	var inner []Code
+	switch c, always, never := w.cond(w.n.spec.FlexibleVersions); {
+	case always:
+		inner = write
+	case never:
+		inner = []Code{fail}
+	default:
+		inner = []Code{If(c).Block(write...).Else().Block(fail)}
+	}
+	return []Code{If(Len(Id("m").Dot("UnknownTags")).Op(">").Lit(0).Op("&&").Op("!").Id("o").Dot("OmitUnknownTags")).Block(inner...)}
+}
+
+// jsonUnknownTagsKey is runtime.UnknownTagsKey, the JSON key of unknown
+// tagged fields.
+const jsonUnknownTagsKey = "_unknownTaggedFields"

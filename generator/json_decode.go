@@ -1,0 +1,142 @@
+package generator
+
+import (
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
+
+// emitDecode writes decodeJSON(r, version) into a struct holding its
+// defaults (Reset). Unlike Java's converter, which ignores keys it does not
+// know and reads fields the version lacks, it refuses both, as well as
+// duplicate keys; like Java, it requires every field present and not tagged
+// at the version, and leaves the others at their default.
+func (w *jsonStruct) emitDecode(f *File) {
+	r := func(method string, args ...Code) *Statement { return Id("r").Dot(method).Call(args...) }
+	var cases []Code
+	keys := map[string]bool{}
+	for _, fld := range w.s.Fields {
+		keys[jsonKey(fld)] = true
+	}
+	seen := 0
+	for _, fld := range w.s.Fields {
+		k := jsonKey(fld)
+		start := r("Field", Op("&").Id("seen").Index(Lit(seen)), w.condExpr(fld.Versions), Lit(k))
+		cases = append(cases, Case(Lit(k)).Block(If(start).Block(w.readValue(fld, Id("m").Dot(w.n.fields[fld]))...)))
+		if sk := k + "SizeInBytes"; fld.Type.Kind == schema.KindRecords && !fld.Type.Array && !keys[sk] {
+			cases = append(cases, Case(Lit(sk)).Block(r("RecordsSizeKey")))
+		}
+		seen++
+	}
+	if w.n.tags {
+		start := r("Field", Op("&").Id("seen").Index(Lit(seen)), w.condExpr(w.n.spec.FlexibleVersions), Lit(jsonUnknownTagsKey))
+		cases = append(cases, Case(Lit(jsonUnknownTagsKey)).Block(If(start).Block(
+			Id("m").Dot("UnknownTags").Op("=").Add(r("UnknownTags", Id("m").Dot("UnknownTags"), Lit(maxTag(w.s)))),
+		)))
+		seen++
+	}
+	cases = append(cases, Default().Block(r("UnknownKey")))
+
+	body := []Code{If(Op("!").Add(r("ObjectStart"))).Block(Return())}
+	if seen > 0 {
+		body = append(body, Var().Id("seen").Index(Lit(seen)).Bool())
+	}
+	body = append(body, For(r("NextKey")).Block(
+		Switch(String().Call(r("Key"))).Block(cases...),
+		r("Pop"),
+	))
+	for i, fld := range w.s.Fields {
+		_, always, never := w.cond(mandatory(fld))
+		if never {
+			continue
+		}
+		given := Id("seen").Index(Lit(i))
+		if !always {
+			given = given.Op("||").Add(w.notCond(mandatory(fld)))
+		}
+		body = append(body, r("Require", given, Lit(jsonKey(fld))))
+	}
+	docComment(f, "decodeJSON reads m, which holds its defaults, from a JSON object at version.")
+	f.Func().Params(Id("m").Op("*").Id(w.name)).Id("decodeJSON").Params(
+		Id("r").Op("*").Add(rt("JSONReader")), Id("version").Int16(),
+	).Block(body...)
+	f.Line()
+}
+
+// readValue reads the value of a field present at the version into val.
+func (w *jsonStruct) readValue(fld *schema.Field, val *Statement) []Code {
+	r := func(method string, args ...Code) *Statement { return Id("r").Dot(method).Call(args...) }
+	t := fld.Type
+	nullable := w.n.nullable[fld]
+	nullOK := False()
+	if nullable {
+		nullOK = w.condExpr(fld.NullableVersions)
+	}
+	if t.Array {
+		i := Id("i")
+		elem := Add(val.Clone()).Index(i.Clone())
+		var read []Code
+		switch t.Kind {
+		case schema.KindStruct:
+			read = []Code{elem.Clone().Dot("Reset").Call(), elem.Clone().Dot("decodeJSON").Call(Id("r"), Id("version"))}
+		case schema.KindString:
+			read = []Code{elem.Clone().Op("=").Add(r("String", elem.Clone()))}
+		case schema.KindBytes, schema.KindRecords:
+			read = []Code{elem.Clone().Op("=").Add(r("Bytes", elem.Clone()))}
+		default:
+			read = []Code{elem.Clone().Op("=").Add(readJSONScalar(t.Kind))}
+		}
+		loop := For(Id("i").Op(":=").Lit(0), r("NextElem"), Id("i").Op("++")).Block(append(
+			[]Code{r("Index", Id("i")), Add(val.Clone()).Op("=").Add(rt("Grow")).Call(val.Clone(), Id("i").Op("+").Lit(1))},
+			read...)...)
+		arr := If(r("ArrayStart", nullOK)).Block(
+			Add(val.Clone()).Op("=").Add(rt("Grow")).Call(val.Clone(), Lit(0)),
+			loop,
+		)
+		if nullable {
+			arr = arr.Else().Block(Add(val.Clone()).Op("=").Nil())
+		}
+		return []Code{arr}
+	}
+	switch t.Kind {
+	case schema.KindStruct:
+		decode := Add(val.Clone()).Dot("decodeJSON").Call(Id("r"), Id("version"))
+		if !nullable {
+			return []Code{decode}
+		}
+		return []Code{If(r("NotNull", nullOK)).Block(
+			If(Add(val.Clone()).Op("==").Nil()).Block(
+				Add(val.Clone()).Op("=").New(Id(w.n.types[fld.Struct])),
+				Add(val.Clone()).Dot("Reset").Call(),
+			),
+			decode,
+		).Else().Block(Add(val.Clone()).Op("=").Nil())}
+	case schema.KindString:
+		if !nullable {
+			return []Code{Add(val.Clone()).Op("=").Add(r("String", val.Clone()))}
+		}
+		return []Code{If(r("NotNull", nullOK)).Block(
+			Add(val.Clone()).Op("=").Add(rt("NullString")).Values(Dict{
+				Id("Value"): r("String", val.Clone().Dot("Value")), Id("Valid"): True(),
+			}),
+		).Else().Block(Add(val.Clone()).Op("=").Add(rt("NullString")).Values())}
+	case schema.KindBytes, schema.KindRecords:
+		if !nullable {
+			return []Code{Add(val.Clone()).Op("=").Add(r("Bytes", val.Clone()))}
+		}
+		return []Code{If(r("NotNull", nullOK)).Block(
+			Add(val.Clone()).Op("=").Add(r("Bytes", val.Clone())),
+		).Else().Block(Add(val.Clone()).Op("=").Nil())}
+	}
+	return []Code{Add(val.Clone()).Op("=").Add(readJSONScalar(t.Kind))}
+}
+
+// readJSONScalar reads a value of a fixed-width kind.
+func readJSONScalar(k schema.Kind) *Statement {
+	m := map[schema.Kind]string{
+		schema.KindBool: "Bool", schema.KindInt8: "Int8", schema.KindInt16: "Int16",
+		schema.KindUint16: "Uint16", schema.KindInt32: "Int32", schema.KindUint32: "Uint32",
+		schema.KindInt64: "Int64", schema.KindFloat64: "Float64", schema.KindUUID: "UUID",
+	}[k]
+	return Id("r").Dot(m).Call()
+}
