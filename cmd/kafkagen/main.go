@@ -58,8 +58,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.Package, "package", "", "Go package name (default: the output folder's name)")
 	fs.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if the output folder is not what would be generated")
 	fs.StringVar(&opts.Release, "release", "", "Kafka release of the spec folder, such as 2.8: accept its specs as that release's generator did (default: the current rules)")
+	fs.BoolVar(&opts.JSON, "json", false, "also generate AppendJSON/DecodeJSON/MarshalJSON/UnmarshalJSON in Kafka's JSON form (a <spec>_json.go file per spec)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: kafkagen [-in DIR] [-out DIR] [-package NAME] [-check] [-release VERSION]\n\n"+
+		fmt.Fprintf(stderr, "Usage: kafkagen [-in DIR] [-out DIR] [-package NAME] [-check] [-release VERSION] [-json]\n\n"+
 			"kafkagen generates Go encoders and decoders from Apache Kafka JSON message specs:\n"+
 			"one Go file per spec in -in, all in one package in -out. With no flags it\n"+
 			"regenerates generated/ from schemas/. Hand-written files in -out are kept;\n"+
