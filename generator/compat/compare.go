@@ -127,7 +127,7 @@ func (c *checker) validVersions() {
 			c.violation(at, sub, RuleValidVersions, "%s: %s dropped, but %s records of those versions stay in logs and snapshots that new readers must read",
 				changed, dropped.versionsWord(), c.new.Type)
 		} else {
-			c.note(at, sub, RuleValidVersions, "%s: %s dropped; peers that only speak them get UNSUPPORTED_VERSION", changed, dropped.versionsWord())
+			c.note(at, sub, RuleValidVersions, "%s: %s dropped; peers that speak only those get UNSUPPORTED_VERSION", changed, dropped.versionsWord())
 		}
 	}
 }
@@ -150,7 +150,7 @@ func (c *checker) flexibleVersions() {
 		return nf.Contains(v) && !of.Contains(v)
 	})
 	if !gained.Empty() {
-		c.violation(at, sub, RuleFlexibleVersions, "%s: %s become flexible, which old peers encode without compact lengths and tag sections",
+		c.violation(at, sub, RuleFlexibleVersions, "%s: %s now flexible, which old peers encode without compact lengths and tag sections",
 			changed, gained.versionsWord())
 	}
 }

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/kafkagen/kafkagen/generator/compat"
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
+
+func init() {
+	commands["compat"] = command{
+		summary: "check that new specs keep the wire format of old ones (spec evolution)",
+		run:     runCompat,
+	}
+}
+
+const compatUsage = `Usage: kafkagen compat -old PATH -new PATH [-old-release VERSION] [-new-release VERSION] [-v]
+
+compat checks that the new specs can replace the old ones: every version both
+define keeps its wire format, and nothing old readers and writers rely on
+changes (api key, type, versions, flexible versions, and per field: type,
+versions, tags, nullability, order, ignorable, defaults, names). -old and -new
+are two spec files, or two folders searched recursively whose *.json files are
+paired by file name. Each violation is printed on stdout as
+file:line:col: Message.Field: what changed
+located in the new file, or in the old one for what the new file no longer has.
+
+Flags:
+`
+
+// runCompat is the compat subcommand.
+func runCompat(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("kafkagen compat", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	oldPath := flags.String("old", "", "the old spec file or folder")
+	newPath := flags.String("new", "", "the new spec file or folder")
+	oldRelease := flags.String("old-release", "", "Kafka release of the old specs, such as 2.8: load them as that release's generator did (default: the current rules)")
+	newRelease := flags.String("new-release", "", "Kafka release of the new specs (default: the current rules)")
+	verbose := flags.Bool("v", false, "also print notes: specs in one tree only, dropped request versions, renamed struct types...")
+	flags.Usage = func() {
+		fmt.Fprint(stderr, compatUsage)
+		flags.PrintDefaults()
+		fmt.Fprintf(stderr, "\nExit status: 0 no violations, 1 violations (or specs that do not load), 2 misuse.\n")
+	}
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	misuse := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "kafkagen compat: "+format+"\n", args...)
+		return 2
+	}
+	if flags.NArg() > 0 {
+		return misuse("unexpected argument %q", flags.Arg(0))
+	}
+	if *oldPath == "" || *newPath == "" {
+		return misuse("both -old and -new are required (kafkagen compat -h for help)")
+	}
+	var opts compat.Options
+	var err error
+	if opts.Old, err = schema.RulesFor(*oldRelease); err != nil {
+		return misuse("-old-release: %v", err)
+	}
+	if opts.New, err = schema.RulesFor(*newRelease); err != nil {
+		return misuse("-new-release: %v", err)
+	}
+	oldDir, err := isDir("-old", *oldPath)
+	if err != nil {
+		return misuse("%v", err)
+	}
+	newDir, err := isDir("-new", *newPath)
+	if err != nil {
+		return misuse("%v", err)
+	}
+	if oldDir != newDir {
+		return misuse("-old and -new must be two folders or two files")
+	}
+	var report *compat.Report
+	if oldDir {
+		report, err = compat.CompareTrees(*oldPath, *newPath, opts)
+	} else {
+		report, err = compat.CompareFiles(*oldPath, *newPath, opts)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "kafkagen compat: %v\n", err)
+		return 1
+	}
+	return printReport(report, *verbose, stdout, stderr)
+}
+
+// isDir reports whether path is a folder, or fails when it does not exist.
+func isDir(flagName, path string) (bool, error) {
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("%s %s does not exist", flagName, path)
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", flagName, err)
+	}
+	return st.IsDir(), nil
+}
+
+// printReport prints the findings (notes only when verbose) and a summary
+// on stderr, and returns the exit status.
+func printReport(r *compat.Report, verbose bool, stdout, stderr io.Writer) int {
+	notes := 0
+	for _, f := range r.Findings {
+		if f.Note {
+			notes++
+			if !verbose {
+				continue
+			}
+		}
+		fmt.Fprintln(stdout, f)
+	}
+	violations := r.Violations()
+	fmt.Fprintf(stderr, "kafkagen compat: %d of %d spec pairs compared, %d violation(s)", r.Compared, r.Pairs, violations)
+	switch {
+	case notes > 0 && !verbose:
+		fmt.Fprintf(stderr, ", %d note(s) (-v prints them)\n", notes)
+	case notes > 0:
+		fmt.Fprintf(stderr, ", %d note(s)\n", notes)
+	default:
+		fmt.Fprintln(stderr)
+	}
+	if violations > 0 {
+		return 1
+	}
+	return 0
+}

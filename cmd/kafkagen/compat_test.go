@@ -1,0 +1,141 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// compatCases holds the hand-made spec pairs of generator/compat, one
+// folder per rule with old/, new/ and findings.golden (paths relative to
+// the folder, notes included).
+var compatCases = filepath.Join("..", "..", "testdata", "compat")
+
+// goldenLines reads a case's golden findings as the command prints them:
+// paths as given on the command line, notes only when verbose.
+func goldenLines(t *testing.T, name string, verbose bool) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(compatCases, name, "findings.golden"))
+	require.NoError(t, err)
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if line == "" || (!verbose && strings.Contains(line, ": note: ")) {
+			continue
+		}
+		b.WriteString(filepath.Join(compatCases, name) + string(filepath.Separator) + line)
+	}
+	return b.String()
+}
+
+func TestCompatUsage(t *testing.T) {
+	code, stdout, stderr := runMain(t, "compat", "-h")
+	assert.Equal(t, 0, code)
+	assert.Empty(t, stdout)
+	assert.True(t, strings.HasPrefix(stderr, "Usage: kafkagen compat -old PATH -new PATH"), stderr)
+	for _, want := range []string{"-old-release", "-new-release", "-v", "Exit status: 0 no violations, 1 violations (or specs that do not load), 2 misuse."} {
+		assert.Contains(t, stderr, want)
+	}
+	_, _, stderr = runMain(t, "-h")
+	assert.Contains(t, stderr, "\n  compat   check that new specs keep the wire format of old ones", "listed among the commands")
+}
+
+// TestCompatCases runs the command over hand-made pairs: the exit status,
+// and stdout exactly the golden findings (violations; notes with -v).
+func TestCompatCases(t *testing.T) {
+	tests := []struct {
+		name    string
+		verbose bool
+		code    int
+		summary string
+	}{
+		{"clean", false, 0, "kafkagen compat: 2 of 2 spec pairs compared, 0 violation(s), 2 note(s) (-v prints them)\n"},
+		{"clean", true, 0, "kafkagen compat: 2 of 2 spec pairs compared, 0 violation(s), 2 note(s)\n"},
+		{"unstable", false, 0, "kafkagen compat: 2 of 2 spec pairs compared, 0 violation(s)\n"},
+		{"tag", false, 1, "kafkagen compat: 1 of 1 spec pairs compared, 2 violation(s)\n"},
+		{"field-removed", true, 1, "kafkagen compat: 1 of 1 spec pairs compared, 2 violation(s), 1 note(s)\n"},
+		{"nested", false, 1, "kafkagen compat: 1 of 1 spec pairs compared, 2 violation(s)\n"},
+		{"load", false, 1, "kafkagen compat: 0 of 1 spec pairs compared, 1 violation(s)\n"},
+		{"unpaired", true, 0, "kafkagen compat: 1 of 1 spec pairs compared, 0 violation(s), 2 note(s)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(compatCases, tt.name)
+			args := []string{"compat", "-old", filepath.Join(dir, "old"), "-new", filepath.Join(dir, "new")}
+			if tt.verbose {
+				args = append(args, "-v")
+			}
+			code, stdout, stderr := runMain(t, args...)
+			assert.Equal(t, tt.code, code, stderr)
+			assert.Equal(t, goldenLines(t, tt.name, tt.verbose), stdout)
+			assert.Equal(t, tt.summary, stderr)
+		})
+	}
+}
+
+func TestCompatFiles(t *testing.T) {
+	dir := filepath.Join(compatCases, "tag")
+	code, stdout, stderr := runMain(t, "compat",
+		"-old", filepath.Join(dir, "old", "PingRequest.json"), "-new", filepath.Join(dir, "new", "PingRequest.json"))
+	assert.Equal(t, 1, code)
+	assert.Equal(t, goldenLines(t, "tag", false), stdout)
+	assert.Equal(t, "kafkagen compat: 1 of 1 spec pairs compared, 2 violation(s)\n", stderr)
+}
+
+// TestCompatRelease: a Kafka 2.x spec (no flexibleVersions) does not load
+// under the current rules, which is reported; with -old-release 2.8 it does.
+func TestCompatRelease(t *testing.T) {
+	old := specDir(t, map[string]string{"OldData.json": strings.TrimSuffix(legacySpec, "]\n")})
+	current := specDir(t, map[string]string{"OldData.json": strings.Replace(strings.TrimSuffix(legacySpec, "]\n"),
+		`"validVersions": "0-1",`, `"validVersions": "0-2", "flexibleVersions": "none",`, 1)})
+
+	code, stdout, stderr := runMain(t, "compat", "-old", old, "-new", current)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, filepath.Join(old, "OldData.json")+":1:1: OldData: cannot compare, the spec does not load (4.0 rules): "+
+		"You must specify a value for flexibleVersions. Please use 0+ for all new messages.\n", stdout)
+	assert.Equal(t, "kafkagen compat: 0 of 1 spec pairs compared, 1 violation(s)\n", stderr)
+
+	code, stdout, stderr = runMain(t, "compat", "-old", old, "-new", current, "-old-release", "2.8")
+	assert.Equal(t, 0, code, stdout)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "kafkagen compat: 1 of 1 spec pairs compared, 0 violation(s)\n", stderr)
+}
+
+func TestCompatMisuse(t *testing.T) {
+	dir := filepath.Join(compatCases, "clean")
+	oldDir, newDir := filepath.Join(dir, "old"), filepath.Join(dir, "new")
+	file := filepath.Join(newDir, "PingRequest.json")
+	missing := filepath.Join(t.TempDir(), "nope")
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no flags", nil, "kafkagen compat: both -old and -new are required (kafkagen compat -h for help)\n"},
+		{"no -new", []string{"-old", oldDir}, "kafkagen compat: both -old and -new are required (kafkagen compat -h for help)\n"},
+		{"extra argument", []string{"-old", oldDir, "-new", newDir, "more"}, "kafkagen compat: unexpected argument \"more\"\n"},
+		{"missing old", []string{"-old", missing, "-new", newDir}, "kafkagen compat: -old " + missing + " does not exist\n"},
+		{"missing new", []string{"-old", oldDir, "-new", missing}, "kafkagen compat: -new " + missing + " does not exist\n"},
+		{"folder and file", []string{"-old", oldDir, "-new", file}, "kafkagen compat: -old and -new must be two folders or two files\n"},
+		{"bad release", []string{"-old", oldDir, "-new", newDir, "-old-release", "two"},
+			"kafkagen compat: -old-release: release \"two\" is not MAJOR.MINOR or MAJOR.MINOR.PATCH (such as 2.8 or 3.9.1)\n"},
+		{"release without specs", []string{"-old", oldDir, "-new", newDir, "-new-release", "2.1"},
+			"kafkagen compat: -new-release: release 2.1 has no JSON message specs: Kafka ships them from 2.2\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runMain(t, append([]string{"compat"}, tt.args...)...)
+			assert.Equal(t, 2, code)
+			assert.Empty(t, stdout)
+			assert.Equal(t, tt.want, stderr)
+		})
+	}
+	code, stdout, stderr := runMain(t, "compat", "-nope")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "flag provided but not defined: -nope")
+	assert.Contains(t, stderr, "Usage: kafkagen compat")
+}
