@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -91,7 +92,7 @@ func slotOf(f *schema.Field, span schema.Versions) string {
 	if !placed(f, span, tagged).Empty() {
 		return "same tag " + strconv.Itoa(f.Tag)
 	}
-	return "same position"
+	return "after the same fields"
 }
 
 // removed reports an old field that the new struct no longer has, unless it
@@ -133,21 +134,37 @@ func match(os, ns *schema.Struct, span schema.Versions) (pairs []fieldPair, remo
 	for j := range ns.Fields {
 		takenNew[j] = newPair[j] >= 0
 	}
+	// Renames: every leftover pair that takes the same slot is a candidate;
+	// the most similar names pair first (a slot can fit several fields of
+	// one type, CurMetadataOffset is more likely CurrentMetadataOffset than
+	// LeaseDurationMs).
+	type candidate struct{ i, j, similarity int }
+	var candidates []candidate
 	for _, i := range oldRest {
-		f := os.Fields[i]
-		renamed := false
 		for j, g := range ns.Fields {
-			if takenNew[j] || !sameSlot(f, g, span, func() bool {
-				return slices.Equal(before(os.Fields, i, oldPair, span), before(ns.Fields, j, newPair, span))
-			}) {
+			if takenNew[j] {
 				continue
 			}
-			takenNew[j], renamed = true, true
-			pairs = append(pairs, fieldPair{old: f, new: g, oldAt: i, newAt: j, renamed: true})
-			break
+			samePlace := func() bool {
+				return slices.Equal(before(os.Fields, i, oldPair, span), before(ns.Fields, j, newPair, span))
+			}
+			if sameSlot(os.Fields[i], g, span, samePlace) {
+				candidates = append(candidates, candidate{i, j, similarity(os.Fields[i].Name, g.Name)})
+			}
 		}
-		if !renamed {
-			removed = append(removed, f)
+	}
+	sort.SliceStable(candidates, func(a, b int) bool { return candidates[a].similarity > candidates[b].similarity })
+	takenOld := make([]bool, len(os.Fields))
+	for _, c := range candidates {
+		if takenOld[c.i] || takenNew[c.j] {
+			continue
+		}
+		takenOld[c.i], takenNew[c.j] = true, true
+		pairs = append(pairs, fieldPair{old: os.Fields[c.i], new: ns.Fields[c.j], oldAt: c.i, newAt: c.j, renamed: true})
+	}
+	for _, i := range oldRest {
+		if !takenOld[i] {
+			removed = append(removed, os.Fields[i])
 		}
 	}
 	for j, g := range ns.Fields {
@@ -168,6 +185,24 @@ func nameKey(name string) string {
 		return string(name[0]-'a'+'A') + name[1:]
 	}
 	return name
+}
+
+// similarity is the length of the longest common subsequence of two names,
+// letter case aside.
+func similarity(a, b string) int {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for i := range len(a) {
+		for j := range len(b) {
+			if a[i] == b[j] {
+				cur[j+1] = prev[j] + 1
+			} else {
+				cur[j+1] = max(cur[j], prev[j+1])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func unmatched(n int) []int {
