@@ -114,6 +114,9 @@ func (c *Client) Send(ctx context.Context, req runtime.APIMessage, version int16
 // write frames and writes one request; with cl, it is queued to receive the
 // response before the bytes leave.
 func (c *Client) write(ctx context.Context, req runtime.APIMessage, version int16, cl *call) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("kafka client: %s v%d not sent: %w", req.SpecName(), version, err)
+	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	if err := c.Err(); err != nil {
@@ -137,9 +140,17 @@ func (c *Client) write(ctx context.Context, req runtime.APIMessage, version int1
 		c.fail(err)
 		return err
 	}
-	stop := context.AfterFunc(ctx, func() { _ = c.conn.SetWriteDeadline(time.Unix(1, 0)) })
+	// Cancelling ctx interrupts a blocked write by moving its deadline to
+	// the past; the next write sets its own deadline once this is done.
+	interrupted := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		_ = c.conn.SetWriteDeadline(time.Unix(1, 0))
+		close(interrupted)
+	})
 	_, err = c.conn.Write(out)
-	stop()
+	if !stop() {
+		<-interrupted
+	}
 	if err != nil {
 		err = fmt.Errorf("kafka client: writing %s v%d (correlation id %d): %w", req.SpecName(), version, h.CorrelationID, err)
 		c.fail(err)

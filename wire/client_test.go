@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -262,6 +263,53 @@ func TestClientUnexpectedResponse(t *testing.T) {
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { return c.Err() != nil }, 5*time.Second, time.Millisecond)
 	assert.EqualError(t, c.Err(), "kafka client: a 4-byte response arrived with no request in flight")
+}
+
+// A call whose context has already ended sends nothing and leaves the
+// connection usable.
+func TestClientContextDoneBeforeSending(t *testing.T) {
+	cconn, sconn := loopbackPair(t)
+	c := NewClient(cconn, ClientConfig{})
+	defer c.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := c.Do(ctx, stopReplica(), 0, generated.NewStopReplicaResponse())
+	require.ErrorIs(t, err, context.Canceled)
+	require.NoError(t, c.Err())
+
+	s := newScriptServer(t, sconn)
+	go func() {
+		r := s.read()
+		assert.Equal(t, int32(0), r.Header.CorrelationID, "the refused call used no correlation id")
+		s.answer(r, r.Header.CorrelationID)
+	}()
+	require.NoError(t, c.Do(context.Background(), stopReplica(), 0, generated.NewStopReplicaResponse()))
+}
+
+// A write the server never reads is cut short by the context's deadline or
+// its cancellation; the stream is then broken and the client says so.
+func TestClientWriteInterrupted(t *testing.T) {
+	for _, name := range []string{"deadline", "cancel"} {
+		t.Run(name, func(t *testing.T) {
+			cconn, sconn := net.Pipe() // unbuffered: a write waits for a reader
+			defer sconn.Close()
+			c := NewClient(cconn, ClientConfig{})
+			defer c.Close()
+			var ctx context.Context
+			var cancel context.CancelFunc
+			if name == "deadline" {
+				ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
+			} else {
+				ctx, cancel = context.WithCancel(context.Background())
+				time.AfterFunc(50*time.Millisecond, cancel)
+			}
+			defer cancel()
+			err := c.Do(ctx, stopReplica(), 0, generated.NewStopReplicaResponse())
+			require.ErrorIs(t, err, os.ErrDeadlineExceeded)
+			assert.Contains(t, err.Error(), "writing StopReplicaRequest v0 (correlation id 0)")
+			require.ErrorIs(t, c.Err(), os.ErrDeadlineExceeded)
+		})
+	}
 }
 
 func TestClientClose(t *testing.T) {

@@ -152,6 +152,7 @@ func (d *RequestDecoder) Decode(frame []byte, req *Request) error {
 	m := d.body(key)
 	if m == nil {
 		req.Header = RequestHeader{APIKey: key, APIVersion: version, CorrelationID: peekCorrelation(frame)}
+		req.HeaderVersion = -1
 		return &UnsupportedRequestError{Header: req.Header, Min: -1, Max: -1, Err: ErrUnknownAPIKey}
 	}
 	req.HeaderVersion = m.HeaderVersion(version)
