@@ -1,0 +1,16 @@
+module example.com/downstream
+
+go 1.26
+
+// Until kafkagen is published, the module comes from this checkout.
+replace github.com/kafkagen/kafkagen => ../..
+
+tool github.com/kafkagen/kafkagen/cmd/kafkagen
+
+require github.com/kafkagen/kafkagen v0.0.0
+
+require (
+	github.com/dave/jennifer v1.7.1 // indirect
+	github.com/stretchr/testify v1.12.1
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)
