@@ -7,16 +7,16 @@ import (
 // tagReuse reports a new tagged field whose tag an old field of another
 // name (not its match) used at the same shared version: old readers would
 // decode its value as that old field.
-func (c *checker) tagReuse(os, ns *schema.Struct, pairs []fieldPair, span schema.Versions, newSub string) {
+func (c *checker) tagReuse(oldSt, newSt *schema.Struct, pairs []fieldPair, span schema.Versions, newSub string) {
 	matchOf := map[*schema.Field]*schema.Field{}
 	for _, p := range pairs {
 		matchOf[p.new] = p.old
 	}
-	for _, g := range ns.Fields {
+	for _, g := range newSt.Fields {
 		if !g.HasTag {
 			continue
 		}
-		for _, f := range os.Fields {
+		for _, f := range oldSt.Fields {
 			if !f.HasTag || f.Tag != g.Tag || matchOf[g] == f {
 				continue
 			}

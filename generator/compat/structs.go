@@ -28,7 +28,9 @@ func place(f *schema.Field, v int16) placement {
 	return inline
 }
 
-// bounds are the ranges that decide a field's placement.
+// bounds are the version ranges of fields that the rules look at (where
+// they are written, tagged, nullable): between two of their bounds nothing
+// about the fields changes.
 func bounds(fs ...*schema.Field) []schema.Versions {
 	out := make([]schema.Versions, 0, 3*len(fs))
 	for _, f := range fs {
@@ -52,19 +54,19 @@ type fieldPair struct {
 // structs compares an old struct with the new struct that continues it over
 // span, versions at which both are written. oldSub and newSub name the struct
 // in diagnostics ("Message.Field.Field").
-func (c *checker) structs(os, ns *schema.Struct, span schema.Versions, oldSub, newSub string, depth int) {
-	key := structKey{os, ns, span}
-	if c.seen[key] || depth > c.maxDepth || os == nil || ns == nil {
+func (c *checker) structs(oldSt, newSt *schema.Struct, span schema.Versions, oldSub, newSub string, depth int) {
+	key := structKey{oldSt, newSt, span}
+	if c.seen[key] || depth > c.maxDepth || oldSt == nil || newSt == nil {
 		return
 	}
 	c.seen[key] = true
-	if os.Common {
-		oldSub = c.old.Name + "." + os.Name
+	if oldSt.Common {
+		oldSub = c.old.Name + "." + oldSt.Name
 	}
-	if ns.Common {
-		newSub = c.new.Name + "." + ns.Name
+	if newSt.Common {
+		newSub = c.new.Name + "." + newSt.Name
 	}
-	pairs, removed, added := match(os, ns, span)
+	pairs, removed, added := match(oldSt, newSt, span)
 	for _, p := range pairs {
 		if p.renamed {
 			c.violation(p.new.Pos, newSub+"."+p.new.Name, RuleFieldRenamed,
@@ -83,7 +85,7 @@ func (c *checker) structs(os, ns *schema.Struct, span schema.Versions, oldSub, n
 				inl.versionsWord(), c.shared.Hi)
 		}
 	}
-	c.tagReuse(os, ns, pairs, span, newSub)
+	c.tagReuse(oldSt, newSt, pairs, span, newSub)
 	c.order(pairs, span, newSub)
 }
 
@@ -112,26 +114,26 @@ func (c *checker) removed(f *schema.Field, span schema.Versions, oldSub string) 
 // match pairs the fields of two structs: by name first, then the remaining
 // ones as renames when they take the same slot on the wire with the same
 // type (the same tag, or the same place among the fields matched by name).
-func match(os, ns *schema.Struct, span schema.Versions) (pairs []fieldPair, removed, added []*schema.Field) {
+func match(oldSt, newSt *schema.Struct, span schema.Versions) (pairs []fieldPair, removed, added []*schema.Field) {
 	newAt := map[string]int{}
-	for j, g := range ns.Fields {
+	for j, g := range newSt.Fields {
 		if _, dup := newAt[nameKey(g.Name)]; !dup {
 			newAt[nameKey(g.Name)] = j
 		}
 	}
 	// oldPair and newPair number the fields matched by name (-1: unmatched).
-	oldPair, newPair := unmatched(len(os.Fields)), unmatched(len(ns.Fields))
+	oldPair, newPair := unmatched(len(oldSt.Fields)), unmatched(len(newSt.Fields))
 	var oldRest []int
-	for i, f := range os.Fields {
+	for i, f := range oldSt.Fields {
 		if j, ok := newAt[nameKey(f.Name)]; ok && newPair[j] < 0 {
 			oldPair[i], newPair[j] = len(pairs), len(pairs)
-			pairs = append(pairs, fieldPair{old: f, new: ns.Fields[j], oldAt: i, newAt: j})
+			pairs = append(pairs, fieldPair{old: f, new: newSt.Fields[j], oldAt: i, newAt: j})
 		} else {
 			oldRest = append(oldRest, i)
 		}
 	}
-	takenNew := make([]bool, len(ns.Fields))
-	for j := range ns.Fields {
+	takenNew := make([]bool, len(newSt.Fields))
+	for j := range newSt.Fields {
 		takenNew[j] = newPair[j] >= 0
 	}
 	// Renames: every leftover pair that takes the same slot is a candidate;
@@ -141,33 +143,33 @@ func match(os, ns *schema.Struct, span schema.Versions) (pairs []fieldPair, remo
 	type candidate struct{ i, j, similarity int }
 	var candidates []candidate
 	for _, i := range oldRest {
-		for j, g := range ns.Fields {
+		for j, g := range newSt.Fields {
 			if takenNew[j] {
 				continue
 			}
 			samePlace := func() bool {
-				return slices.Equal(before(os.Fields, i, oldPair, span), before(ns.Fields, j, newPair, span))
+				return slices.Equal(before(oldSt.Fields, i, oldPair, span), before(newSt.Fields, j, newPair, span))
 			}
-			if sameSlot(os.Fields[i], g, span, samePlace) {
-				candidates = append(candidates, candidate{i, j, similarity(os.Fields[i].Name, g.Name)})
+			if sameSlot(oldSt.Fields[i], g, span, samePlace) {
+				candidates = append(candidates, candidate{i, j, similarity(oldSt.Fields[i].Name, g.Name)})
 			}
 		}
 	}
 	sort.SliceStable(candidates, func(a, b int) bool { return candidates[a].similarity > candidates[b].similarity })
-	takenOld := make([]bool, len(os.Fields))
+	takenOld := make([]bool, len(oldSt.Fields))
 	for _, c := range candidates {
 		if takenOld[c.i] || takenNew[c.j] {
 			continue
 		}
 		takenOld[c.i], takenNew[c.j] = true, true
-		pairs = append(pairs, fieldPair{old: os.Fields[c.i], new: ns.Fields[c.j], oldAt: c.i, newAt: c.j, renamed: true})
+		pairs = append(pairs, fieldPair{old: oldSt.Fields[c.i], new: newSt.Fields[c.j], oldAt: c.i, newAt: c.j, renamed: true})
 	}
 	for _, i := range oldRest {
 		if !takenOld[i] {
-			removed = append(removed, os.Fields[i])
+			removed = append(removed, oldSt.Fields[i])
 		}
 	}
-	for j, g := range ns.Fields {
+	for j, g := range newSt.Fields {
 		if !takenNew[j] {
 			added = append(added, g)
 		}
