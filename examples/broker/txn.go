@@ -60,6 +60,9 @@ func (c *txnCoordinator) initProducerID(txnID string, transactional bool, timeou
 	if !transactional {
 		return producerIDResult{producerID: c.newProducerID()}
 	}
+	if txnID == "" { // Kafka refuses an empty (rather than null) transactional id
+		return producerIDResult{errorCode: wire.InvalidRequest.Code, producerID: -1, epoch: -1}
+	}
 	timeout := time.Duration(timeoutMs) * time.Millisecond
 	if timeoutMs <= 0 || timeout > maxTransactionTimeout {
 		return producerIDResult{errorCode: wire.InvalidTransactionTimeout.Code, producerID: -1, epoch: -1}

@@ -1,0 +1,427 @@
+package main
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/records"
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
+)
+
+// produceReq is a Produce of one partition's records.
+func produceReq(topic string, partition int32, acks int16, blob []byte) *kmsg.ProduceRequest {
+	req := kmsg.NewProduceRequest()
+	req.Acks, req.TimeoutMs = acks, 5000
+	req.TopicData = []kmsg.ProduceRequestTopicProduceData{{Name: topic,
+		PartitionData: []kmsg.ProduceRequestPartitionProduceData{{Index: partition, Records: blob}}}}
+	return req
+}
+
+// produce sends one partition's records and returns its answer.
+func produce(t *testing.T, cl *wire.Client, version int16, topic string, partition int32, blob []byte) kmsg.ProduceResponsePartitionProduceResponse {
+	t.Helper()
+	resp := do(t, cl, produceReq(topic, partition, -1, blob), version, kmsg.NewProduceResponse())
+	require.Len(t, resp.Responses, 1)
+	require.Len(t, resp.Responses[0].PartitionResponses, 1)
+	return resp.Responses[0].PartitionResponses[0]
+}
+
+// fetchReq is a Fetch of one partition from offset, by name before v13
+// and by topic id from v13, returning at once.
+func fetchReq(version int16, topic string, id runtime.UUID, partition int32, offset int64) *kmsg.FetchRequest {
+	req := kmsg.NewFetchRequest()
+	req.MaxWaitMs, req.MinBytes = 0, 0
+	p := defaults[kmsg.FetchRequestFetchPartition]()
+	p.Partition, p.FetchOffset, p.PartitionMaxBytes = partition, offset, 1<<20
+	ft := kmsg.FetchRequestFetchTopic{Partitions: []kmsg.FetchRequestFetchPartition{p}}
+	if version >= 13 {
+		ft.TopicID = id
+	} else {
+		ft.Topic = topic
+	}
+	req.Topics = []kmsg.FetchRequestFetchTopic{ft}
+	return req
+}
+
+// fetchOne sends a Fetch and returns its only partition.
+func fetchOne(t *testing.T, cl *wire.Client, version int16, req *kmsg.FetchRequest) kmsg.FetchResponsePartitionData {
+	t.Helper()
+	resp := do(t, cl, req, version, kmsg.NewFetchResponse())
+	require.Equal(t, codeNone, resp.ErrorCode)
+	require.Len(t, resp.Responses, 1)
+	require.Len(t, resp.Responses[0].Partitions, 1)
+	return resp.Responses[0].Partitions[0]
+}
+
+// createTopic creates a topic through CreateTopics and returns its id.
+func createTopic(t *testing.T, cl *wire.Client, name string, partitions int32) runtime.UUID {
+	t.Helper()
+	req := kmsg.NewCreateTopicsRequest()
+	ct := defaults[kmsg.CreateTopicsRequestCreatableTopic]()
+	ct.Name, ct.NumPartitions, ct.ReplicationFactor = name, partitions, 1
+	req.Topics = append(req.Topics, ct)
+	resp := do(t, cl, req, 7, kmsg.NewCreateTopicsResponse())
+	require.Len(t, resp.Topics, 1)
+	require.Equal(t, codeNone, resp.Topics[0].ErrorCode, "%v", resp.Topics[0].ErrorMessage)
+	return resp.Topics[0].TopicID
+}
+
+func TestProduceFetchEveryVersion(t *testing.T) {
+	tb := startBroker(t, Config{})
+	cl := tb.client(t, "test")
+	id := createTopic(t, cl, "events", 2)
+	hdr := []records.Header{{Key: []byte("h"), Value: []byte("x")}}
+	var want []testRecord
+	next := int64(0)
+	for produceVersion := int16(3); produceVersion <= 11; produceVersion++ {
+		for _, codec := range []records.Compression{records.CompressionNone, records.CompressionGzip, records.CompressionSnappy, records.CompressionLZ4, records.CompressionZstd} {
+			if codec == records.CompressionZstd && produceVersion < 7 {
+				continue // zstd needs Produce v7
+			}
+			recs := []testRecord{
+				{key: []byte(fmt.Sprintf("k%d", next)), value: []byte(fmt.Sprintf("v%d-%s", produceVersion, codec)), headers: hdr, timestamp: 1000 + next},
+				{key: nil, value: []byte("second"), timestamp: 1001 + next},
+			}
+			res := produce(t, cl, produceVersion, "events", 1, v2Batch(t, codec, recs...))
+			require.Equal(t, codeNone, res.ErrorCode, "produce v%d %s: %v", produceVersion, codec, res.ErrorMessage)
+			assert.Equal(t, next, res.BaseOffset, "produce v%d %s", produceVersion, codec)
+			want = append(want, recs...)
+			next += int64(len(recs))
+		}
+	}
+	for fetchVersion := int16(4); fetchVersion <= 17; fetchVersion++ {
+		p := fetchOne(t, cl, fetchVersion, fetchReq(fetchVersion, "events", id, 1, 0))
+		require.Equal(t, codeNone, p.ErrorCode, "fetch v%d", fetchVersion)
+		assert.Equal(t, next, p.HighWatermark)
+		assert.Equal(t, next, p.LastStableOffset)
+		got := readRecords(t, p.Records)
+		require.Len(t, got, len(want), "fetch v%d", fetchVersion)
+		for i, w := range want {
+			assert.Equal(t, int64(i), got[i].Offset)
+			assert.Equal(t, w.key, got[i].Key)
+			assert.Equal(t, w.value, got[i].Value)
+			assert.Equal(t, w.timestamp, got[i].Timestamp)
+			assert.Len(t, got[i].Headers, len(w.headers))
+		}
+	}
+	// The other partition is empty but exists.
+	p := fetchOne(t, cl, 12, fetchReq(12, "events", id, 0, 0))
+	assert.Equal(t, codeNone, p.ErrorCode)
+	assert.Empty(t, p.Records)
+	assert.Equal(t, int64(0), p.HighWatermark)
+}
+
+func TestProduceLegacyMessageSets(t *testing.T) {
+	tb := startBroker(t, Config{AutoCreate: true})
+	cl := tb.client(t, "old")
+	message := func(magic int8, offset int64, key, value string) []byte {
+		b, err := records.AppendMessage(nil, magic, offset, 5000+offset, 0, []byte(key), []byte(value))
+		require.NoError(t, err)
+		return b
+	}
+	wrapper := func(magic int8, codec records.Compression, values ...string) []byte {
+		m := records.MessageSetBuilder{Magic: magic, Compression: codec, LogAppendTime: records.NoTimestamp}
+		m.Reset()
+		for i, v := range values {
+			require.NoError(t, m.Append(int64(i), 6000, nil, []byte(v)))
+		}
+		out, err := m.AppendTo(nil)
+		require.NoError(t, err)
+		return out
+	}
+	sets := []struct {
+		version int16
+		blob    []byte
+		values  []string
+	}{
+		{0, append(message(0, 0, "a", "m0-0"), message(0, 1, "b", "m0-1")...), []string{"m0-0", "m0-1"}},
+		{1, wrapper(0, records.CompressionGzip, "gz-0", "gz-1", "gz-2"), []string{"gz-0", "gz-1", "gz-2"}},
+		{2, message(1, 0, "c", "m1-0"), []string{"m1-0"}},
+		{2, wrapper(1, records.CompressionSnappy, "sn-0", "sn-1"), []string{"sn-0", "sn-1"}},
+		{2, wrapper(1, records.CompressionLZ4, "lz-0"), []string{"lz-0"}},
+	}
+	var want []string
+	for _, s := range sets {
+		res := produce(t, cl, s.version, "legacy", 0, s.blob)
+		require.Equal(t, codeNone, res.ErrorCode, "produce v%d", s.version)
+		assert.Equal(t, int64(len(want)), res.BaseOffset)
+		want = append(want, s.values...)
+	}
+	for _, fetchVersion := range []int16{0, 1, 2, 3, 4, 11} {
+		p := fetchOne(t, cl, fetchVersion, fetchReq(fetchVersion, "legacy", runtime.UUID{}, 0, 1))
+		require.Equal(t, codeNone, p.ErrorCode)
+		var r records.Reader
+		r.Reset(p.Records)
+		require.True(t, r.Next(), "fetch v%d", fetchVersion)
+		assert.Equal(t, fetchMagic(fetchVersion), r.Batch().Magic, "fetch v%d converts to its format", fetchVersion)
+		got := readRecords(t, p.Records)
+		var values []string
+		for _, rec := range got {
+			if rec.Offset >= 1 { // v4+ returns whole batches from the one holding offset 1
+				values = append(values, string(rec.Value))
+			}
+		}
+		assert.Equal(t, want[1:], values, "fetch v%d", fetchVersion)
+	}
+
+	// Produce v3 and later take only v2 batches.
+	res := produce(t, cl, 3, "legacy", 0, message(1, 0, "k", "v"))
+	assert.Equal(t, wire.InvalidRecord.Code, res.ErrorCode)
+}
+
+func TestProduceRejects(t *testing.T) {
+	tb := startBroker(t, Config{})
+	cl := tb.client(t, "test")
+	createTopic(t, cl, "t", 1)
+	good := v2Batch(t, records.CompressionNone, testRecord{value: []byte("v")})
+	badCRC := append([]byte{}, good...)
+	badCRC[len(badCRC)-1] ^= 0xff
+	tests := []struct {
+		name      string
+		topic     string
+		partition int32
+		acks      int16
+		blob      []byte
+		code      int16
+	}{
+		{"crc", "t", 0, 1, badCRC, wire.CorruptMessage.Code},
+		{"truncated", "t", 0, 1, good[:len(good)-3], wire.CorruptMessage.Code},
+		{"empty", "t", 0, 1, []byte{}, wire.InvalidRecord.Code},
+		{"acks", "t", 0, 2, good, wire.InvalidRequiredAcks.Code},
+		{"partition", "t", 5, 1, good, wire.UnknownTopicOrPartition.Code},
+		{"no auto-create", "missing", 0, 1, good, wire.UnknownTopicOrPartition.Code},
+		{"bad name", "a/b", 0, 1, good, wire.UnknownTopicOrPartition.Code},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := do(t, cl, produceReq(tt.topic, tt.partition, tt.acks, tt.blob), 9, kmsg.NewProduceResponse())
+			p := resp.Responses[0].PartitionResponses[0]
+			assert.Equal(t, tt.code, p.ErrorCode)
+			assert.Equal(t, int64(-1), p.BaseOffset)
+			assert.True(t, p.ErrorMessage.Valid, "v8+ answers carry a message")
+		})
+	}
+	p := fetchOne(t, cl, 12, fetchReq(12, "t", runtime.UUID{}, 0, 0))
+	assert.Equal(t, int64(0), p.HighWatermark, "nothing was appended")
+}
+
+func TestProduceAcksZero(t *testing.T) {
+	tb := startBroker(t, Config{AutoCreate: true})
+	cl := tb.client(t, "fire-and-forget")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req := produceReq("quiet", 0, 0, v2Batch(t, records.CompressionNone, testRecord{value: []byte("v")}))
+	require.NoError(t, cl.Send(ctx, req, 9))
+	// The connection answers the next request in order: no Produce response
+	// came before it, or the client would fail on the correlation id.
+	p := fetchOne(t, cl, 12, fetchReq(12, "quiet", runtime.UUID{}, 0, 0))
+	assert.Equal(t, int64(1), p.HighWatermark)
+}
+
+func TestIdempotentProducer(t *testing.T) {
+	tb := startBroker(t, Config{AutoCreate: true})
+	cl := tb.client(t, "idempotent")
+	initReq := kmsg.NewInitProducerIDRequest()
+	initReq.TransactionalID = runtime.Null
+	init := do(t, cl, initReq, 4, kmsg.NewInitProducerIDResponse())
+	require.Equal(t, codeNone, init.ErrorCode)
+	batch := func(seq int32, values ...string) []byte {
+		b := records.NewBatchBuilder()
+		b.ProducerID, b.ProducerEpoch, b.BaseSequence = init.ProducerID, init.ProducerEpoch, seq
+		for _, v := range values {
+			b.Append(1, nil, []byte(v))
+		}
+		out, err := b.AppendTo(nil)
+		require.NoError(t, err)
+		return out
+	}
+	steps := []struct {
+		name   string
+		blob   []byte
+		code   int16
+		offset int64
+	}{
+		{"first", batch(0, "a", "b"), codeNone, 0},
+		{"next", batch(2, "c"), codeNone, 2},
+		{"retry of the first", batch(0, "a", "b"), codeNone, 0},
+		{"retry of the last", batch(2, "c"), codeNone, 2},
+		{"gap", batch(5, "x"), wire.OutOfOrderSequenceNumber.Code, -1},
+		{"in order again", batch(3, "d"), codeNone, 3},
+	}
+	for _, s := range steps {
+		res := produce(t, cl, 9, "idem", 0, s.blob)
+		assert.Equal(t, s.code, res.ErrorCode, s.name)
+		assert.Equal(t, s.offset, res.BaseOffset, s.name)
+	}
+	p := fetchOne(t, cl, 12, fetchReq(12, "idem", runtime.UUID{}, 0, 0))
+	assert.Equal(t, int64(4), p.HighWatermark, "duplicates are not written twice")
+}
+
+func TestFetchLimits(t *testing.T) {
+	tb := startBroker(t, Config{AutoCreate: true})
+	cl := tb.client(t, "limits")
+	var sizes []int
+	for i := 0; i < 3; i++ {
+		blob := v2Batch(t, records.CompressionNone, testRecord{value: make([]byte, 100)})
+		sizes = append(sizes, len(blob))
+		require.Equal(t, codeNone, produce(t, cl, 9, "big", 0, blob).ErrorCode)
+	}
+	tests := []struct {
+		name            string
+		partitionMax    int32
+		responseMax     int32
+		wantPartition0  int // batches
+		wantPartition0b int // batches of the same partition asked twice (second entry)
+	}{
+		{"all", 1 << 20, 1 << 20, 3, 3},
+		{"first batch even when larger (KIP-74)", 10, 1 << 20, 1, 0},
+		{"two fit", int32(sizes[0] + sizes[1]), 1 << 20, 2, 2},
+		{"response limit", 1 << 20, int32(sizes[0] + sizes[1]), 2, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := fetchReq(12, "big", runtime.UUID{}, 0, 0)
+			req.MaxBytes = tt.responseMax
+			req.Topics[0].Partitions[0].PartitionMaxBytes = tt.partitionMax
+			req.Topics[0].Partitions = append(req.Topics[0].Partitions, req.Topics[0].Partitions[0])
+			resp := do(t, cl, req, 12, kmsg.NewFetchResponse())
+			parts := resp.Responses[0].Partitions
+			require.Len(t, parts, 2)
+			assert.Len(t, readRecords(t, parts[0].Records), tt.wantPartition0)
+			assert.Len(t, readRecords(t, parts[1].Records), tt.wantPartition0b)
+		})
+	}
+}
+
+func TestFetchErrors(t *testing.T) {
+	tb := startBroker(t, Config{})
+	cl := tb.client(t, "errors")
+	id := createTopic(t, cl, "t", 1)
+
+	p := fetchOne(t, cl, 12, fetchReq(12, "t", id, 0, 7))
+	assert.Equal(t, wire.OffsetOutOfRange.Code, p.ErrorCode)
+	p = fetchOne(t, cl, 12, fetchReq(12, "nope", id, 0, 0))
+	assert.Equal(t, wire.UnknownTopicOrPartition.Code, p.ErrorCode)
+	p = fetchOne(t, cl, 13, fetchReq(13, "", runtime.UUID{1}, 0, 0))
+	assert.Equal(t, wire.UnknownTopicID.Code, p.ErrorCode)
+
+	req := fetchReq(12, "t", id, 0, 0)
+	req.SessionID, req.SessionEpoch = 42, 3
+	resp := do(t, cl, req, 12, kmsg.NewFetchResponse())
+	assert.Equal(t, wire.FetchSessionIDNotFound.Code, resp.ErrorCode, "incremental fetch sessions are not kept")
+	req.SessionID, req.SessionEpoch = 0, 0
+	resp = do(t, cl, req, 12, kmsg.NewFetchResponse())
+	assert.Equal(t, codeNone, resp.ErrorCode)
+	assert.Equal(t, int32(0), resp.SessionID, "a new session is declined with session id 0")
+}
+
+func TestFetchLongPoll(t *testing.T) {
+	tb := startBroker(t, Config{AutoCreate: true})
+	cl := tb.client(t, "poller")
+	producer := tb.client(t, "producer")
+	require.Equal(t, codeNone, produce(t, producer, 9, "poll", 0, v2Batch(t, records.CompressionNone, testRecord{value: []byte("a")})).ErrorCode)
+
+	// Nothing past offset 1 within MaxWaitMs: an empty answer after the wait.
+	req := fetchReq(12, "poll", runtime.UUID{}, 0, 1)
+	req.MaxWaitMs, req.MinBytes = 200, 1
+	start := time.Now()
+	p := fetchOne(t, cl, 12, req)
+	assert.Empty(t, p.Records)
+	assert.GreaterOrEqual(t, time.Since(start), 200*time.Millisecond, "the fetch waited")
+
+	// A produce during the wait answers it with the new batch.
+	req.MaxWaitMs = 10000
+	got := make(chan kmsg.FetchResponsePartitionData, 1)
+	go func() {
+		resp := kmsg.NewFetchResponse()
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		if cl.Do(ctx, req, 12, resp) == nil {
+			got <- resp.Responses[0].Partitions[0]
+		}
+		close(got)
+	}()
+	time.Sleep(100 * time.Millisecond)
+	require.Equal(t, codeNone, produce(t, producer, 9, "poll", 0, v2Batch(t, records.CompressionNone, testRecord{value: []byte("b")})).ErrorCode)
+	select {
+	case p, ok := <-got:
+		require.True(t, ok, "the fetch failed")
+		recs := readRecords(t, p.Records)
+		require.Len(t, recs, 1)
+		assert.Equal(t, "b", string(recs[0].Value))
+	case <-time.After(5 * time.Second):
+		t.Fatal("the produce did not wake the waiting fetch")
+	}
+}
+
+func TestListOffsets(t *testing.T) {
+	tb := startBroker(t, Config{AutoCreate: true})
+	cl := tb.client(t, "offsets")
+	for i, ts := range []int64{100, 300, 200} {
+		res := produce(t, cl, 9, "times", 0, v2Batch(t, records.CompressionNone,
+			testRecord{value: []byte{byte(i)}, timestamp: ts}, testRecord{value: []byte{byte(i)}, timestamp: ts + 10}))
+		require.Equal(t, codeNone, res.ErrorCode)
+	}
+	list := func(version int16, ts int64) kmsg.ListOffsetsResponseListOffsetsPartitionResponse {
+		req := kmsg.NewListOffsetsRequest()
+		p := defaults[kmsg.ListOffsetsRequestListOffsetsPartition]()
+		p.Timestamp = ts
+		req.Topics = []kmsg.ListOffsetsRequestListOffsetsTopic{{Name: "times", Partitions: []kmsg.ListOffsetsRequestListOffsetsPartition{p}}}
+		resp := do(t, cl, req, version, kmsg.NewListOffsetsResponse())
+		return resp.Topics[0].Partitions[0]
+	}
+	tests := []struct {
+		name      string
+		ts        int64
+		offset    int64
+		timestamp int64
+	}{
+		{"latest", latestTimestamp, 6, -1},
+		{"earliest", earliestTimestamp, 0, -1},
+		{"max timestamp", maxTimestamp, 3, 310},
+		{"by time, inside a batch", 105, 1, 110},
+		{"by time, first at or after", 150, 2, 300},
+		{"by time, after every record", 400, -1, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := list(7, tt.ts)
+			assert.Equal(t, codeNone, p.ErrorCode)
+			assert.Equal(t, tt.offset, p.Offset)
+			assert.Equal(t, tt.timestamp, p.Timestamp)
+		})
+	}
+	v0 := list(0, latestTimestamp)
+	assert.Equal(t, []int64{6}, v0.OldStyleOffsets)
+}
+
+// TestStoredBatchOffsets checks the broker rewrites the base offset (and
+// leader epoch) of stored batches and that they still pass their CRC.
+func TestStoredBatchOffsets(t *testing.T) {
+	l := newPartitionLog()
+	for i := 0; i < 3; i++ {
+		var rb records.Batch
+		blob := v2Batch(t, records.CompressionNone, testRecord{value: []byte("x")}, testRecord{value: []byte("y")})
+		require.NoError(t, records.ReadBatch(&rb, blob, 0))
+		assert.Equal(t, int64(2*i), l.appendBatch(metaOf(&rb), blob))
+	}
+	data, last := l.read(nil, 3, l.next, 1<<20, true)
+	assert.Equal(t, int64(5), last)
+	var r records.Reader
+	r.Reset(data)
+	var bases []int64
+	for r.Next() {
+		bases = append(bases, r.Batch().BaseOffset)
+		assert.Equal(t, int64(0), int64(binary.BigEndian.Uint32(r.Batch().Raw[batchLeaderEpochPos:])))
+	}
+	require.NoError(t, r.Err(), "CRCs still hold")
+	assert.Equal(t, []int64{2, 4}, bases)
+}
