@@ -73,6 +73,16 @@
 // entityType, about, mapKey and zeroCopy do not reach the wire and are not
 // compared.
 //
+// # Trees of specs
+//
+// CompareTrees pairs the *.json files of two folders by file name, searching
+// both recursively (a flat folder such as schemas/ against a Kafka checkout's
+// module folders). A spec in one tree only is a note, not a violation: APIs
+// come and go, and a KIP draft covers a few specs of a release. A spec that
+// does not load cannot be checked, which is a violation, reported with the
+// loader's own diagnostics; Options give each side the loader rules of its
+// Kafka release.
+//
 // # Compared with Kafka's checker
 //
 // Kafka's own checker (EvolutionVerifier and Unifier, in its generator's

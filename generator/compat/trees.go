@@ -12,18 +12,18 @@ import (
 
 // Options say how each side is loaded.
 type Options struct {
-	// Old and New are the loader rules of each side: schema.Current (the
-	// zero value means it too) or, for a Kafka 2.x spec folder,
+	// Old and New are the loader rules of each side: schema.Current (rules
+	// without a Release mean it too) or, for a Kafka 2.x spec folder,
 	// schema.Release2x (see schema.RulesFor).
 	Old, New schema.Rules
 }
 
 func (o Options) rules() (oldRules, newRules schema.Rules) {
 	oldRules, newRules = o.Old, o.New
-	if oldRules == (schema.Rules{}) {
+	if oldRules.Release == "" {
 		oldRules = schema.Current
 	}
-	if newRules == (schema.Rules{}) {
+	if newRules.Release == "" {
 		newRules = schema.Current
 	}
 	return oldRules, newRules
