@@ -17,6 +17,8 @@ type JSONReader struct {
 	// needs no comma.
 	afterOpen bool
 	key       []byte // the current object key, unescaped
+	keyAt     int    // offset of the current key's opening quote
+	endAt     int    // offset of the '}' that ended the last object
 	keyBuf    []byte // keys with escapes are unescaped here
 	scratch   []byte // unescaped strings
 	err       *Error
@@ -232,6 +234,7 @@ func (r *JSONReader) NextKey() bool {
 	}
 	c := r.peek()
 	if c == '}' {
+		r.endAt = r.off
 		r.off++
 		r.afterOpen = false
 		return false
@@ -249,6 +252,7 @@ func (r *JSONReader) NextKey() bool {
 		r.Fail(ErrJSONSyntax, fmt.Sprintf("expected an object key, found %s", describe(c)))
 		return false
 	}
+	r.keyAt = r.off
 	key, ok := r.str(&r.keyBuf)
 	if !ok {
 		return false
@@ -276,10 +280,10 @@ func (r *JSONReader) Field(seen *bool, present bool, key string) bool {
 	r.push(key)
 	switch {
 	case *seen:
-		r.Fail(ErrDuplicateField, "")
+		r.failAt(r.keyAt, ErrDuplicateField, "")
 		return false
 	case !present:
-		r.Fail(ErrFieldVersion, fmt.Sprintf("not supported in version %d", r.version))
+		r.failAt(r.keyAt, ErrFieldVersion, fmt.Sprintf("not supported in version %d", r.version))
 		return false
 	}
 	*seen = true
@@ -291,7 +295,7 @@ func (r *JSONReader) Field(seen *bool, present bool, key string) bool {
 func (r *JSONReader) UnknownKey() {
 	if r.err == nil {
 		r.push(string(r.key))
-		r.Fail(ErrUnknownField, "")
+		r.failAt(r.keyAt, ErrUnknownField, "")
 	}
 }
 
@@ -300,16 +304,17 @@ func (r *JSONReader) UnknownKey() {
 func (r *JSONReader) RecordsSizeKey() {
 	if r.err == nil {
 		r.push(string(r.key))
-		r.Fail(ErrUnknownField, "records written as their size only cannot be read back")
+		r.failAt(r.keyAt, ErrUnknownField, "records written as their size only cannot be read back")
 	}
 }
 
 // Require fails with ErrMissingField, naming key, unless given: a field
-// mandatory at the version being read must be in the object.
+// mandatory at the version being read must be in the object just read. The
+// offset is that of the object's closing '}'.
 func (r *JSONReader) Require(given bool, key string) {
 	if r.err == nil && !given {
 		r.push(key)
-		r.Fail(ErrMissingField, fmt.Sprintf("mandatory in version %d", r.version))
+		r.failAt(r.endAt, ErrMissingField, fmt.Sprintf("mandatory in version %d", r.version))
 	}
 }
 
