@@ -23,6 +23,7 @@ var counts struct {
 	batches, records                                     int
 	franzToOurs, oursToFranz, saramaToOurs, oursToSarama int
 	legacySaramaToOurs, legacyOursToSarama               int
+	mismatches                                           int
 }
 
 func TestMain(m *testing.M) {
