@@ -2,8 +2,10 @@
 GO ?= go
 KAFKA_SPEC_DIR ?= $(abspath ../shared/kafka-spec)
 export KAFKA_SPEC_DIR
+KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
+export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance fuzz bench clean
+.PHONY: all generate check test unit corpus conformance compat fuzz bench clean
 
 all: generate test
 
@@ -17,7 +19,7 @@ check:
 
 # Everything: unit tests, generated/ freshness, and the conformance suite
 # over the upstream corpus.
-test: unit conformance
+test: unit conformance compat
 
 unit:
 	$(GO) vet ./...
@@ -42,6 +44,15 @@ conformance:
 
 corpus: conformance
 
+# The spec evolution check end to end on the real corpus: every Kafka 4.0 spec
+# is compatible with itself.
+compat:
+	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
+		$(GO) run ./cmd/kafkagen compat -old $(KAFKA_SPEC_DIR) -new $(KAFKA_SPEC_DIR); \
+	else \
+		echo "SKIP compat: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
+
 # Native Go fuzzing, FUZZTIME per target (a duration, or an execution count
 # such as 100000x, which avoids Go issue 75804): decoding over generated/ and over
 # the whole corpus, and loading specs.
@@ -49,6 +60,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./generated/
 	$(GO) test -run '^$$' -fuzz '^FuzzSpec$$' -fuzztime $(FUZZTIME) ./generator/schema/
+	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./generator/compat/
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
 		$(GO) run ./internal/cmd/gencorpus && \
 		$(GO) test -tags corpus -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./conformance/; \
