@@ -56,8 +56,9 @@ func buildModel(pkg string, specs []*schema.Spec) (*pkgModel, error) {
 	taken := map[string]string{
 		"NewByName": "registry", "NewRequest": "registry", "NewResponse": "registry",
 		"NewMetadataRecord": "registry", "SpecNames": "registry",
+		"APIKeyName": "api keys", "APIKeys": "api keys",
 	}
-	files := map[string]string{"kafkagen_registry.go": "registry"}
+	files := map[string]string{"kafkagen_registry.go": "registry", APIKeysFile: "api keys"}
 	for _, spec := range sorted {
 		fm := &fileModel{spec: spec, goFile: fileName(spec.Name)}
 		if prev, ok := files[fm.goFile]; ok {
