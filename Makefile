@@ -24,6 +24,7 @@ test: unit conformance compat
 unit:
 	$(GO) vet ./...
 	$(GO) test ./...
+	cd conformance/wirediff && bash -o pipefail -c '$(GO) test -count=1 -v ./... | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic|wirediff:)|Error( Trace)?:"'
 
 # The conformance suite: generate the whole upstream corpus (one package per
 # folder) into the git-ignored conformance/gen, vet it, run the corpus tests
@@ -61,6 +62,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./generated/
 	$(GO) test -run '^$$' -fuzz '^FuzzSpec$$' -fuzztime $(FUZZTIME) ./generator/schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./generator/compat/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./wire/
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
 		$(GO) run ./internal/cmd/gencorpus && \
 		$(GO) test -tags corpus -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./conformance/; \
