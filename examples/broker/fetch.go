@@ -81,6 +81,7 @@ func (b *Broker) fillFetch(c *call, req *kmsg.FetchRequest, resp *kmsg.FetchResp
 		for _, fp := range ft.Partitions {
 			p := defaults[kmsg.FetchResponsePartitionData]()
 			p.PartitionIndex = fp.Partition
+			p.AbortedTransactions = nil // null unless read_committed, as Kafka answers
 			log := t.partition(fp.Partition)
 			if log == nil {
 				p.ErrorCode, p.HighWatermark = missing, -1
