@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kafkagen/kafkagen/internal/corpus"
 )
 
 // legacySpec is written as Kafka 2.x's generator accepted it: no
@@ -106,10 +109,11 @@ func releaseFolders(t *testing.T, root string) []releaseFolder {
 }
 
 // TestReleaseFolders generates every spec folder of the old releases with
-// -release, then builds and vets the packages together as packages of this
+// -release, then vets and tests the packages together as packages of this
 // module (in temporary folders .release-build-* at the module root, which
-// the leading dot keeps out of ./... patterns). Under the current rules
-// each folder is refused with 4.0's diagnostic.
+// the leading dot keeps out of ./... patterns), each with the test
+// releaseRoundTrip. Under the current rules each folder is refused with
+// 4.0's diagnostic.
 func TestReleaseFolders(t *testing.T) {
 	root := releasesDir(t)
 	if testing.Short() {
@@ -138,17 +142,155 @@ func TestReleaseFolders(t *testing.T) {
 			out := filepath.Join(dir, f.pkg)
 			code, _, stderr = runMain(t, "-in", f.path, "-out", out, "-release", f.release)
 			require.Equal(t, 0, code, stderr)
+			writeRoundTrip(t, out, f, root)
 			rel, err := filepath.Rel(moduleRoot, out)
 			require.NoError(t, err)
 			pkgs = append(pkgs, "./"+filepath.ToSlash(rel))
 		})
 	}
 	require.Len(t, pkgs, len(folders), "every folder generates")
-	for _, tool := range []string{"build", "vet"} {
-		cmd := exec.Command(goTool, append([]string{tool}, pkgs...)...)
+	for _, args := range [][]string{{"vet"}, {"test", "-count=1", "-v", "-run", "^TestReleaseRoundTrip$"}} {
+		cmd := exec.Command(goTool, append(args, pkgs...)...)
 		cmd.Dir = moduleRoot
 		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "go %s of the release packages:\n%s", tool, out)
+		require.NoError(t, err, "go %s of the release packages:\n%s", args[0], out)
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.Contains(line, "round trips:") || strings.Contains(line, "differs as expected") {
+				t.Log(strings.TrimSpace(line))
+			}
+		}
 	}
-	t.Logf("%d release spec folders generate, build and vet: %s", len(pkgs), strings.Join(pkgs, " "))
+	t.Logf("%d release spec folders generate, vet, build and pass their round trips: %s", len(pkgs), strings.Join(pkgs, " "))
 }
+
+// writeRoundTrip adds the test releaseRoundTrip to the package generated
+// from f, reading the specs of f and, when the current corpus is present,
+// the folder at the same path in it.
+func writeRoundTrip(t *testing.T, pkgDir string, f releaseFolder, root string) {
+	t.Helper()
+	rel, err := filepath.Rel(filepath.Join(root, f.release), f.path)
+	require.NoError(t, err)
+	current := filepath.Join(corpus.SpecDir(), rel)
+	if st, err := os.Stat(current); err != nil || !st.IsDir() {
+		current = ""
+	}
+	specs, err := filepath.Abs(f.path)
+	require.NoError(t, err)
+	if current != "" {
+		current, err = filepath.Abs(current)
+		require.NoError(t, err)
+	}
+	src := fmt.Sprintf(releaseRoundTrip, f.pkg, f.release, specs, current)
+	require.NoError(t, os.WriteFile(filepath.Join(pkgDir, "release_roundtrip_test.go"), []byte(src), 0o644))
+}
+
+// releaseRoundTrip is the test written into each release package: random
+// canonical encodings (internal/wiregen) of every version of every spec,
+// read under the release's rules, decode and re-encode byte for byte
+// (internal/roundtrip). Then the current corpus's encodings of the same
+// messages, at every version both know: a version's wire format does not
+// change from one release to the next (fields added since as tagged fields
+// arrive as unknown tags and are written back), except where Kafka changed
+// a format in place, listed in changedInPlace with the reason, or where the
+// two releases disagree on whether the version is flexible.
+const releaseRoundTrip = `package %[1]s
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+	"github.com/kafkagen/kafkagen/internal/roundtrip"
+	"github.com/kafkagen/kafkagen/internal/wiregen"
+	"github.com/kafkagen/kafkagen/runtime"
+)
+
+const (
+	release    = %[2]q
+	specDir    = %[3]q
+	currentDir = %[4]q // "" when the current corpus is absent
+)
+
+// changedInPlace are the messages whose encoding at a version both
+// releases know differs, by release/name. Each must still differ.
+var changedInPlace = map[string]string{
+	"2.2.0/RequestHeader": "2.2's header spec calls v0 the header with a client id, which 2.4 renumbered v1 (v0 became ControlledShutdown v0's header, without it)",
+	"2.8.0/LeaderChangeMessage": "a KRaft control record, early access in 2.8: 3.0 added Version at v0",
+}
+
+func TestReleaseRoundTrip(t *testing.T) {
+	rules, err := schema.RulesFor(release)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, err := rules.LoadDir(specDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var own, ownPairs, cross, crossPairs, flexDiffer int
+	for _, spec := range specs {
+		n, pairs, _, bad := check(spec, false)
+		own, ownPairs = own+n, ownPairs+pairs
+		for _, e := range bad {
+			t.Errorf("%%s (%%s specs): %%v", spec.Name, release, e)
+		}
+	}
+	var current []*schema.Spec
+	if currentDir != "" {
+		if current, err = schema.LoadDir(currentDir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, spec := range current {
+		n, pairs, differ, bad := check(spec, true)
+		cross, crossPairs, flexDiffer = cross+n, crossPairs+pairs, flexDiffer+differ
+		reason, excepted := changedInPlace[release+"/"+spec.Name]
+		switch {
+		case excepted && len(bad) == 0:
+			t.Errorf("%%s no longer differs from the current specs: remove it from changedInPlace", spec.Name)
+		case excepted:
+			t.Logf("%%s differs as expected (%%s): %%v", spec.Name, reason, bad[0])
+		default:
+			for _, e := range bad {
+				t.Errorf("%%s (current specs): %%v", spec.Name, e)
+			}
+		}
+	}
+	t.Logf("release %%s %%s round trips: %%d specs, %%d own pairs, %%d messages; from the current specs %%d pairs, %%d messages (%%d pairs skipped: flexible in one release only)",
+		release, "%[1]s", len(specs), ownPairs, own, crossPairs, cross, flexDiffer)
+}
+
+// check round-trips samples of every version of spec that this package
+// also supports. With cross, spec comes from another release, and versions
+// that the two releases do not agree are flexible are skipped, counted in
+// differ. It returns the first failure of each version.
+func check(spec *schema.Spec, cross bool) (messages, pairs, differ int, bad []error) {
+	newMsg := func() runtime.Message { return NewByName(spec.Name) }
+	m, ok := newMsg().(runtime.Versioned)
+	if !ok {
+		return // not in this release
+	}
+	for _, v := range wiregen.Versions(spec) {
+		if v < m.MinVersion() || v > m.MaxVersion() {
+			continue
+		}
+		if cross && spec.FlexibleVersions.Contains(v) != m.IsFlexible(v) {
+			differ++
+			continue
+		}
+		pairs++
+		rng := rand.New(rand.NewPCG(uint64(v), uint64(len(spec.Name))))
+		for i := 0; i < 8; i++ {
+			opts := wiregen.Options{UnknownTags: i%%2 == 1, MaxArray: 1 + i%%3}
+			src := wiregen.Encode(spec, v, rng, opts)
+			if err := roundtrip.Check(newMsg, nil, src, v); err != nil {
+				bad = append(bad, fmt.Errorf("v%%d sample %%d: %%w", v, i, err))
+				break
+			}
+			messages++
+		}
+	}
+	return messages, pairs, differ, bad
+}
+`
