@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"log"
 	"net"
 	"testing"
@@ -44,6 +45,9 @@ func startBroker(t *testing.T, cfg Config) *testBroker {
 	})
 	return &testBroker{Broker: b, srv: srv, stats: stats, addr: ln.Addr().String()}
 }
+
+// discardLogger drops the broker's log.
+func discardLogger() *log.Logger { return log.New(io.Discard, "", 0) }
 
 // testWriter sends the broker's log to the test's.
 type testWriter struct{ t *testing.T }

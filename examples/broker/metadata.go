@@ -31,14 +31,13 @@ func (b *Broker) handleMetadata(c *call, req *kmsg.MetadataRequest) *kmsg.Metada
 		switch {
 		case !rt.Name.Valid: // by id (v10+)
 			t := b.topicIDs[rt.TopicID]
-			code := codeNone
 			if t == nil {
-				code = wire.UnknownTopicID.Code
-				t = &topic{id: rt.TopicID}
+				mt := b.metadataTopic(&topic{id: rt.TopicID}, wire.UnknownTopicID.Code)
+				mt.Name = runtime.Null
+				resp.Topics = append(resp.Topics, mt)
+				continue
 			}
-			mt := b.metadataTopic(t, code)
-			mt.Name = runtime.Null
-			resp.Topics = append(resp.Topics, mt)
+			resp.Topics = append(resp.Topics, b.metadataTopic(t, codeNone))
 		default:
 			t, code := b.topicForWrite(rt.Name.Value, create)
 			if t == nil {
