@@ -37,9 +37,11 @@ var ErrStale = errors.New("generated code is stale")
 var writeFile = os.WriteFile
 
 // Run loads every spec of cfg.In, generates the package and writes it to
-// cfg.Out, or with Check reports whether cfg.Out is up to date. Spec
-// problems are returned as schema.Diagnostics. Nothing in cfg.Out changes
-// unless the whole run succeeds.
+// cfg.Out, or with Check reports whether cfg.Out is up to date. A Config
+// that cannot run is reported before anything is read or written, with an
+// error matching ErrConfig; spec problems are returned as
+// schema.Diagnostics. Nothing in cfg.Out changes unless the whole run
+// succeeds.
 func Run(cfg Config) error {
 	rules, err := validateConfig(&cfg)
 	if err != nil {
