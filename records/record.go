@@ -100,8 +100,18 @@ func (r *Record) decodeV2(data []byte, p int) (int, *fieldError) {
 	return end, nil
 }
 
-// varBytes reads a varint-length byte string within data[p:end], nil for -1.
+// varBytes reads a varint-length byte string within data[p:end], nil for
+// -1. The common case is inlined; varBytesSlow sorts out the rest.
 func varBytes(data []byte, p, end int, field string) ([]byte, int, *fieldError) {
+	n, q := readVarint(data, p, end, 5)
+	if q >= 0 && n >= 0 && n <= int64(end-q) {
+		e := q + int(n)
+		return data[q:e:e], e, nil
+	}
+	return varBytesSlow(data, p, end, field)
+}
+
+func varBytesSlow(data []byte, p, end int, field string) ([]byte, int, *fieldError) {
 	n, p := readVarint(data, p, end, 5)
 	if p < 0 {
 		return nil, 0, varintError(field, p)
@@ -112,11 +122,7 @@ func varBytes(data []byte, p, end int, field string) ([]byte, int, *fieldError) 
 		}
 		return nil, 0, &fieldError{field, "length " + strconv.FormatInt(n, 10), ErrInvalidLength}
 	}
-	if n > int64(end-p) {
-		return nil, 0, &fieldError{field, "length " + strconv.FormatInt(n, 10) + " past the end of the record (" + strconv.Itoa(end-p) + " bytes left)", ErrTruncated}
-	}
-	q := p + int(n)
-	return data[p:q:q], q, nil
+	return nil, 0, &fieldError{field, "length " + strconv.FormatInt(n, 10) + " past the end of the record (" + strconv.Itoa(end-p) + " bytes left)", ErrTruncated}
 }
 
 func varintError(field string, code int) *fieldError {

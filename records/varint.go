@@ -5,12 +5,25 @@ package records
 
 // readVarint reads a zigzag varint of at most max bytes from b[p:end]. It
 // returns the value and the position after it; a position < 0 means the
-// varint ran past end (-1) or past max bytes (-2).
+// varint ran past end (-1) or past max bytes (-2). A one-byte varint takes
+// an inlined path.
 func readVarint(b []byte, p, end, max int) (int64, int) {
 	if p < end {
 		if c := b[p]; c < 0x80 {
 			return int64(c>>1) ^ -int64(c&1), p + 1
 		}
+	}
+	return readVarintSlow(b, p, end, max)
+}
+
+// readVarintSlow is readVarint for any length, kept out of line so that
+// readVarint inlines.
+//
+//go:noinline
+func readVarintSlow(b []byte, p, end, max int) (int64, int) {
+	if p+1 < end && p >= 0 && b[p+1] < 0x80 { // two bytes: lengths under 8 KiB
+		u := uint64(b[p]&0x7f) | uint64(b[p+1])<<7
+		return int64(u>>1) ^ -int64(u&1), p + 2
 	}
 	var u uint64
 	var shift uint
