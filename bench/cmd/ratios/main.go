@@ -149,6 +149,46 @@ func main() {
 		}
 	}
 
+	// Record sets (issue 9): the records of a ~1 MiB Fetch response read
+	// and built (bench/recordset_test.go), each codec against its library,
+	// and the CRC against hash/crc32.
+	for _, t := range []struct {
+		target   string
+		num, den key
+		atLeast  bool
+		bound    float64
+	}{
+		{"Recordset read: kmsg ReadFrom / ours ≥ 3×", key{"RecordsetRead", "read", "kmsg"}, key{"RecordsetRead", "read", "kafkagen"}, true, 3},
+		{"Recordset read: sarama / ours ≥ 5×", key{"RecordsetRead", "read", "sarama"}, key{"RecordsetRead", "read", "kafkagen"}, true, 5},
+		{"Recordset read: ours / walk floor ≤ 1.5×", key{"RecordsetRead", "read", "kafkagen"}, key{"RecordsetRead", "walk", "floor"}, false, 1.5},
+		{"Recordset build: kmsg / ours ≥ 2×", key{"RecordsetBuild", "build", "kmsg"}, key{"RecordsetBuild", "build", "kafkagen"}, true, 2},
+		{"Recordset CRC32C: ours / hash/crc32 ≤ 1.05×", key{"RecordsetCRC", "crc32c", "kafkagen"}, key{"RecordsetCRC", "crc32c", "stdlib"}, false, 1.05},
+	} {
+		if r, ok := ratio(t.num, t.den); ok {
+			add(t.target, r, (t.atLeast && r >= t.bound) || (!t.atLeast && r <= t.bound), "%.2f×")
+		} else {
+			missing(t.target)
+		}
+	}
+	for _, codec := range []string{"gzip", "snappy", "lz4", "zstd"} {
+		for _, op := range []string{"compress", "decompress"} {
+			t := "Recordset " + codec + " " + op + ": ours / library ≤ 1.1×"
+			if r, ok := ratio(key{"RecordsetCodec", codec + "-" + op, "kafkagen"}, key{"RecordsetCodec", codec + "-" + op, "lib"}); ok {
+				add(t, r, r <= 1.1, "%.2f×")
+			} else {
+				missing(t)
+			}
+		}
+	}
+	for _, k := range []key{{"RecordsetRead", "read", "kafkagen"}, {"RecordsetBuild", "build", "kafkagen"}} {
+		t := fmt.Sprintf("%s: %s allocs/op = 0", k.msg, k.op)
+		if got, ok := allocs[k]; ok {
+			add(t, got, got == 0, "%g")
+		} else {
+			missing(t)
+		}
+	}
+
 	if *md {
 		fmt.Println("| target | measured | |")
 		fmt.Println("| --- | ---: | --- |")
