@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
+)
+
+// lockedBuffer is a log destination tests read while the broker writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestReencodeDifferenceIsCountedAndLogged(t *testing.T) {
+	var logs lockedBuffer
+	tb := startBroker(t, Config{Logger: log.New(&logs, "", 0)})
+	// ApiVersions v3 whose body ends its tag section with a two-byte
+	// varint 0 (80 00): it decodes, and re-encodes with the one-byte 00.
+	body := []byte{0x02, 'g', 0x02, '1', 0x80, 0x00}
+	frame := append(header(t, keyAPIVersions, 3, "odd", true), body...)
+	resp, err := rawRequest(t, tb.addr, frame)
+	require.NoError(t, err, "the request is still answered")
+	assert.NotEmpty(t, resp)
+	requests, diffs := tb.stats.Snapshot()
+	assert.Equal(t, int64(1), requests)
+	assert.Equal(t, int64(1), diffs)
+	out := logs.String()
+	assert.Contains(t, out, `re-encode difference, client "odd" ApiVersions v3`)
+	assert.Contains(t, out, "arrived:    "+hexOf(frame))
+	assert.Contains(t, out, "first difference at byte 18")
+
+	// A canonical request adds no difference.
+	cl := tb.client(t, "plain")
+	do(t, cl, kmsg.NewAPIVersionsRequest(), 3, kmsg.NewAPIVersionsResponse())
+	_, diffs = tb.stats.Snapshot()
+	assert.Equal(t, int64(1), diffs)
+}
+
+func hexOf(b []byte) string {
+	const digits = "0123456789abcdef"
+	var s strings.Builder
+	for _, c := range b {
+		s.WriteByte(digits[c>>4])
+		s.WriteByte(digits[c&15])
+	}
+	return s.String()
+}
+
+func TestCapture(t *testing.T) {
+	dir := t.TempDir()
+	capture, err := NewCapture(dir)
+	require.NoError(t, err)
+	tb := startBroker(t, Config{})
+	tb.srv.Capture = capture
+	cl := tb.client(t, "my client/1.0")
+	do(t, cl, kmsg.NewAPIVersionsRequest(), 3, kmsg.NewAPIVersionsResponse())
+	second := kmsg.NewAPIVersionsRequest()
+	second.ClientSoftwareName = "later"
+	do(t, cl, second, 3, kmsg.NewAPIVersionsResponse())
+	do(t, cl, kmsg.NewAPIVersionsRequest(), 2, kmsg.NewAPIVersionsResponse())
+
+	folder := filepath.Join(dir, "my_client_1.0")
+	entries, err := os.ReadDir(folder)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	assert.Equal(t, []string{"ApiVersions-v2.bin", "ApiVersions-v3.bin"}, names)
+
+	// The file is the first v3 frame: header (correlation id 0) and body.
+	got, err := os.ReadFile(filepath.Join(folder, "ApiVersions-v3.bin"))
+	require.NoError(t, err)
+	h := wire.RequestHeader{APIKey: keyAPIVersions, APIVersion: 3, CorrelationID: 0, ClientID: runtime.NewNullString("my client/1.0")}
+	want, err := h.AppendTo(nil, 2)
+	require.NoError(t, err)
+	want, err = kmsg.NewAPIVersionsRequest().AppendTo(want, 3)
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+}
+
+func TestSanitizeClientID(t *testing.T) {
+	tests := map[string]string{
+		"kafka-python":         "kafka-python",
+		"rdkafka":              "rdkafka",
+		"sarama/1.0 (go)":      "sarama_1.0__go_",
+		"":                     "unknown",
+		"..":                   "unknown",
+		"../../etc":            ".._.._etc",
+		"consumer-g-1.x_y":     "consumer-g-1.x_y",
+		"\xff\xfeunicode é ok": "__unicode____ok", // byte by byte: é is two
+	}
+	for in, want := range tests {
+		assert.Equal(t, want, sanitizeClientID(in), "%q", in)
+	}
+}
+
+func TestStatsFile(t *testing.T) {
+	s := NewStats()
+	s.Count("kcat", keyProduce, 7)
+	s.Count("kcat", keyProduce, 7)
+	s.Count("", keyMetadata, 4)
+	s.CountDiff()
+	path := filepath.Join(t.TempDir(), "stats.json")
+	require.NoError(t, s.WriteFile(path))
+	var got struct {
+		Requests      int64                       `json:"requests"`
+		ReencodeDiffs int64                       `json:"reencode_diffs"`
+		Clients       map[string]map[string]int64 `json:"clients"`
+	}
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &got))
+	assert.Equal(t, int64(3), got.Requests)
+	assert.Equal(t, int64(1), got.ReencodeDiffs)
+	assert.Equal(t, map[string]map[string]int64{"kcat": {"Produce v7": 2}, "": {"Metadata v4": 1}}, got.Clients)
+	assert.Error(t, s.WriteFile(filepath.Join(t.TempDir(), "missing", "stats.json")))
+}
+
+// TestServeLifecycle runs the command's serve as main does: the first
+// stdout line names the bound port, the stats file is written while it
+// runs and when it stops, and stopping ends waiting requests.
+func TestServeLifecycle(t *testing.T) {
+	dir := t.TempDir()
+	stats := filepath.Join(dir, "stats.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdoutR, stdoutW := io.Pipe()
+	done := make(chan error, 1)
+	o := options{addr: "127.0.0.1:0", statsFile: stats, captureDir: filepath.Join(dir, "capture"), partitions: 1, autoCreate: true}
+	go func() {
+		done <- serve(ctx, o, log.New(io.Discard, "", 0), stdoutW)
+		stdoutW.Close()
+	}()
+	line, err := bufio.NewReader(stdoutR).ReadString('\n')
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(line, "listening on 127.0.0.1:"), line)
+	addr := strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	require.NoError(t, err)
+	cl := wire.NewClient(conn, wire.ClientConfig{ClientID: runtime.NewNullString("life")})
+	defer cl.Close()
+	do(t, cl, kmsg.NewAPIVersionsRequest(), 3, kmsg.NewAPIVersionsResponse())
+
+	// A long poll in flight when the broker stops.
+	waiting := make(chan error, 1)
+	go func() {
+		req := fetchReq(12, "idle", runtime.UUID{}, 0, 0)
+		req.MaxWaitMs, req.MinBytes = 60000, 1
+		meta := kmsg.NewMetadataRequest()
+		meta.Topics = []kmsg.MetadataRequestTopic{{Name: runtime.NewNullString("idle")}}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := cl.Do(ctx, meta, 12, kmsg.NewMetadataResponse()); err != nil {
+			waiting <- err
+			return
+		}
+		waiting <- cl.Do(ctx, req, 12, kmsg.NewFetchResponse())
+	}()
+	require.Eventually(t, func() bool {
+		data, err := os.ReadFile(stats)
+		return err == nil && bytes.Contains(data, []byte(`"Metadata v12": 1`))
+	}, 5*time.Second, 50*time.Millisecond, "stats are written while running")
+
+	time.Sleep(100 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	<-waiting // answered empty or cut off: either way it returned
+	data, err := os.ReadFile(stats)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"Fetch v12": 1`)
+	_, err = os.Stat(filepath.Join(dir, "capture", "life", "Fetch-v12.bin"))
+	assert.NoError(t, err)
+}
+
+func TestFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"-partitions", "0"}, 2, "-partitions 0"},
+		{[]string{"extra"}, 2, `unexpected argument "extra"`},
+		{[]string{"-nope"}, 2, "flag provided but not defined"},
+		{[]string{"-h"}, 0, "-addr"},
+		{[]string{"-addr", "256.0.0.1:1"}, 1, "listen"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		assert.Equal(t, tt.code, run(tt.args, &stdout, &stderr), "%v", tt.args)
+		assert.Contains(t, stderr.String(), tt.err, "%v", tt.args)
+	}
+}
