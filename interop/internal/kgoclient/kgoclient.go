@@ -31,16 +31,19 @@ func Steps(broker string, n int) []scenario.Step {
 	var steps []scenario.Step
 	for _, codec := range scenario.Codecs {
 		steps = append(steps, scenario.Step{Name: codec, Run: func(ctx context.Context) (string, error) {
-			return c.produceConsume(ctx, codec, kgo.LeaderAck(), compression(codec))
+			return c.produceConsumeAt(ctx, codec, kgo.LeaderAck(), compression(codec))
 		}})
 	}
+	steps = append(steps, c.pinnedSteps()...)
 	return append(steps,
 		scenario.Step{Name: "acks0", Run: func(ctx context.Context) (string, error) {
-			return c.produceConsume(ctx, "acks0", kgo.NoAck(), kgo.NoCompression())
+			return c.produceConsumeAt(ctx, "acks0", kgo.NoAck(), kgo.NoCompression())
 		}},
 		scenario.Step{Name: "idempotent", Run: c.idempotent},
 		scenario.Step{Name: "group", Run: c.group},
 		scenario.Step{Name: "txn", Run: c.transactions},
+		scenario.Step{Name: "eos", Run: c.groupTransact},
+		scenario.Step{Name: "delete-topic", Run: c.deleteTopic},
 	)
 }
 
@@ -70,12 +73,12 @@ func (c client) newClient(step string, opts ...kgo.Opt) (*kgo.Client, error) {
 	return kgo.NewClient(append(base, opts...)...)
 }
 
-// produceConsume creates a topic, produces the records in one batch and reads
-// them back from offset 0.
-func (c client) produceConsume(ctx context.Context, step string, acks kgo.Acks, codec kgo.CompressionCodec) (string, error) {
+// produceConsumeAt creates a topic, produces the records in one batch and
+// reads them back from offset 0; extra options go to both clients.
+func (c client) produceConsumeAt(ctx context.Context, step string, acks kgo.Acks, codec kgo.CompressionCodec, extra ...kgo.Opt) (string, error) {
 	topic := scenario.ClientID(Name, step)
-	cl, err := c.newClient(step, kgo.RequiredAcks(acks), kgo.DisableIdempotentWrite(),
-		kgo.ProducerBatchCompression(codec), kgo.ProducerLinger(50*time.Millisecond))
+	cl, err := c.newClient(step, append([]kgo.Opt{kgo.RequiredAcks(acks), kgo.DisableIdempotentWrite(),
+		kgo.ProducerBatchCompression(codec), kgo.ProducerLinger(50 * time.Millisecond)}, extra...)...)
 	if err != nil {
 		return "", err
 	}
@@ -87,7 +90,7 @@ func (c client) produceConsume(ctx context.Context, step string, acks kgo.Acks, 
 	if err := produce(ctx, cl, topic, want); err != nil {
 		return "", err
 	}
-	got, err := c.consume(ctx, step, topic, c.n, kgo.ReadUncommitted())
+	got, err := c.consume(ctx, step, topic, c.n, kgo.ReadUncommitted(), extra...)
 	if err != nil {
 		return "", err
 	}
@@ -145,10 +148,10 @@ func produce(ctx context.Context, cl *kgo.Client, topic string, records []scenar
 
 // consume reads n records of partition 0 of topic from its start, with its
 // own client.
-func (c client) consume(ctx context.Context, step, topic string, n int, isolation kgo.IsolationLevel) ([]scenario.Record, error) {
-	cl, err := c.newClient(step+"-consumer",
+func (c client) consume(ctx context.Context, step, topic string, n int, isolation kgo.IsolationLevel, extra ...kgo.Opt) ([]scenario.Record, error) {
+	cl, err := c.newClient(step+"-consumer", append([]kgo.Opt{
 		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}}),
-		kgo.FetchIsolationLevel(isolation))
+		kgo.FetchIsolationLevel(isolation)}, extra...)...)
 	if err != nil {
 		return nil, err
 	}

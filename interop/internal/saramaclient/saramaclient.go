@@ -55,9 +55,39 @@ func Steps(broker string, n int) []scenario.Step {
 			}})
 		}
 	}
-	return append(steps, scenario.Step{Name: "idempotent", Run: func(ctx context.Context) (string, error) {
-		return c.produceConsume(ctx, protocols[0], "idempotent", "none", true)
-	}})
+	return append(steps,
+		scenario.Step{Name: "idempotent", Run: func(ctx context.Context) (string, error) {
+			return c.produceConsume(ctx, protocols[0], "idempotent", "none", true)
+		}},
+		scenario.Step{Name: "delete-topic", Run: c.deleteTopic},
+	)
+}
+
+// deleteTopic creates a topic, deletes it, and checks that Metadata no
+// longer knows it.
+func (c client) deleteTopic(context.Context) (string, error) {
+	topic := scenario.ClientID(Name, "delete-topic")
+	if err := c.createTopic(topic); err != nil {
+		return "", err
+	}
+	admin, err := sarama.NewClusterAdmin([]string{c.broker}, c.config(protocols[0], "delete-topic"))
+	if err != nil {
+		return "", fmt.Errorf("admin client: %w", err)
+	}
+	defer admin.Close()
+	if err := admin.DeleteTopic(topic); err != nil {
+		return "", fmt.Errorf("delete topic %s: %w", topic, err)
+	}
+	// Not ListTopics: it also sends DescribeConfigs, which the broker does
+	// not implement. DescribeTopics is a Metadata request for the topic.
+	meta, err := admin.DescribeTopics([]string{topic})
+	if err != nil {
+		return "", fmt.Errorf("describe topics: %w", err)
+	}
+	if len(meta) != 1 || !errors.Is(meta[0].Err, sarama.ErrUnknownTopicOrPartition) {
+		return "", fmt.Errorf("describe topics after deleting %s: %+v, want UNKNOWN_TOPIC_OR_PARTITION", topic, meta)
+	}
+	return fmt.Sprintf("deleted %s; Metadata answers UNKNOWN_TOPIC_OR_PARTITION", topic), nil
 }
 
 // config is a sarama configuration for one step at a protocol version.
