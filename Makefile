@@ -5,7 +5,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance compat fuzz bench clean
+.PHONY: all generate check test unit corpus conformance compat downstream fuzz bench clean
 
 all: generate test
 
@@ -19,7 +19,7 @@ check:
 
 # Everything: unit tests, generated/ freshness, and the conformance suite
 # over the upstream corpus.
-test: unit conformance compat
+test: unit conformance compat downstream
 
 unit:
 	$(GO) vet ./...
@@ -53,6 +53,11 @@ compat:
 	else \
 		echo "SKIP compat: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
 	fi
+
+# The downstream example (examples/downstream, a module of its own): go
+# generate with the kafkagen tool of this checkout, then its golden round trips.
+downstream:
+	cd examples/downstream && $(GO) generate ./... && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # Native Go fuzzing, FUZZTIME per target (a duration, or an execution count
 # such as 100000x, which avoids Go issue 75804): decoding over generated/ and over
