@@ -26,9 +26,9 @@ func TestAPIVersions(t *testing.T) {
 			got[k.APIKey] = [2]int16{k.MinVersion, k.MaxVersion}
 		}
 		require.Len(t, got, len(servedAPIs), "v%d", v)
-		assert.Equal(t, [2]int16{0, 11}, got[keyProduce])
-		assert.Equal(t, [2]int16{0, 17}, got[keyFetch])
-		assert.Equal(t, [2]int16{0, 4}, got[keyEndTxn], "EndTxn v5 is unstable in the spec: not advertised")
+		assert.Equal(t, [2]int16{0, 11}, got[kmsg.APIKeyProduce])
+		assert.Equal(t, [2]int16{0, 17}, got[kmsg.APIKeyFetch])
+		assert.Equal(t, [2]int16{0, 4}, got[kmsg.APIKeyEndTxn], "EndTxn v5 is unstable in the spec: not advertised")
 	}
 }
 
@@ -76,6 +76,8 @@ func TestHandlerForEveryServedAPI(t *testing.T) {
 	}
 	_, err := b.Handle(&call{ctx: context.Background()}, kmsg.NewDescribeACLsRequest())
 	assert.ErrorContains(t, err, "no handler")
+	assert.Equal(t, "ApiVersions", apiName(kmsg.APIKeyAPIVersions))
+	assert.Equal(t, "Unknown999", apiName(999))
 }
 
 // rawRequest writes one request frame built by hand (for versions the
@@ -112,7 +114,7 @@ func TestUnsupportedRequests(t *testing.T) {
 
 	// ApiVersions above the supported range: a v0 answer with
 	// UNSUPPORTED_VERSION and the range, as Kafka gives (KIP-511).
-	resp, err := rawRequest(t, tb.addr, header(t, keyAPIVersions, 9, "future", true))
+	resp, err := rawRequest(t, tb.addr, header(t, kmsg.APIKeyAPIVersions, 9, "future", true))
 	require.NoError(t, err)
 	var rh wire.ResponseHeader
 	n, err := rh.Decode(resp, 0, false)
@@ -123,14 +125,14 @@ func TestUnsupportedRequests(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, wire.UnsupportedVersion.Code, av.ErrorCode)
 	require.NotEmpty(t, av.APIKeys)
-	assert.Equal(t, kmsg.APIVersionsResponseAPIVersion{APIKey: keyAPIVersions, MinVersion: 0, MaxVersion: 4}, av.APIKeys[0])
+	assert.Equal(t, kmsg.APIVersionsResponseAPIVersion{APIKey: kmsg.APIKeyAPIVersions, MinVersion: 0, MaxVersion: 4}, av.APIKeys[0])
 
 	// Any other unsupported version, an unserved key or a malformed body
 	// closes the connection.
 	for _, frame := range [][]byte{
-		header(t, keyProduce, 99, "future", true),
+		header(t, kmsg.APIKeyProduce, 99, "future", true),
 		header(t, kmsg.NewDescribeACLsRequest().APIKey(), 1, "acl", false),
-		append(header(t, keyMetadata, 1, "broken", false), 0, 0, 0, 9), // 9 topics, no bytes
+		append(header(t, kmsg.APIKeyMetadata, 1, "broken", false), 0, 0, 0, 9), // 9 topics, no bytes
 	} {
 		_, err := rawRequest(t, tb.addr, frame)
 		assert.Error(t, err, "%x", frame)

@@ -10,16 +10,16 @@ type versionRange struct{ min, max int16 }
 
 // servedAPIs are the API keys the broker answers, in ApiVersions order.
 var servedAPIs = []int16{
-	keyProduce, keyFetch, keyListOffsets, keyMetadata, keyOffsetCommit, keyOffsetFetch,
-	keyFindCoordinator, keyJoinGroup, keyHeartbeat, keyLeaveGroup, keySyncGroup,
-	keyDescribeGroups, keyListGroups, keyAPIVersions, keyCreateTopics, keyDeleteTopics,
-	keyInitProducerID, keyAddPartitionsToTxn, keyAddOffsetsToTxn, keyEndTxn, keyTxnOffsetCommit,
+	kmsg.APIKeyProduce, kmsg.APIKeyFetch, kmsg.APIKeyListOffsets, kmsg.APIKeyMetadata, kmsg.APIKeyOffsetCommit, kmsg.APIKeyOffsetFetch,
+	kmsg.APIKeyFindCoordinator, kmsg.APIKeyJoinGroup, kmsg.APIKeyHeartbeat, kmsg.APIKeyLeaveGroup, kmsg.APIKeySyncGroup,
+	kmsg.APIKeyDescribeGroups, kmsg.APIKeyListGroups, kmsg.APIKeyAPIVersions, kmsg.APIKeyCreateTopics, kmsg.APIKeyDeleteTopics,
+	kmsg.APIKeyInitProducerID, kmsg.APIKeyAddPartitionsToTxn, kmsg.APIKeyAddOffsetsToTxn, kmsg.APIKeyEndTxn, kmsg.APIKeyTxnOffsetCommit,
 }
 
 // unstableLatest are the served APIs whose newest spec version is marked
 // latestVersionUnstable: Kafka does not advertise it by default, and neither
 // does this broker (EndTxn v5 belongs to transactions v2, KIP-890).
-var unstableLatest = map[int16]bool{keyEndTxn: true}
+var unstableLatest = map[int16]bool{kmsg.APIKeyEndTxn: true}
 
 // supported maps every served API key to the versions the generated package
 // implements (less an unstable latest).

@@ -47,7 +47,7 @@ func TestReencodeDifferenceIsCountedAndLogged(t *testing.T) {
 	// ApiVersions v3 whose body ends its tag section with a two-byte
 	// varint 0 (80 00): it decodes, and re-encodes with the one-byte 00.
 	body := []byte{0x02, 'g', 0x02, '1', 0x80, 0x00}
-	frame := append(header(t, keyAPIVersions, 3, "odd", true), body...)
+	frame := append(header(t, kmsg.APIKeyAPIVersions, 3, "odd", true), body...)
 	resp, err := rawRequest(t, tb.addr, frame)
 	require.NoError(t, err, "the request is still answered")
 	assert.NotEmpty(t, resp)
@@ -101,7 +101,7 @@ func TestCapture(t *testing.T) {
 	// The file is the first v3 frame: header (correlation id 0) and body.
 	got, err := os.ReadFile(filepath.Join(folder, "ApiVersions-v3.bin"))
 	require.NoError(t, err)
-	h := wire.RequestHeader{APIKey: keyAPIVersions, APIVersion: 3, CorrelationID: 0, ClientID: runtime.NewNullString("my client/1.0")}
+	h := wire.RequestHeader{APIKey: kmsg.APIKeyAPIVersions, APIVersion: 3, CorrelationID: 0, ClientID: runtime.NewNullString("my client/1.0")}
 	want, err := h.AppendTo(nil, 2)
 	require.NoError(t, err)
 	want, err = kmsg.NewAPIVersionsRequest().AppendTo(want, 3)
@@ -127,9 +127,9 @@ func TestSanitizeClientID(t *testing.T) {
 
 func TestStatsFile(t *testing.T) {
 	s := NewStats()
-	s.Count("kcat", keyProduce, 7)
-	s.Count("kcat", keyProduce, 7)
-	s.Count("", keyMetadata, 4)
+	s.Count("kcat", kmsg.APIKeyProduce, 7)
+	s.Count("kcat", kmsg.APIKeyProduce, 7)
+	s.Count("", kmsg.APIKeyMetadata, 4)
 	s.CountDiff()
 	path := filepath.Join(t.TempDir(), "stats.json")
 	require.NoError(t, s.WriteFile(path))
