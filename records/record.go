@@ -42,7 +42,10 @@ type Header struct {
 // after it. Offset, Timestamp and Sequence are left to the caller.
 func (r *Record) decodeV2(data []byte, p int) (int, *fieldError) {
 	start := p
-	length, p := readVarint(data, p, len(data), 5)
+	length, ok := varint1(data, p, len(data))
+	if p++; !ok {
+		length, p = readVarintSlow(data, p-1, len(data), 5)
+	}
 	if p < 0 {
 		return 0, varintError("length", p)
 	}
@@ -59,10 +62,14 @@ func (r *Record) decodeV2(data []byte, p int) (int, *fieldError) {
 	r.Attributes = int8(data[p])
 	p++
 	var v int64
-	if r.TimestampDelta, p = readVarint(data, p, end, 10); p < 0 {
+	if r.TimestampDelta, ok = varint1(data, p, end); ok {
+		p++
+	} else if r.TimestampDelta, p = readVarintSlow(data, p, end, 10); p < 0 {
 		return 0, varintError("timestamp delta", p)
 	}
-	if v, p = readVarint(data, p, end, 5); p < 0 {
+	if v, ok = varint1(data, p, end); ok {
+		p++
+	} else if v, p = readVarintSlow(data, p, end, 5); p < 0 {
 		return 0, varintError("offset delta", p)
 	}
 	r.OffsetDelta = int32(v)
@@ -73,7 +80,9 @@ func (r *Record) decodeV2(data []byte, p int) (int, *fieldError) {
 	if r.Value, p, fe = varBytes(data, p, end, "value"); fe != nil {
 		return 0, fe
 	}
-	if v, p = readVarint(data, p, end, 5); p < 0 {
+	if v, ok = varint1(data, p, end); ok {
+		p++
+	} else if v, p = readVarintSlow(data, p, end, 5); p < 0 {
 		return 0, varintError("header count", p)
 	}
 	// Each header takes at least two bytes: bound the count before growing.
@@ -101,12 +110,11 @@ func (r *Record) decodeV2(data []byte, p int) (int, *fieldError) {
 }
 
 // varBytes reads a varint-length byte string within data[p:end], nil for
-// -1. The common case is inlined; varBytesSlow sorts out the rest.
+// -1. One-byte lengths take an inlined path; varBytesSlow does the rest.
 func varBytes(data []byte, p, end int, field string) ([]byte, int, *fieldError) {
-	n, q := readVarint(data, p, end, 5)
-	if q >= 0 && n >= 0 && n <= int64(end-q) {
-		e := q + int(n)
-		return data[q:e:e], e, nil
+	if n, ok := varint1(data, p, end); ok && n >= 0 && n <= int64(end-p-1) {
+		q := p + 1 + int(n)
+		return data[p+1 : q : q], q, nil
 	}
 	return varBytesSlow(data, p, end, field)
 }
@@ -115,6 +123,10 @@ func varBytesSlow(data []byte, p, end int, field string) ([]byte, int, *fieldErr
 	n, p := readVarint(data, p, end, 5)
 	if p < 0 {
 		return nil, 0, varintError(field, p)
+	}
+	if n >= 0 && n <= int64(end-p) {
+		q := p + int(n)
+		return data[p:q:q], q, nil
 	}
 	if n < 0 {
 		if n == -1 {

@@ -16,6 +16,16 @@ func readVarint(b []byte, p, end, max int) (int64, int) {
 	return readVarintSlow(b, p, end, max)
 }
 
+// varint1 reads the zigzag varint at b[p] if it is one byte long (below
+// end): cheap enough to inline where readVarint is not.
+func varint1(b []byte, p, end int) (int64, bool) {
+	if p < end && p < len(b) && b[p] < 0x80 {
+		c := b[p]
+		return int64(c>>1) ^ -int64(c&1), true
+	}
+	return 0, false
+}
+
 // readVarintSlow is readVarint for any length, kept out of line so that
 // readVarint inlines.
 //
