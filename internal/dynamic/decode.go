@@ -34,8 +34,8 @@ type decoder struct {
 	version         int16
 	messageFlexible schema.Versions // the spec's flexibleVersions
 	err             *runtime.Error
-	path     []string // the field being read, outermost first
-	minSizes map[*schema.Struct]int
+	path            []string // the field being read, outermost first
+	minSizes        map[*schema.Struct]int
 }
 
 func (d *decoder) fail(at int, err error, detail string) {

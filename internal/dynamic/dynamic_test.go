@@ -41,9 +41,9 @@ func unhex(t *testing.T, parts ...string) []byte {
 func TestDecodeKnownAnswer(t *testing.T) {
 	spec := projectSpecs(t)["PartitionChangeRecord"]
 	src := unhex(t,
-		"00000001",                         // PartitionId 1
-		"000102030405060708090a0b0c0d0e0f", // TopicId
-		"03",                               // three tagged fields
+		"00000001",                           // PartitionId 1
+		"000102030405060708090a0b0c0d0e0f",   // TopicId
+		"03",                                 // three tagged fields
 		"0009", "03", "00000001", "00000002", // tag 0 Isr, 9 bytes: [1, 2]
 		"0104", "00000005", // tag 1 Leader 5
 		"0901", "ab", // tag 9, unknown

@@ -18,14 +18,14 @@ import (
 // Value is one field value of a decoded message. Which members are
 // meaningful depends on the field's type.
 type Value struct {
-	Null  bool         // strings, bytes, records, arrays and structs
-	Int   int64        // bool (0 or 1), int8, int16, uint16, int32, uint32, int64
-	Float float64      // float64
-	Str   string       // string
-	Bytes []byte       // bytes and records; aliases the decoded input
-	UUID  runtime.UUID // uuid
-	Elems []Value      // array elements
-	Struct *Struct     // struct
+	Null   bool         // strings, bytes, records, arrays and structs
+	Int    int64        // bool (0 or 1), int8, int16, uint16, int32, uint32, int64
+	Float  float64      // float64
+	Str    string       // string
+	Bytes  []byte       // bytes and records; aliases the decoded input
+	UUID   runtime.UUID // uuid
+	Elems  []Value      // array elements
+	Struct *Struct      // struct
 }
 
 // Struct is a decoded struct: one value per field of Def, at its default
