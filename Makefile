@@ -5,7 +5,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance compat downstream fuzz bench clean
+.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream fuzz bench clean
 
 all: generate test
 
@@ -19,7 +19,7 @@ check:
 
 # Everything: unit tests, generated/ freshness, and the conformance suite
 # over the upstream corpus.
-test: unit conformance compat downstream
+test: unit conformance recordsdiff compat downstream
 
 unit:
 	$(GO) vet ./...
@@ -45,6 +45,11 @@ conformance:
 
 corpus: conformance
 
+# Differential test of records/ against franz-go and sarama (its own module):
+# random batches of every codec both ways, legacy message sets against sarama.
+recordsdiff:
+	cd conformance/recordsdiff && bash -o pipefail -c '$(GO) test -count=1 -v ./... | grep -aE "^(recordsdiff:|--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"'
+
 # The spec evolution check end to end on the real corpus: every Kafka 4.0 spec
 # is compatible with itself.
 compat:
@@ -68,6 +73,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSpec$$' -fuzztime $(FUZZTIME) ./generator/schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./generator/compat/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./records/
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
 		$(GO) run ./internal/cmd/gencorpus && \
 		$(GO) test -tags corpus -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./conformance/; \
@@ -91,6 +97,7 @@ bench:
 		./bench.test -test.run '^$$' -test.bench . -test.benchmem -test.benchtime $(BENCHTIME) -test.timeout 60m || exit 1; \
 	done | tee bench.txt
 	cd bench && $(GO) tool benchstat -col '/impl@(kafkagen kmsg sarama copy)' bench.txt
+	cd bench && $(GO) tool benchstat -filter '.name:/^Recordset/' -col /impl bench.txt
 	cd bench && $(GO) run ./cmd/ratios bench.txt
 	cd bench && GO=$(GO) ./buildmetrics.sh
 
