@@ -16,6 +16,7 @@ var errNeedsV2 = errors.New("produce v3 and later carry only record batches v2")
 // and builders (none of which is safe for concurrent use).
 type recordTools struct {
 	reader  records.Reader
+	stored  records.Reader // over the log's own batches: CRCs already checked
 	rr      records.RecordReader
 	rec     records.Record
 	dec     records.Decompressor
@@ -113,11 +114,7 @@ func (t *recordTools) fetchRecords(log *partitionLog, offset, upTo int64, maxByt
 // downConvert appends a stored batch's records from offset on as legacy
 // messages of magic 0 or 1.
 func (t *recordTools) downConvert(dst []byte, sb *storedBatch, from int64, magic int8) ([]byte, error) {
-	var rb records.Batch
-	if err := records.ReadBatch(&rb, sb.data, 0); err != nil {
-		return dst, err
-	}
-	if err := t.rr.Reset(&rb, &t.dec); err != nil {
+	if err := t.readStored(sb); err != nil {
 		return dst, err
 	}
 	for t.rr.Next(&t.rec) {
@@ -132,6 +129,19 @@ func (t *recordTools) downConvert(dst []byte, sb *storedBatch, from int64, magic
 	return dst, t.rr.Err()
 }
 
+// readStored starts reading the records of a batch of the log.
+func (t *recordTools) readStored(sb *storedBatch) error {
+	t.stored.SkipCRC = true
+	t.stored.Reset(sb.data)
+	if !t.stored.Next() {
+		if err := t.stored.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("stored batch at offset %d is incomplete", sb.BaseOffset)
+	}
+	return t.rr.Reset(t.stored.Batch(), &t.dec)
+}
+
 // offsetForTime is the offset and timestamp of the first record whose
 // timestamp is at or after ts (ListOffsets by time), or -1, -1.
 func (t *recordTools) offsetForTime(log *partitionLog, ts int64) (int64, int64) {
@@ -140,8 +150,7 @@ func (t *recordTools) offsetForTime(log *partitionLog, ts int64) (int64, int64) 
 		if sb.Control || sb.MaxTimestamp < ts {
 			continue
 		}
-		var rb records.Batch
-		if records.ReadBatch(&rb, sb.data, 0) != nil || t.rr.Reset(&rb, &t.dec) != nil {
+		if t.readStored(sb) != nil {
 			continue
 		}
 		for t.rr.Next(&t.rec) {

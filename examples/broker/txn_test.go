@@ -2,6 +2,7 @@ package main
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -228,4 +229,21 @@ func TestTransactionalOffsets(t *testing.T) {
 	committed := fetch()
 	assert.Equal(t, codeNone, committed.ErrorCode)
 	assert.Equal(t, int64(5), committed.CommittedOffset, "an abort drops them")
+}
+
+func TestTransactionTimeoutAborts(t *testing.T) {
+	tb := startBroker(t, Config{})
+	cl := tb.client(t, "crashed")
+	createTopic(t, cl, "slow", 1)
+	p := initTxn(t, cl, "tid") // 60 s timeout
+	require.Equal(t, codeNone, p.addPartition("slow", 0))
+	require.Equal(t, codeNone, p.produce("slow", "never").ErrorCode)
+
+	tb.txns.abortExpired(time.Now().Add(30 * time.Second))
+	assert.Equal(t, int64(0), fetchCommitted(t, cl, "slow").LastStableOffset, "within its timeout the transaction stays open")
+	tb.txns.abortExpired(time.Now().Add(2 * time.Minute))
+	done := fetchCommitted(t, cl, "slow")
+	assert.Equal(t, done.HighWatermark, done.LastStableOffset)
+	assert.Len(t, done.AbortedTransactions, 1)
+	assert.Equal(t, wire.ProducerFenced.Code, p.end(true), "the timed-out producer is fenced")
 }
