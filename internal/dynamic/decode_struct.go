@@ -45,7 +45,7 @@ func (d *decoder) readTags(st *Struct) {
 		return
 	}
 	if n < 0 || n*2 > len(d.buf)-d.off {
-		d.fail(start, runtime.ErrInvalidLength, fmt.Sprintf("%d tagged fields, but only %d bytes remain", n, len(d.buf)-d.off))
+		d.fail(start, runtime.ErrInvalidLength, fmt.Sprintf("%d tagged fields, but only %d bytes remain", n, len(d.buf)-start))
 		return
 	}
 	for range n {

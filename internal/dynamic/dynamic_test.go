@@ -142,7 +142,7 @@ func TestFrameErrors(t *testing.T) {
 		{"short header", good[:3], runtime.ErrShortBuffer,
 			"kafka decode RequestHeader v0 at byte 0: short buffer: need 4 bytes for the api key and version, have 3"},
 		{"tag section count past the end", with(len(good)-1, 0x05), runtime.ErrInvalidLength,
-			"kafka decode BrokerHeartbeatRequest v0 at byte 54: invalid length: 5 tagged fields, but only 0 bytes remain"},
+			"kafka decode BrokerHeartbeatRequest v0 at byte 54: invalid length: 5 tagged fields, but only 1 bytes remain"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
