@@ -262,3 +262,46 @@ func TestFindCoordinator(t *testing.T) {
 	resp = do(t, cl, req, 6, kmsg.NewFindCoordinatorResponse())
 	assert.Equal(t, wire.InvalidRequest.Code, resp.Coordinators[0].ErrorCode)
 }
+
+func TestStaticMemberRestart(t *testing.T) {
+	tb := startBroker(t, Config{})
+	cl := tb.client(t, "static")
+	join := func(memberID string) *kmsg.JoinGroupResponse {
+		req := joinReq("g", memberID, 10000, "m")
+		req.GroupInstanceID = runtime.NewNullString("instance-1")
+		return do(t, cl, req, 5, kmsg.NewJoinGroupResponse())
+	}
+	first := join("")
+	require.Equal(t, codeNone, first.ErrorCode, "a static member gets its id without MEMBER_ID_REQUIRED")
+	require.Len(t, first.Members, 1)
+	assert.Equal(t, "instance-1", first.Members[0].GroupInstanceID.Value)
+
+	restarted := join("")
+	require.Equal(t, codeNone, restarted.ErrorCode)
+	assert.NotEqual(t, first.MemberID, restarted.MemberID)
+	assert.Equal(t, restarted.MemberID, restarted.Leader)
+	assert.Len(t, restarted.Members, 1, "the new id replaced the old")
+	assert.Equal(t, wire.UnknownMemberID.Code, heartbeat(t, cl, "g", first.MemberID, restarted.GenerationID))
+}
+
+func TestListGroupsFilters(t *testing.T) {
+	tb := startBroker(t, Config{})
+	cl := tb.client(t, "lister")
+	createTopic(t, cl, "t", 1)
+	require.Equal(t, codeNone, do(t, cl, commitReq("empty-group", "", -1, "t", 0, 1, ""), 8, kmsg.NewOffsetCommitResponse()).Topics[0].Partitions[0].ErrorCode)
+	join := do(t, cl, joinReq("busy", "", 10000, "m"), 3, kmsg.NewJoinGroupResponse())
+	require.Equal(t, codeNone, join.ErrorCode)
+	list := func(states, types []string) []string {
+		req := kmsg.NewListGroupsRequest()
+		req.StatesFilter, req.TypesFilter = states, types
+		var ids []string
+		for _, g := range do(t, cl, req, 5, kmsg.NewListGroupsResponse()).Groups {
+			ids = append(ids, g.GroupID)
+		}
+		return ids
+	}
+	assert.Equal(t, []string{"busy", "empty-group"}, list(nil, nil))
+	assert.Equal(t, []string{"empty-group"}, list([]string{"empty"}, nil), "states match without case")
+	assert.Equal(t, []string{"busy"}, list([]string{"CompletingRebalance"}, []string{"Classic"}))
+	assert.Empty(t, list(nil, []string{"consumer"}), "no KIP-848 groups here")
+}
