@@ -13,7 +13,7 @@ import (
 
 // fetch reads n records of partition 0 from offset 0, naming the topic by
 // id from Fetch v13 on (as Kafka 4.0's clients do) and by name before.
-func fetch(ctx context.Context, s *session, topicID runtime.UUID, n int) ([]scenario.Record, error) {
+func fetch(ctx context.Context, s *session, topic string, topicID runtime.UUID, n int) ([]scenario.Record, error) {
 	var (
 		got  []scenario.Record
 		r    records.Reader
@@ -29,7 +29,7 @@ func fetch(ctx context.Context, s *session, topicID runtime.UUID, n int) ([]scen
 			return got, fmt.Errorf("Fetch: %d of %d records after %d fetches", len(got), n, attempt)
 		}
 		req.Topics = []clients.FetchRequestFetchTopic{{
-			Topic:   Topic,
+			Topic:   topic,
 			TopicID: topicID,
 			Partitions: []clients.FetchRequestFetchPartition{{
 				Partition: 0, CurrentLeaderEpoch: -1, FetchOffset: int64(len(got)), LastFetchedEpoch: -1,

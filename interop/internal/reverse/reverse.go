@@ -14,9 +14,6 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
-// Topic is the topic the reverse client creates.
-const Topic = "kafkagen-reverse"
-
 // codecs are the compressions of the produced batches, one batch each.
 var codecs = []records.Compression{
 	records.CompressionNone, records.CompressionGzip, records.CompressionSnappy,
@@ -35,35 +32,65 @@ func Run(ctx context.Context, n int) (string, error) {
 	return Client(ctx, cluster.ListenAddrs()[0], n)
 }
 
-// Client runs the reverse scenario against the broker at addr.
+// Client runs the reverse scenario against the broker at addr twice: at the
+// highest versions both sides support, with a burst of pipelined requests
+// on the connection, and at the lowest (Produce v3 and Fetch v4 at least:
+// the first to carry v2 record batches, which is what records builds).
 func Client(ctx context.Context, addr string, n int) (string, error) {
 	if n < len(codecs) {
 		return "", fmt.Errorf("need at least %d records, one per codec", len(codecs))
 	}
-	s, err := dial(ctx, addr, "kafkagen-reverse")
+	high, err := pass(ctx, addr, n, highest)
+	if err != nil {
+		return "", fmt.Errorf("highest versions: %w", err)
+	}
+	low, err := pass(ctx, addr, n, lowest)
+	if err != nil {
+		return "", fmt.Errorf("lowest versions: %w", err)
+	}
+	return high + "; " + low, nil
+}
+
+// pass creates a topic, checks its metadata, produces a batch per codec,
+// lists the end offset and fetches the records back, at the versions of
+// policy.
+func pass(ctx context.Context, addr string, n int, policy versionPolicy) (string, error) {
+	topic := "kafkagen-reverse-" + policy.name
+	s, err := dial(ctx, addr, topic, policy)
 	if err != nil {
 		return "", err
 	}
 	defer s.close()
-	if err := createTopic(ctx, s); err != nil {
+	if err := createTopic(ctx, s, topic); err != nil {
 		return "", err
 	}
-	topicID, leader, err := metadata(ctx, s)
+	topicID, _, err := metadata(ctx, s, topic)
 	if err != nil {
 		return "", err
 	}
-	want := scenario.Records(Topic, n, true)
-	if err := produce(ctx, s, want); err != nil {
+	// zstd batches need Produce v7 and Fetch v10.
+	batchCodecs := codecs
+	if v, _ := s.versions.Version(clients.NewProduceRequest().APIKey()); policy.lowest || v < 7 {
+		batchCodecs = codecs[:len(codecs)-1]
+	}
+	want := scenario.Records(topic, n, true)
+	if err := produce(ctx, s, topic, want, batchCodecs); err != nil {
 		return "", err
 	}
-	end, err := listEnd(ctx, s)
+	end, err := listEnd(ctx, s, topic)
 	if err != nil {
 		return "", err
 	}
 	if end != int64(n) {
 		return "", fmt.Errorf("ListOffsets: end offset %d after producing %d records", end, n)
 	}
-	got, err := fetch(ctx, s, topicID, n)
+	pipelined := 0
+	if !policy.lowest {
+		if pipelined, err = burst(ctx, s, topic, int64(n)); err != nil {
+			return "", err
+		}
+	}
+	got, err := fetch(ctx, s, topic, topicID, n)
 	if err != nil {
 		return "", err
 	}
@@ -71,48 +98,57 @@ func Client(ctx context.Context, addr string, n int) (string, error) {
 		return "", fmt.Errorf("fetched records: %w", err)
 	}
 	var used []string
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, name := range []string{"ApiVersionsRequest", "CreateTopicsRequest", "MetadataRequest", "ProduceRequest", "ListOffsetsRequest", "FetchRequest"} {
 		used = append(used, fmt.Sprintf("%s v%d", strings.TrimSuffix(name, "Request"), s.used[name]))
 	}
-	return fmt.Sprintf("created %s (leader %d), produced %d records in %d batches (none, gzip, snappy, lz4, zstd), fetched them back; %s",
-		Topic, leader, n, len(codecs), strings.Join(used, ", ")), nil
+	names := make([]string, len(batchCodecs))
+	for i, c := range batchCodecs {
+		names[i] = c.String()
+	}
+	detail := fmt.Sprintf("%s: %d records in %d batches (%s) produced and fetched back", topic, n, len(batchCodecs), strings.Join(names, ", "))
+	if pipelined > 0 {
+		detail += fmt.Sprintf(", %d requests pipelined on one connection", pipelined)
+	}
+	return detail + " (" + strings.Join(used, ", ") + ")", nil
 }
 
-func createTopic(ctx context.Context, s *session) error {
+func createTopic(ctx context.Context, s *session, topic string) error {
 	req := clients.NewCreateTopicsRequest()
 	req.TimeoutMs = 10000
-	req.Topics = []clients.CreateTopicsRequestCreatableTopic{{Name: Topic, NumPartitions: 1, ReplicationFactor: 1}}
+	req.Topics = []clients.CreateTopicsRequestCreatableTopic{{Name: topic, NumPartitions: 1, ReplicationFactor: 1}}
 	var resp clients.CreateTopicsResponse
 	if err := s.do(ctx, req, &resp); err != nil {
 		return err
 	}
-	if len(resp.Topics) != 1 || resp.Topics[0].Name != Topic {
-		return fmt.Errorf("CreateTopics: answer for %d topics, want %s", len(resp.Topics), Topic)
+	if len(resp.Topics) != 1 || resp.Topics[0].Name != topic {
+		return fmt.Errorf("CreateTopics: answer for %d topics, want %s", len(resp.Topics), topic)
 	}
 	if err := wire.ErrorCode(resp.Topics[0].ErrorCode); err != nil {
-		return fmt.Errorf("CreateTopics %s: %w", Topic, err)
+		return fmt.Errorf("CreateTopics %s: %w", topic, err)
 	}
 	return nil
 }
 
 // metadata checks that the topic has one partition led by a listed broker
 // and returns its topic id (zero before Metadata v10) and leader.
-func metadata(ctx context.Context, s *session) (runtime.UUID, int32, error) {
+func metadata(ctx context.Context, s *session, topic string) (runtime.UUID, int32, error) {
 	req := clients.NewMetadataRequest()
-	req.Topics = []clients.MetadataRequestTopic{{Name: runtime.NullString{Value: Topic, Valid: true}}}
+	req.Topics = []clients.MetadataRequestTopic{{Name: runtime.NullString{Value: topic, Valid: true}}}
 	var resp clients.MetadataResponse
 	if err := s.do(ctx, req, &resp); err != nil {
 		return runtime.UUID{}, 0, err
 	}
-	if len(resp.Topics) != 1 || resp.Topics[0].Name.Value != Topic {
-		return runtime.UUID{}, 0, fmt.Errorf("Metadata: %d topics in the answer, want %s", len(resp.Topics), Topic)
+	if len(resp.Topics) != 1 || resp.Topics[0].Name.Value != topic {
+		return runtime.UUID{}, 0, fmt.Errorf("Metadata: %d topics in the answer, want %s", len(resp.Topics), topic)
 	}
 	t := resp.Topics[0]
 	if err := wire.ErrorCode(t.ErrorCode); err != nil {
-		return runtime.UUID{}, 0, fmt.Errorf("Metadata %s: %w", Topic, err)
+		return runtime.UUID{}, 0, fmt.Errorf("Metadata %s: %w", topic, err)
 	}
 	if len(t.Partitions) != 1 || t.Partitions[0].PartitionIndex != 0 {
-		return runtime.UUID{}, 0, fmt.Errorf("Metadata %s: %d partitions, want partition 0 only", Topic, len(t.Partitions))
+		return runtime.UUID{}, 0, fmt.Errorf("Metadata %s: %d partitions, want partition 0 only", topic, len(t.Partitions))
 	}
 	leader := t.Partitions[0].LeaderID
 	for _, b := range resp.Brokers {
@@ -120,12 +156,12 @@ func metadata(ctx context.Context, s *session) (runtime.UUID, int32, error) {
 			return t.TopicID, leader, nil
 		}
 	}
-	return runtime.UUID{}, 0, fmt.Errorf("Metadata: leader %d of %s is not among the %d brokers listed", leader, Topic, len(resp.Brokers))
+	return runtime.UUID{}, 0, fmt.Errorf("Metadata: leader %d of %s is not among the %d brokers listed", leader, topic, len(resp.Brokers))
 }
 
 // produce sends one batch per codec, in order, with acks all, and checks
 // that each lands right after the previous one.
-func produce(ctx context.Context, s *session, rs []scenario.Record) error {
+func produce(ctx context.Context, s *session, topic string, rs []scenario.Record, codecs []records.Compression) error {
 	bb := records.NewBatchBuilder()
 	per := len(rs) / len(codecs)
 	for i, codec := range codecs {
@@ -150,7 +186,7 @@ func produce(ctx context.Context, s *session, rs []scenario.Record) error {
 		req := clients.NewProduceRequest()
 		req.Acks, req.TimeoutMs = -1, 10000
 		req.TopicData = []clients.ProduceRequestTopicProduceData{{
-			Name:          Topic,
+			Name:          topic,
 			PartitionData: []clients.ProduceRequestPartitionProduceData{{Index: 0, Records: batch}},
 		}}
 		var resp clients.ProduceResponse
@@ -172,10 +208,10 @@ func produce(ctx context.Context, s *session, rs []scenario.Record) error {
 }
 
 // listEnd asks ListOffsets for the partition's end offset (timestamp -1).
-func listEnd(ctx context.Context, s *session) (int64, error) {
+func listEnd(ctx context.Context, s *session, topic string) (int64, error) {
 	req := clients.NewListOffsetsRequest()
 	req.Topics = []clients.ListOffsetsRequestListOffsetsTopic{{
-		Name:       Topic,
+		Name:       topic,
 		Partitions: []clients.ListOffsetsRequestListOffsetsPartition{{PartitionIndex: 0, CurrentLeaderEpoch: -1, Timestamp: -1, MaxNumOffsets: 1}},
 	}}
 	var resp clients.ListOffsetsResponse
