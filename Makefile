@@ -5,7 +5,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream fuzz bench clean
+.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test fuzz bench clean
 
 all: generate test
 
@@ -19,7 +19,7 @@ check:
 
 # Everything: unit tests, generated/ freshness, and the conformance suite
 # over the upstream corpus.
-test: unit conformance recordsdiff compat downstream
+test: unit conformance recordsdiff compat downstream broker-test
 
 unit:
 	$(GO) vet ./...
@@ -63,6 +63,16 @@ compat:
 # generate with the kafkagen tool of this checkout, then its golden round trips.
 downstream:
 	cd examples/downstream && $(GO) generate ./... && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+# The example broker (examples/broker, a module of its own): the client
+# protocol generated with go generate from KAFKA_SPEC_DIR, then its tests over
+# 127.0.0.1 with the generated client and wire.
+broker-test:
+	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
+		cd examples/broker && $(GO) generate && $(GO) vet . && $(GO) test -count=1 .; \
+	else \
+		echo "SKIP broker-test: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
 
 # Native Go fuzzing, FUZZTIME per target (a duration, or an execution count
 # such as 100000x, which avoids Go issue 75804): decoding over generated/ and over
