@@ -36,7 +36,7 @@ type javaJSONVector struct {
 	UnknownTags   int  `json:"unknown_tagged_fields"`
 }
 
-func loadJavaJSONVectors(t *testing.T) []javaJSONVector {
+func loadJavaJSONVectors(t testing.TB) []javaJSONVector {
 	path := filepath.Join(corpus.VectorDir(), "java-json-dev.jsonl")
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {

@@ -242,7 +242,12 @@ func (r *JSONReader) UUID() UUID {
 	for len(t) > 0 && t[len(t)-1] == '=' {
 		t = t[:len(t)-1]
 	}
-	if n, err := base64.RawURLEncoding.Decode(u[:], t); err != nil || n != 16 || len(t) != 22 {
+	// Decode writes past a 16-byte buffer for longer input: check first.
+	if len(t) != 22 {
+		r.failAt(start, ErrJSONType, fmt.Sprintf("invalid uuid %q: want 22 base64url characters", s))
+		return u
+	}
+	if n, err := base64.RawURLEncoding.Decode(u[:], t); err != nil || n != 16 {
 		r.failAt(start, ErrJSONType, fmt.Sprintf("invalid uuid %q: want 22 base64url characters", s))
 	}
 	return u

@@ -83,6 +83,12 @@ func TestJSONBytesAndUUID(t *testing.T) {
 		assert.Equal(t, []byte{0xf0, 0x85, 0x71, 0x42, 0x15, 0x2d, 0xb8, 0x7f, 0xe1, 0xdc, 0x4e}, r.Bytes(nil), in)
 		require.NoError(t, r.Finish("M", 0), in)
 	}
+	for _, in := range []string{`"00000000000000000000000"`, `"AAAA"`, `"Me1O0XVfu4hCAC_3da5SY!"`, `"Me1O0XVfu4hCAC_3da5SYQQQ"`} {
+		r.Init([]byte(in), 0)
+		r.UUID()
+		assert.ErrorIs(t, r.Finish("M", 0), ErrJSONType, in)
+	}
+
 	r.Init([]byte(`""`), 0)
 	b := r.Bytes(nil)
 	assert.NotNil(t, b, "empty bytes are not null")
