@@ -255,13 +255,23 @@ func (r *JSONReader) UUID() UUID {
 
 // str reads a JSON string at the offset (at its '"'). Without escapes it
 // returns the window of the input; otherwise it unescapes into *buf, which
-// keeps the grown capacity.
+// keeps the grown capacity. Bytes that are not UTF-8 are refused, as Java's
+// JSON reader refuses them.
 func (r *JSONReader) str(buf *[]byte) ([]byte, bool) {
 	b := r.buf
 	start := r.off
 	i := start + 1
 	for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
-		i++
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		c, size := utf8.DecodeRune(b[i:])
+		if c == utf8.RuneError && size == 1 {
+			r.failAt(i, ErrJSONSyntax, fmt.Sprintf("invalid UTF-8 byte %#02x in a string", b[i]))
+			return nil, false
+		}
+		i += size
 	}
 	if i < len(b) && b[i] == '"' {
 		r.off = i + 1
@@ -282,6 +292,15 @@ func (r *JSONReader) str(buf *[]byte) ([]byte, bool) {
 		case c < 0x20:
 			r.failAt(i, ErrJSONSyntax, fmt.Sprintf("control character %#02x in a string", c))
 			return nil, false
+		case c >= utf8.RuneSelf:
+			ru, size := utf8.DecodeRune(b[i:])
+			if ru == utf8.RuneError && size == 1 {
+				r.failAt(i, ErrJSONSyntax, fmt.Sprintf("invalid UTF-8 byte %#02x in a string", c))
+				return nil, false
+			}
+			out = append(out, b[i:i+size]...)
+			i += size
+			continue
 		case c != '\\':
 			out = append(out, c)
 			i++

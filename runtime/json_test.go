@@ -187,6 +187,12 @@ func TestJSONStringLimitAndEscapes(t *testing.T) {
 	r.String("")
 	assert.ErrorIs(t, r.Finish("M", 0), ErrStringTooLong)
 
+	for _, in := range []string{"\"a\x8a\"", "\"\\n\xff\"", "\"\xe2\x82\""} {
+		r.Init([]byte(in), 0)
+		r.String("")
+		assert.ErrorIs(t, r.Finish("M", 0), ErrJSONSyntax, "%q", in)
+	}
+
 	r.Init([]byte(`"\ud83d\ude00 \u00e9 \ud800"`), 0)
 	assert.Equal(t, "😀 é \uFFFD", r.String(""))
 	assert.NoError(t, r.Finish("M", 0))
