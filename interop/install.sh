@@ -25,9 +25,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get install -y -q "${missing[@]}"
 fi
 
-# kafkajs exactly as package-lock.json pins it. Its lz4 and zstd codecs
-# need native builds (node-gyp), so only the pure-JavaScript snappy codec
-# is installed.
+# kafkajs exactly as package-lock.json pins it, with pure-JavaScript snappy
+# (kafkajs-snappy) and lz4 (lz4js) codecs: the npm lz4 and zstd codecs for
+# kafkajs need native builds (node-gyp).
 # node_modules/.interop-lock is the lock file of the last install.
 if ! cmp -s node/package-lock.json node/node_modules/.interop-lock 2>/dev/null; then
 	echo "install: npm ci (kafkajs)"

@@ -10,21 +10,33 @@
 // key "key-<i>", value "<topic> value <i> " followed by "kafkagen " i%9 times,
 // headers index=<i>, topic=<topic> and, for odd i, an empty "empty" header.
 //
-// Scenarios: the codecs kafkajs has without native builds (none, gzip, and
-// snappy through kafkajs-snappy; its lz4 and zstd codecs need node-gyp), a
-// consumer group that commits, the idempotent producer, and a transaction
-// aborted and one committed, read read_committed. kafkajs only consumes
-// through groups, so every read-back is a group of its own.
+// Scenarios: the codecs kafkajs can have without native builds (none, gzip,
+// snappy through kafkajs-snappy, and lz4 through lz4codec below; the npm
+// lz4 and zstd codecs for kafkajs need node-gyp), a consumer group that
+// commits, the idempotent producer, and a transaction aborted and one
+// committed, read read_committed. kafkajs only consumes through groups, so
+// every read-back is a group of its own.
 'use strict'
 
 const { Kafka, CompressionTypes, CompressionCodecs, logLevel } = require('kafkajs')
 const SnappyCodec = require('kafkajs-snappy')
+const lz4 = require('lz4js')
+
+// lz4codec is a kafkajs codec over lz4js, a pure-JavaScript LZ4 that reads
+// and writes the LZ4 frame format Kafka uses in record batches.
+const lz4codec = () => ({
+  async compress (encoder) { return Buffer.from(lz4.compress(encoder.buffer)) },
+  async decompress (buffer) { return Buffer.from(lz4.decompress(buffer)) }
+})
 
 CompressionCodecs[CompressionTypes.Snappy] = SnappyCodec
+CompressionCodecs[CompressionTypes.LZ4] = lz4codec
 
 const NAME = 'kafkajs'
 const STEP_TIMEOUT_MS = 60000
-const CODECS = { none: CompressionTypes.None, gzip: CompressionTypes.GZIP, snappy: CompressionTypes.Snappy }
+const CODECS = {
+  none: CompressionTypes.None, gzip: CompressionTypes.GZIP, snappy: CompressionTypes.Snappy, lz4: CompressionTypes.LZ4
+}
 
 function records (topic, n) {
   const out = []
