@@ -5,7 +5,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test fuzz bench clean
+.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test interop fuzz bench clean
 
 all: generate test
 
@@ -72,6 +72,23 @@ broker-test:
 		cd examples/broker && $(GO) generate && $(GO) vet . && $(GO) test -count=1 .; \
 	else \
 		echo "SKIP broker-test: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
+
+# The interop suite (interop/, a module of its own; see interop/README.md):
+# installs kcat, kafka-python and kafkajs (apt-get, npm) and the Go clients,
+# tests the clients' scenarios against kfake, then runs six real clients
+# against examples/broker and kafkagen's own client against kfake. It ends
+# with "interop: clients=6 requests=… api-versions=… reencode-diffs=0".
+# INTEROP_FLAGS=-update-captures rewrites testdata/captures.
+INTEROP_FLAGS ?=
+interop:
+	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
+		bash interop/install.sh && \
+		$(GO) run ./internal/cmd/gencorpus && \
+		cd interop && $(GO) vet ./... && $(GO) test -count=1 ./... && \
+		$(GO) run ./cmd/interop $(INTEROP_FLAGS); \
+	else \
+		echo "SKIP interop: no Kafka spec corpus at $(KAFKA_SPEC_DIR) (set KAFKA_SPEC_DIR)"; \
 	fi
 
 # Native Go fuzzing, FUZZTIME per target (a duration, or an execution count
