@@ -91,6 +91,13 @@ func emitJSONFile(pkg string, n *jsonNames) ([]byte, error) {
 	f.ImportName(RuntimePath, "runtime")
 	emitJSONTop(f, n)
 	for _, st := range append([]*schema.Struct{root}, n.spec.Structs...) {
+		keys := map[string]string{}
+		for _, fld := range st.Fields {
+			if prev, ok := keys[jsonKey(fld)]; ok {
+				return nil, fmt.Errorf("%s: fields %s and %s have the same JSON key %q", st.Name, prev, fld.Name, jsonKey(fld))
+			}
+			keys[jsonKey(fld)] = fld.Name
+		}
 		w := &jsonStruct{n: n, s: st, name: n.types[st], within: structWithin(n.spec, st)}
 		if err := w.emitAppend(f); err != nil {
 			return nil, fmt.Errorf("%s: %w", st.Name, err)
