@@ -37,6 +37,10 @@ stream of frames each preceded by its 4-byte size, as on the socket.
 Requests name their api key and version in their header. Responses do not:
 give them with -api-key and -version, or pair each response with its request
 through the correlation id with -requests FILE (a stream of request frames).
+With -message NAME -version V the frames are messages of any spec, without
+a header (metadata log records, coordinator keys and values):
+
+  {"name":"PartitionChangeRecord","version":0,"message":{...}}
 
 A frame that cannot be read is reported on stderr with its position, the
 field path and the byte offset within the frame, and the next one is read.
@@ -47,6 +51,7 @@ Flags:
 // dumpConfig holds the parsed flags of dump.
 type dumpConfig struct {
 	in, release, requests, records string
+	message                        string
 	response, framed, omitTags     bool
 	apiKey, version                int
 	maxFrame                       int
@@ -61,7 +66,8 @@ func runDump(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	flags.StringVar(&c.release, "release", "", "Kafka release of the spec folder, such as 2.8 (default: the current rules)")
 	flags.BoolVar(&c.response, "response", false, "the frames are responses (with -api-key and -version, or -requests)")
 	flags.IntVar(&c.apiKey, "api-key", -1, "api key of the responses' requests")
-	flags.IntVar(&c.version, "version", -1, "version of the responses' requests")
+	flags.IntVar(&c.version, "version", -1, "version of the responses' requests, or of the -message frames")
+	flags.StringVar(&c.message, "message", "", "the frames are messages of the spec named NAME, without a header (with -version)")
 	flags.StringVar(&c.requests, "requests", "", "a stream of size-prefixed request frames: responses are paired with them by correlation id (implies -response)")
 	flags.BoolVar(&c.framed, "framed", false, "each FILE is a stream of size-prefixed frames, not one frame")
 	flags.StringVar(&c.records, "records", "batches", "records fields as: batches (their batches and records), base64 (as AppendJSON writes them), size (Kafka's request log: <field>SizeInBytes)")
@@ -111,6 +117,7 @@ func (e usageError) Error() string { return e.msg }
 // dumper reads frames and prints them.
 type dumper struct {
 	specs   *dynamic.Specs
+	message *schema.Spec // with -message
 	cfg     *dumpConfig
 	opts    dynamic.Options
 	pairs   map[int32]apiVersion // correlation id -> request, with -requests
@@ -131,7 +138,11 @@ func newDumper(c *dumpConfig, stdout, stderr io.Writer) (*dumper, error) {
 		c.response = true
 	}
 	switch {
-	case !c.response && (c.apiKey >= 0 || c.version >= 0):
+	case c.message != "" && (c.response || c.apiKey >= 0):
+		return nil, usageError{"-message frames have no header: -response, -requests and -api-key do not apply"}
+	case c.message != "" && c.version < 0:
+		return nil, usageError{"-message needs -version"}
+	case c.message == "" && !c.response && (c.apiKey >= 0 || c.version >= 0):
 		return nil, usageError{"-api-key and -version describe responses: add -response"}
 	case c.response && c.requests == "" && (c.apiKey < 0 || c.version < 0):
 		return nil, usageError{"responses need -api-key and -version, or -requests FILE"}
@@ -161,6 +172,17 @@ func newDumper(c *dumpConfig, stdout, stderr io.Writer) (*dumper, error) {
 	loaded, err := rules.LoadDir(c.in)
 	if err != nil {
 		return nil, fmt.Errorf("loading the specs: %w", err)
+	}
+	if c.message != "" {
+		for _, s := range loaded {
+			if s.Name == c.message {
+				d.message = s
+			}
+		}
+		if d.message == nil {
+			return nil, usageError{fmt.Sprintf("-message %s: no spec of that name in %s", c.message, c.in)}
+		}
+		return d, nil
 	}
 	if d.specs, err = dynamic.NewSpecs(loaded); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.in, err)
@@ -262,6 +284,8 @@ func (d *dumper) frame(where string, frame []byte) {
 	var f *dynamic.Frame
 	var err error
 	switch {
+	case d.message != nil:
+		f, err = dynamic.DecodeMessage(d.message, frame, int16(d.cfg.version))
 	case !d.cfg.response:
 		f, err = d.specs.DecodeRequest(frame)
 	case d.pairs != nil:

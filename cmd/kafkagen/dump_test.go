@@ -113,6 +113,16 @@ func TestDumpFiles(t *testing.T) {
 	assert.Contains(t, stderr, "missing.bin: no such file or directory")
 }
 
+// -message reads frames of any spec without a header: here a metadata log
+// record with two tagged fields set and an unknown tag.
+func TestDumpMessages(t *testing.T) {
+	record := unhexDump(t, "00000001", "000102030405060708090a0b0c0d0e0f", "03", "0009", "03", "00000001", "00000002", "0104", "00000005", "0901", "ab")
+	code, stdout, stderr := dump(t, stream(record, record[:20]), "-in", projectSpecDir, "-message", "PartitionChangeRecord", "-version", "0")
+	assert.Equal(t, 1, code)
+	assert.Equal(t, `{"name":"PartitionChangeRecord","version":0,"message":{"partitionId":1,"topicId":"AAECAwQFBgcICQoLDA0ODw","isr":[1,2],"leader":5,"_unknownTaggedFields":[{"tag":9,"data":"qw=="}]}}`+"\n", stdout)
+	assert.Equal(t, "kafkagen dump: stdin: frame 1 at byte 45: kafka decode PartitionChangeRecord v0 at byte 20: short buffer: need 1 bytes, have 0\n", stderr)
+}
+
 // A bad frame is reported with its place in the stream, the field path and
 // the offset in the frame; the frames after it are still printed.
 func TestDumpBadFrames(t *testing.T) {
@@ -159,6 +169,9 @@ func TestDumpMisuse(t *testing.T) {
 		{[]string{"-in", projectSpecDir, "-api-key", "1", "-version", "0"}, "kafkagen dump: -api-key and -version describe responses: add -response\n"},
 		{[]string{"-in", projectSpecDir, "-requests", "x", "-api-key", "1"}, "kafkagen dump: give either -requests or -api-key and -version, not both\n"},
 		{[]string{"-in", projectSpecDir, "-records", "hex"}, "kafkagen dump: -records \"hex\": want batches, base64 or size\n"},
+		{[]string{"-in", projectSpecDir, "-message", "PartitionChangeRecord"}, "kafkagen dump: -message needs -version\n"},
+		{[]string{"-in", projectSpecDir, "-message", "PartitionChangeRecord", "-version", "0", "-response"}, "kafkagen dump: -message frames have no header: -response, -requests and -api-key do not apply\n"},
+		{[]string{"-in", projectSpecDir, "-message", "Nope", "-version", "0"}, "kafkagen dump: -message Nope: no spec of that name in ../../schemas\n"},
 		{[]string{"-in", projectSpecDir, "-release", "0.7"}, ""},
 		{[]string{"-in", filepath.Join(projectSpecDir, "README.md")}, "kafkagen dump: -in ../../schemas/README.md is not a folder\n"},
 		{[]string{"-in", projectSpecDir, "-bogus"}, ""},

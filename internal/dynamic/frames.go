@@ -81,7 +81,8 @@ func ResponseHeaderVersion(api *schema.Spec, version int16) int16 {
 	return 0
 }
 
-// Frame is a decoded request or response: the header and the message.
+// Frame is a decoded request or response (the header and the message), or
+// a message of any other spec, without a header (DecodeMessage).
 type Frame struct {
 	Request       bool
 	Spec          *schema.Spec // the message's
@@ -153,6 +154,21 @@ func (s *Specs) decode(frame []byte, request bool, api *schema.Spec, version int
 	return f, nil
 }
 
+// DecodeMessage reads a frame holding one message of spec at version and
+// nothing else: a metadata log record, a coordinator key or value, a
+// snapshot record.
+func DecodeMessage(spec *schema.Spec, frame []byte, version int16) (*Frame, error) {
+	body, n, err := Decode(spec, frame, version)
+	if err != nil {
+		return nil, err
+	}
+	if rest := len(frame) - n; rest > 0 {
+		return nil, &runtime.Error{Op: "decode", Message: spec.Name, Version: version, Offset: n, Err: ErrFrame,
+			Detail: fmt.Sprintf("%d bytes after the message", rest)}
+	}
+	return &Frame{Spec: spec, Version: version, Body: body}, nil
+}
+
 func fieldIndex(def *schema.Struct, name string) int {
 	for i, f := range def.Fields {
 		if f.Name == name {
@@ -164,10 +180,11 @@ func fieldIndex(def *schema.Struct, name string) int {
 
 // AppendJSON writes the frame as one JSON object: the message's name and
 // version, then the header and the message under the keys Kafka's request
-// log uses:
+// log uses, or a headerless message under "message":
 //
 //	{"name":"FetchRequest","version":12,"requestHeader":{...},"request":{...}}
 //	{"name":"FetchResponse","version":12,"responseHeader":{...},"response":{...}}
+//	{"name":"PartitionChangeRecord","version":0,"message":{...}}
 func (f *Frame) AppendJSON(b []byte, opts Options) ([]byte, error) {
 	side := "response"
 	if f.Request {
@@ -177,10 +194,14 @@ func (f *Frame) AppendJSON(b []byte, opts Options) ([]byte, error) {
 	b = runtime.AppendJSONString(b, f.Spec.Name)
 	b = append(b, `,"version":`...)
 	b = runtime.AppendJSONInt(b, int64(f.Version))
-	b = append(b, `,"`+side+`Header":`...)
-	b, err := AppendJSON(b, f.HeaderSpec, f.Header, f.HeaderVersion, opts)
-	if err != nil {
-		return b, err
+	var err error
+	if f.Header == nil {
+		side = "message"
+	} else {
+		b = append(b, `,"`+side+`Header":`...)
+		if b, err = AppendJSON(b, f.HeaderSpec, f.Header, f.HeaderVersion, opts); err != nil {
+			return b, err
+		}
 	}
 	b = append(b, `,"`+side+`":`...)
 	if b, err = AppendJSON(b, f.Spec, f.Body, f.Version, opts); err != nil {
