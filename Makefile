@@ -103,7 +103,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./records/
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
 		$(GO) run ./internal/cmd/gencorpus && \
-		$(GO) test -tags corpus -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./conformance/; \
+		$(GO) test -tags corpus -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./conformance/ && \
+		$(GO) test -tags corpus -run '^$$' -fuzz '^FuzzDynamicDecode$$' -fuzztime $(FUZZTIME) ./conformance/ && \
+		$(GO) test -tags corpus -run '^$$' -fuzz '^FuzzDecodeJSON$$' -fuzztime $(FUZZTIME) ./conformance/; \
 	fi
 
 # Benchmarks (bench/, a module of its own so that kmsg, sarama and kafka-go

@@ -107,7 +107,7 @@ func TestCaptures(t *testing.T) {
 			clientsSeen[strings.SplitN(c.Rel, string(filepath.Separator), 2)[0]] = true
 		})
 	}
-	t.Logf("captures: clients=%d frames=%d api-versions=%d record-blobs=%d batches-uncompressed=%d batches-compressed=%d",
+	fmt.Printf("captures: clients=%d frames=%d api-versions=%d record-blobs=%d batches-uncompressed=%d batches-compressed=%d\n",
 		len(clientsSeen), tally.frames, len(tally.pairs), tally.blobs, tally.exact, tally.readBack)
 }
 

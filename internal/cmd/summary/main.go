@@ -1,6 +1,7 @@
 // Command summary reads the logs of the conformance suite and prints its one
-// summary line: pairs, messages, transcodes and kmsg pairs checked, and
-// mismatches. It exits 1 when a count it needs is missing.
+// summary line: pairs, messages, transcodes and kmsg pairs checked, the JSON
+// vectors and round trips, the frames dump printed, the real clients' frames
+// replayed, and mismatches. It exits 1 when a count it needs is missing.
 package main
 
 import (
@@ -16,7 +17,7 @@ var field = regexp.MustCompile(`([a-z-]+)=(\d+)`)
 
 func main() {
 	counts := map[string]map[string]int{} // line prefix -> key -> value
-	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|errors|length bombs):`)
+	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|errors|length bombs|json java vectors|json round trip|dynamic vs generated|dump|dump captures|captures):`)
 	for _, path := range os.Args[1:] {
 		f, err := os.Open(path)
 		if err != nil {
@@ -40,6 +41,8 @@ func main() {
 	need := []struct{ line, key string }{
 		{"corpus round trip", "pairs"}, {"corpus round trip", "messages"},
 		{"transcode", "checked"}, {"kmsg", "pairs"}, {"kmsg", "messages"},
+		{"json java vectors", "equal"}, {"json round trip", "messages"},
+		{"dump", "requests"}, {"dump", "responses"}, {"captures", "frames"},
 	}
 	for _, n := range need {
 		if _, ok := counts[n.line][n.key]; !ok {
@@ -51,10 +54,16 @@ func main() {
 	for _, kv := range counts {
 		mismatches += kv["mismatches"]
 	}
-	fmt.Printf("conformance: pairs=%d messages=%d transcodes=%d kmsg-pairs=%d kmsg-messages=%d kmsg-excluded-pairs=%d mismatches=%d\n",
+	json := counts["json java vectors"]
+	if json["equal"] != json["vectors"] {
+		mismatches += json["vectors"] - json["equal"]
+	}
+	fmt.Printf("conformance: pairs=%d messages=%d transcodes=%d kmsg-pairs=%d kmsg-messages=%d kmsg-excluded-pairs=%d "+
+		"json-vectors=%d/%d json-roundtrips=%d dump-frames=%d captured-frames=%d mismatches=%d\n",
 		counts["corpus round trip"]["pairs"], counts["corpus round trip"]["messages"],
 		counts["transcode"]["checked"], counts["kmsg"]["pairs"], counts["kmsg"]["messages"],
-		counts["kmsg"]["excluded-pairs"], mismatches)
+		counts["kmsg"]["excluded-pairs"], json["equal"], json["vectors"], counts["json round trip"]["messages"],
+		counts["dump"]["requests"]+counts["dump"]["responses"], counts["captures"]["frames"], mismatches)
 	if mismatches > 0 {
 		os.Exit(1)
 	}
