@@ -14,8 +14,11 @@ const (
 )
 
 // rsRecord is one record's content, shared by every library's encoder.
+// hkeyString is hkey as the string kmsg's Header takes, made once here so
+// that kmsg's encoding does not pay a conversion per record.
 type rsRecord struct {
 	key, value, hkey, hvalue []byte
+	hkeyString               string
 	tsDelta                  int64
 }
 
@@ -28,11 +31,12 @@ func rsContent(batch int) []rsRecord {
 			v[j] = "kafka record batch offset leader epoch "[(i+j+batch)%39]
 		}
 		out[i] = rsRecord{
-			key:     []byte("user-0000000" + string(rune('a'+i%26)) + "0000"),
-			value:   v,
-			hkey:    []byte("trace-id"),
-			hvalue:  []byte("0123456789abcdef"),
-			tsDelta: int64(i * 3),
+			key:        []byte("user-0000000" + string(rune('a'+i%26)) + "0000"),
+			value:      v,
+			hkey:       []byte("trace-id"),
+			hkeyString: "trace-id",
+			hvalue:     []byte("0123456789abcdef"),
+			tsDelta:    int64(i * 3),
 		}
 	}
 	return out

@@ -144,8 +144,9 @@ func TestRecordsetSameWork(t *testing.T) {
 	require.Equal(t, ours, rsReadKmsg(&kb, &kr, blob))
 	require.Equal(t, ours, rsReadSarama(rsFetchBody(blob)))
 	require.Equal(t, ours.records, rsWalk(blob).records)
-	require.Equal(t, blob, rsBuildKmsg(nil, rsContents()), "kmsg builds the same bytes")
+	require.Equal(t, blob, rsBuildKmsg(&kmsg.Record{}, nil, rsContents()), "kmsg builds the same bytes")
 	require.Equal(t, blob, rsBuildOurs(records.NewBatchBuilder(), nil, rsContents()))
+	require.Equal(t, blob, rsBuildOursBuffered(records.NewBatchBuilder(), nil, rsContents()))
 }
 
 func BenchmarkRecordsetRead(b *testing.B) {
@@ -179,7 +180,28 @@ func rsContents() [][]rsRecord {
 	return out
 }
 
+// rsBuildOurs builds the batches straight into dst (Start, Append,
+// Finish).
 func rsBuildOurs(bb *records.BatchBuilder, dst []byte, content [][]rsRecord) []byte {
+	for b, recs := range content {
+		bb.Start(dst)
+		bb.BaseOffset = int64(b * rsRecords)
+		bb.ProducerID, bb.ProducerEpoch, bb.BaseSequence = 1000, 1, int32(b*rsRecords)
+		for i := range recs {
+			r := &recs[i]
+			bb.Append(1700000000000+r.tsDelta+int64(i), r.key, r.value, records.Header{Key: r.hkey, Value: r.hvalue})
+		}
+		var err error
+		if dst, err = bb.Finish(); err != nil {
+			panic(err)
+		}
+	}
+	return dst
+}
+
+// rsBuildOursBuffered builds each batch in the builder's buffer and copies
+// it to dst (AppendTo).
+func rsBuildOursBuffered(bb *records.BatchBuilder, dst []byte, content [][]rsRecord) []byte {
 	for b, recs := range content {
 		bb.Reset()
 		bb.BaseOffset = int64(b * rsRecords)
@@ -206,35 +228,38 @@ func rsVarintSize(v int64) int {
 	return n
 }
 
-// rsBuildKmsg builds the batches as franz-go's producer does with kmsg:
-// each record's length computed, the records appended, the batch header
-// appended before them, then the CRC.
-func rsBuildKmsg(dst []byte, content [][]rsRecord) []byte {
-	var kr kmsg.Record
-	kr.Headers = make([]kmsg.Header, 1)
-	var raw []byte
+// rsBuildKmsg builds the batches with kmsg as franz-go's producer lays
+// them out: the batch header (RecordBatch.AppendTo with no records yet),
+// each record's length computed and the record appended straight after it
+// (Record.AppendTo), then the length and CRC patched. kr is reused, as a
+// producer would.
+func rsBuildKmsg(kr *kmsg.Record, dst []byte, content [][]rsRecord) []byte {
+	if len(kr.Headers) != 1 {
+		kr.Headers = make([]kmsg.Header, 1)
+	}
 	for b, recs := range content {
-		raw = raw[:0]
 		first := int64(1700000000000)
 		maxTS := first
 		for i := range recs {
+			maxTS = max(maxTS, first+recs[i].tsDelta+int64(i))
+		}
+		at := len(dst)
+		batch := kmsg.RecordBatch{
+			FirstOffset: int64(b * rsRecords), PartitionLeaderEpoch: -1, Magic: 2,
+			LastOffsetDelta: int32(len(recs) - 1), FirstTimestamp: first, MaxTimestamp: maxTS,
+			ProducerID: 1000, ProducerEpoch: 1, FirstSequence: int32(b * rsRecords), NumRecords: int32(len(recs)),
+		}
+		dst = batch.AppendTo(dst)
+		for i := range recs {
 			r := &recs[i]
-			ts := first + r.tsDelta + int64(i)
-			maxTS = max(maxTS, ts)
-			kr.TimestampDelta64, kr.OffsetDelta, kr.Key, kr.Value = ts-first, int32(i), r.key, r.value
-			kr.Headers[0] = kmsg.Header{Key: string(r.hkey), Value: r.hvalue}
+			kr.TimestampDelta64, kr.OffsetDelta, kr.Key, kr.Value = r.tsDelta+int64(i), int32(i), r.key, r.value
+			kr.Headers[0] = kmsg.Header{Key: r.hkeyString, Value: r.hvalue}
 			kr.Length = int32(1 + rsVarintSize(kr.TimestampDelta64) + rsVarintSize(int64(i)) +
 				rsVarintSize(int64(len(r.key))) + len(r.key) + rsVarintSize(int64(len(r.value))) + len(r.value) +
 				1 + rsVarintSize(int64(len(r.hkey))) + len(r.hkey) + rsVarintSize(int64(len(r.hvalue))) + len(r.hvalue))
-			raw = kr.AppendTo(raw)
+			dst = kr.AppendTo(dst)
 		}
-		batch := kmsg.RecordBatch{
-			FirstOffset: int64(b * rsRecords), Length: int32(49 + len(raw)), PartitionLeaderEpoch: -1, Magic: 2,
-			LastOffsetDelta: int32(len(recs) - 1), FirstTimestamp: first, MaxTimestamp: maxTS,
-			ProducerID: 1000, ProducerEpoch: 1, FirstSequence: int32(b * rsRecords), NumRecords: int32(len(recs)), Records: raw,
-		}
-		at := len(dst)
-		dst = batch.AppendTo(dst)
+		binary.BigEndian.PutUint32(dst[at+8:], uint32(len(dst)-at-12))
 		binary.BigEndian.PutUint32(dst[at+17:], crc32.Checksum(dst[at+21:], castagnoli))
 	}
 	return dst
@@ -255,5 +280,7 @@ func BenchmarkRecordsetBuild(b *testing.B) {
 	}
 	bb := records.NewBatchBuilder()
 	run("kafkagen", func(dst []byte) []byte { return rsBuildOurs(bb, dst, content) })
-	run("kmsg", func(dst []byte) []byte { return rsBuildKmsg(dst, content) })
+	run("kafkagen-buffered", func(dst []byte) []byte { return rsBuildOursBuffered(bb, dst, content) })
+	var kr kmsg.Record
+	run("kmsg", func(dst []byte) []byte { return rsBuildKmsg(&kr, dst, content) })
 }

@@ -69,8 +69,9 @@ func TestAllocsRead(t *testing.T) {
 	}
 }
 
-// TestAllocsBuild: building a batch, compressed or not, allocates nothing
-// once the builder's buffers and codecs exist and dst has room.
+// TestAllocsBuild: building a batch, compressed or not, in the builder's
+// buffer (AppendTo) or straight into dst (Start, Finish), allocates
+// nothing once the builder's buffers and codecs exist and dst has room.
 func TestAllocsBuild(t *testing.T) {
 	value := payload(80, 1)
 	headers := []Header{{Key: []byte("trace"), Value: []byte("abc")}}
@@ -91,6 +92,21 @@ func TestAllocsBuild(t *testing.T) {
 			}
 			build()
 			require.Zero(t, testing.AllocsPerRun(20, build))
+
+			// Straight into dst (Start, Finish) too, once dst has room.
+			direct := func() {
+				bb.Start(dst[:0])
+				bb.Compression = c
+				bb.ProducerID, bb.ProducerEpoch, bb.BaseSequence = 7, 1, 100
+				for j := 0; j < 100; j++ {
+					bb.Append(int64(1700000000000+j), []byte("key"), value, headers...)
+				}
+				if _, err := bb.Finish(); err != nil {
+					panic(err)
+				}
+			}
+			direct()
+			require.Zero(t, testing.AllocsPerRun(20, direct))
 		})
 	}
 }

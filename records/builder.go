@@ -11,6 +11,11 @@ import (
 // one: its buffers are kept, so building allocates nothing in steady state
 // (compressing too, once its Compressor's codecs exist).
 //
+// Start and Finish build a batch straight into the caller's buffer
+// instead, sparing AppendTo's copy of the records: Start(dst) begins the
+// batch at the end of dst, Append encodes each record in place, and Finish
+// fills in the header and returns dst with the batch.
+//
 // The zero value holds producer id 0 and the like; start from
 // NewBatchBuilder, or call Reset, to get Kafka's "absent" values.
 type BatchBuilder struct {
@@ -33,9 +38,15 @@ type BatchBuilder struct {
 	// becomes the base timestamp; set it before appending records.
 	DeleteHorizonMs int64
 
-	records   []byte // encoded records, uncompressed
+	// buf holds the encoded records, uncompressed, from start on: the
+	// builder's own buffer, or between Start and Finish the caller's, with
+	// room for the header before start.
+	buf       []byte
+	start     int
+	direct    bool   // buf is the caller's (Start)
+	own       []byte // the builder's buffer while buf is the caller's
 	scratch   []byte // compressed records
-	own       *Compressor
+	ownComp   *Compressor
 	count     int32
 	lastDelta int32
 	baseTime  int64
@@ -52,8 +63,14 @@ func NewBatchBuilder() *BatchBuilder {
 }
 
 // Reset drops the records and restores NewBatchBuilder's header fields,
-// keeping the Compressor and every buffer.
+// keeping the Compressor and every buffer. A batch begun with Start is
+// abandoned: dst keeps what it held before Start, and the builder forgets
+// it.
 func (b *BatchBuilder) Reset() {
+	own := b.buf[:0]
+	if b.direct {
+		own = b.own[:0]
+	}
 	*b = BatchBuilder{
 		PartitionLeaderEpoch: NoPartitionLeaderEpoch,
 		ProducerID:           NoProducerID,
@@ -62,17 +79,58 @@ func (b *BatchBuilder) Reset() {
 		LogAppendTime:        NoTimestamp,
 		DeleteHorizonMs:      NoTimestamp,
 		Compressor:           b.Compressor,
-		records:              b.records[:0],
+		buf:                  own,
 		scratch:              b.scratch[:0],
-		own:                  b.own,
+		ownComp:              b.ownComp,
 	}
+}
+
+// Start resets the builder (as Reset does) and begins a batch at the end
+// of dst: records appended from now on are encoded straight into dst, after
+// room for the header, and Finish completes the batch. Leave dst alone
+// until Finish returns it.
+func (b *BatchBuilder) Start(dst []byte) {
+	b.Reset()
+	at := len(dst)
+	dst = grow(dst, v2HeaderSize)
+	b.own, b.buf, b.start, b.direct = b.buf, dst[:at+v2HeaderSize], at+v2HeaderSize, true
+}
+
+// Finish completes the batch Start began (header, compression, length and
+// CRC), returns dst with it, and resets the builder, which no longer refers
+// to dst. On an error (no records, a codec failing, no Start) the returned
+// slice is dst as it was before Start.
+func (b *BatchBuilder) Finish() ([]byte, error) {
+	if !b.direct {
+		return nil, writeError("records", ErrInvalidRecord, "Finish without Start")
+	}
+	dst, at := b.buf, b.start-v2HeaderSize
+	defer b.Reset()
+	if b.count == 0 {
+		return dst[:at], writeError("records", ErrInvalidRecord, "a batch needs at least one record")
+	}
+	if b.Compression != CompressionNone {
+		z, err := b.compressor()
+		if err == nil {
+			b.scratch, err = z.AppendCompressed(b.scratch[:0], b.Compression, MagicV2, dst[b.start:])
+		}
+		if err != nil {
+			return dst[:at], err
+		}
+		dst = append(dst[:b.start], b.scratch...)
+	}
+	h := b.header()
+	h.put(dst[at:])
+	finishV2(dst[at:])
+	return dst, nil
 }
 
 // NumRecords is the number of records appended since Reset.
 func (b *BatchBuilder) NumRecords() int { return int(b.count) }
 
 // Append adds a record at the next offset (delta 0 for the first). A nil
-// key or value is null.
+// key or value is null. The key, value and headers are copied: the caller
+// may reuse them as soon as Append returns.
 func (b *BatchBuilder) Append(timestamp int64, key, value []byte, headers ...Header) {
 	delta := int32(0)
 	if b.count > 0 {
@@ -108,16 +166,53 @@ func (b *BatchBuilder) add(delta int32, ts int64, key, value []byte, headers []H
 		}
 	}
 	b.maxTime = max(b.maxTime, ts)
-	b.records = appendRecord(b.records, delta, ts-b.baseTime, key, value, headers)
+	b.buf = appendRecord(b.buf, delta, ts-b.baseTime, key, value, headers)
 	b.lastDelta = delta
 	b.count++
 }
 
-// AppendTo appends the batch to dst. It does not reset the builder.
+// AppendTo appends the batch to dst. It does not reset the builder. A
+// batch begun with Start is completed by Finish instead.
 func (b *BatchBuilder) AppendTo(dst []byte) ([]byte, error) {
+	if b.direct {
+		return dst, writeError("records", ErrInvalidRecord, "AppendTo after Start: use Finish")
+	}
 	if b.count == 0 {
 		return dst, writeError("records", ErrInvalidRecord, "a batch needs at least one record")
 	}
+	h := b.header()
+	body := b.buf[b.start:]
+	if b.Compression != CompressionNone {
+		z, err := b.compressor()
+		if err == nil {
+			b.scratch, err = z.AppendCompressed(b.scratch[:0], b.Compression, MagicV2, body)
+		}
+		if err != nil {
+			return dst, err
+		}
+		body = b.scratch
+	}
+	at := len(dst)
+	dst = grow(dst, v2HeaderSize+len(body))
+	dst = h.append(dst)
+	dst = append(dst, body...)
+	finishV2(dst[at:])
+	return dst, nil
+}
+
+// compressor is the Compressor to use: the caller's, or the builder's own.
+func (b *BatchBuilder) compressor() (*Compressor, error) {
+	if b.Compressor != nil {
+		return b.Compressor, nil
+	}
+	if b.ownComp == nil {
+		b.ownComp = &Compressor{}
+	}
+	return b.ownComp, nil
+}
+
+// header is the batch's header from the builder's fields and records.
+func (b *BatchBuilder) header() batchHeader {
 	attrs := Attributes(b.Compression)
 	if b.Transactional {
 		attrs |= AttrTransactional
@@ -133,32 +228,11 @@ func (b *BatchBuilder) AppendTo(dst []byte) ([]byte, error) {
 	if b.DeleteHorizonMs != NoTimestamp {
 		attrs |= AttrDeleteHorizon
 	}
-	h := batchHeader{
+	return batchHeader{
 		baseOffset: b.BaseOffset, leaderEpoch: b.PartitionLeaderEpoch, attributes: attrs,
 		lastOffsetDelta: b.lastDelta, baseTimestamp: b.baseTime, maxTimestamp: maxTime,
 		producerID: b.ProducerID, producerEpoch: b.ProducerEpoch, baseSequence: b.BaseSequence, count: b.count,
 	}
-	body := b.records
-	if b.Compression != CompressionNone {
-		z := b.Compressor
-		if z == nil {
-			if b.own == nil {
-				b.own = &Compressor{}
-			}
-			z = b.own
-		}
-		var err error
-		if b.scratch, err = z.AppendCompressed(b.scratch[:0], b.Compression, MagicV2, b.records); err != nil {
-			return dst, err
-		}
-		body = b.scratch
-	}
-	at := len(dst)
-	dst = grow(dst, v2HeaderSize+len(body))
-	dst = h.append(dst)
-	dst = append(dst, body...)
-	finishV2(dst[at:])
-	return dst, nil
 }
 
 // batchHeader is what a v2 header holds besides its length and CRC.
@@ -177,8 +251,15 @@ type batchHeader struct {
 
 // append appends the 61-byte header with its length and CRC zero.
 func (h *batchHeader) append(dst []byte) []byte {
-	dst = grow(dst, v2HeaderSize)
-	b := dst[len(dst) : len(dst)+v2HeaderSize]
+	at := len(dst)
+	dst = grow(dst, v2HeaderSize)[:at+v2HeaderSize]
+	h.put(dst[at:])
+	return dst
+}
+
+// put writes the 61-byte header at the start of b, its length and CRC zero.
+func (h *batchHeader) put(b []byte) {
+	b = b[:v2HeaderSize]
 	binary.BigEndian.PutUint64(b[v2BaseOffsetPos:], uint64(h.baseOffset))
 	binary.BigEndian.PutUint32(b[v2LengthPos:], 0)
 	binary.BigEndian.PutUint32(b[v2LeaderEpochPos:], uint32(h.leaderEpoch))
@@ -192,7 +273,6 @@ func (h *batchHeader) append(dst []byte) []byte {
 	binary.BigEndian.PutUint16(b[v2ProducerEpochPos:], uint16(h.producerEpoch))
 	binary.BigEndian.PutUint32(b[v2BaseSequencePos:], uint32(h.baseSequence))
 	binary.BigEndian.PutUint32(b[v2CountPos:], uint32(h.count))
-	return dst[:len(dst)+v2HeaderSize]
 }
 
 // finishV2 fills the length and CRC of the whole batch in batch.
@@ -201,38 +281,84 @@ func finishV2(batch []byte) {
 	binary.BigEndian.PutUint32(batch[v2CRCPos:], CRC32C(batch[v2AttributesPos:]))
 }
 
-// appendRecord appends one v2 record.
+// appendRecord appends one v2 record. The body is written first, after
+// room for a two-byte length (bodies of 64 bytes to 8 KiB, the common
+// case), so that no varint needs its size computed in advance; other
+// bodies are moved to fit their length afterwards. dst grows at most once,
+// out of line, to an upper bound of the record's size.
 func appendRecord(dst []byte, offsetDelta int32, timestampDelta int64, key, value []byte, headers []Header) []byte {
-	body := 1 + sizeVarint(timestampDelta) + sizeVarint(int64(offsetDelta)) +
-		sizeBytes(key) + sizeBytes(value) + sizeVarint(int64(len(headers)))
-	for i := range headers {
-		body += sizeBytes(headers[i].Key) + sizeBytes(headers[i].Value)
+	// Every varint takes at most 10 bytes: the length, two deltas, two
+	// lengths, the header count, and two lengths per header.
+	bound := 60 + len(key) + len(value)
+	for j := range headers {
+		bound += 20 + len(headers[j].Key) + len(headers[j].Value)
 	}
-	dst = grow(dst, sizeVarint(int64(body))+body)
-	dst = appendVarint(dst, int64(body))
-	dst = append(dst, 0) // attributes
-	dst = appendVarint(dst, timestampDelta)
-	dst = appendVarint(dst, int64(offsetDelta))
-	dst = appendBytes(dst, key)
-	dst = appendBytes(dst, value)
-	dst = appendVarint(dst, int64(len(headers)))
-	for i := range headers {
-		dst = appendBytes(dst, headers[i].Key)
-		dst = appendBytes(dst, headers[i].Value)
+	if cap(dst)-len(dst) < bound {
+		dst = growOutOfLine(dst, bound)
 	}
-	return dst
+	n := len(dst)
+	b := dst[n : n+bound]
+	b[2] = 0 // attributes
+	i := putUvarint(b, 3, zigzag(timestampDelta))
+	i = putUvarint(b, i, zigzag(int64(offsetDelta)))
+	i = putRaw(b, putLength(b, i, key), key)
+	i = putRaw(b, putLength(b, i, value), value)
+	i = putUvarint(b, i, uint64(len(headers))<<1)
+	for j := range headers {
+		h := &headers[j]
+		i = putRaw(b, putLength(b, i, h.Key), h.Key)
+		i = putRaw(b, putLength(b, i, h.Value), h.Value)
+	}
+	if body := i - 2; body >= 64 && body < 8192 {
+		b[0], b[1] = byte(body<<1)|0x80, byte(body>>6)
+	} else {
+		i = fitLength(b, body)
+	}
+	return dst[:n+i]
 }
 
-func sizeBytes(b []byte) int {
-	if b == nil {
-		return 1
-	}
-	return sizeVarint(int64(len(b))) + len(b)
+// fitLength moves a record body of any other size from b[2:] to follow its
+// length varint, writes the length, and returns the record's size.
+//
+//go:noinline
+func fitLength(b []byte, body int) int {
+	at := uvarintSize(uint64(body) << 1)
+	copy(b[at:], b[2:2+body])
+	putUvarint(b, 0, uint64(body)<<1)
+	return at + body
 }
 
-func appendBytes(dst, b []byte) []byte {
-	if b == nil {
-		return append(dst, 1) // zigzag -1
+// growOutOfLine is grow, kept out of appendRecord's hot path.
+//
+//go:noinline
+func growOutOfLine(dst []byte, n int) []byte { return grow(dst, n) }
+
+// putLength writes the varint length of v (-1 for nil) at b[i:] and
+// returns the position after it; putRaw then writes v.
+func putLength(b []byte, i int, v []byte) int {
+	if v == nil {
+		return putUvarint(b, i, 1) // zigzag -1
 	}
-	return append(appendVarint(dst, int64(len(b))), b...)
+	return putUvarint(b, i, uint64(len(v))<<1)
+}
+
+// putRaw copies v to b[i:] and returns the position after it. Strings of
+// 8 to 128 bytes (keys, header keys and values, small values) move as
+// words, the last one overlapping the one before: a call to memmove would
+// make the caller save every live register.
+func putRaw(b []byte, i int, v []byte) int {
+	n := len(v)
+	switch {
+	case n >= 16 && n <= 128:
+		for j := 0; j < n-16; j += 16 {
+			*(*[16]byte)(b[i+j:]) = [16]byte(v[j:])
+		}
+		*(*[16]byte)(b[i+n-16:]) = [16]byte(v[n-16:])
+	case n >= 8 && n < 16:
+		*(*[8]byte)(b[i:]) = [8]byte(v)
+		*(*[8]byte)(b[i+n-8:]) = [8]byte(v[n-8:])
+	default:
+		copy(b[i:], v)
+	}
+	return i + n
 }

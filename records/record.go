@@ -39,13 +39,13 @@ type Header struct {
 }
 
 // decodeV2 reads the record at data[p:] into r and returns the position
-// after it. Offset, Timestamp and Sequence are left to the caller.
+// after it. Offset, Timestamp and Sequence are left to the caller. It is
+// the general decoder, which also names what is wrong: RecordReader.Next
+// calls it for the records decodeV2Fast does not take, the bad ones among
+// them.
 func (r *Record) decodeV2(data []byte, p int) (int, *fieldError) {
 	start := p
-	length, ok := varint1(data, p, len(data))
-	if p++; !ok {
-		length, p = readVarintSlow(data, p-1, len(data), 5)
-	}
+	length, p := readVarint(data, p, len(data), 5)
 	if p < 0 {
 		return 0, varintError("length", p)
 	}
@@ -61,15 +61,11 @@ func (r *Record) decodeV2(data []byte, p int) (int, *fieldError) {
 	r.Size = end - start
 	r.Attributes = int8(data[p])
 	p++
-	var v int64
-	if r.TimestampDelta, ok = varint1(data, p, end); ok {
-		p++
-	} else if r.TimestampDelta, p = readVarintSlow(data, p, end, 10); p < 0 {
+	if r.TimestampDelta, p = readVarint(data, p, end, 10); p < 0 {
 		return 0, varintError("timestamp delta", p)
 	}
-	if v, ok = varint1(data, p, end); ok {
-		p++
-	} else if v, p = readVarintSlow(data, p, end, 5); p < 0 {
+	v, p := readVarint(data, p, end, 5)
+	if p < 0 {
 		return 0, varintError("offset delta", p)
 	}
 	r.OffsetDelta = int32(v)
@@ -80,9 +76,7 @@ func (r *Record) decodeV2(data []byte, p int) (int, *fieldError) {
 	if r.Value, p, fe = varBytes(data, p, end, "value"); fe != nil {
 		return 0, fe
 	}
-	if v, ok = varint1(data, p, end); ok {
-		p++
-	} else if v, p = readVarintSlow(data, p, end, 5); p < 0 {
+	if v, p = readVarint(data, p, end, 5); p < 0 {
 		return 0, varintError("header count", p)
 	}
 	// Each header takes at least two bytes: bound the count before growing.
@@ -110,16 +104,8 @@ func (r *Record) decodeV2(data []byte, p int) (int, *fieldError) {
 }
 
 // varBytes reads a varint-length byte string within data[p:end], nil for
-// -1. One-byte lengths take an inlined path; varBytesSlow does the rest.
+// -1.
 func varBytes(data []byte, p, end int, field string) ([]byte, int, *fieldError) {
-	if n, ok := varint1(data, p, end); ok && n >= 0 && n <= int64(end-p-1) {
-		q := p + 1 + int(n)
-		return data[p+1 : q : q], q, nil
-	}
-	return varBytesSlow(data, p, end, field)
-}
-
-func varBytesSlow(data []byte, p, end int, field string) ([]byte, int, *fieldError) {
 	n, p := readVarint(data, p, end, 5)
 	if p < 0 {
 		return nil, 0, varintError(field, p)

@@ -33,6 +33,13 @@ type RecordReader struct {
 	single    bool  // an uncompressed legacy message: one record, data is its key and value
 	rawSize   int   // that message's whole size
 	innerBase int64 // what magic 1 adds to its relative inner offsets
+
+	// fast is count in a v2 batch until an error, else 0: Next tries
+	// decodeV2Fast while i is below it.
+	fast int
+	// A v2 record's timestamp is tsBase + TimestampDelta&tsMask: the base
+	// timestamp and all ones, or for LogAppendTime the max timestamp and 0.
+	tsBase, tsMask int64
 }
 
 // Reset starts reading the records of b, decompressing them with d when b
@@ -62,6 +69,10 @@ func (rr *RecordReader) Reset(b *Batch, d *Decompressor) error {
 	}
 	if b.Magic < MagicV2 {
 		return rr.findInnerBase()
+	}
+	rr.fast, rr.tsBase, rr.tsMask = rr.count, rr.baseTime, -1
+	if rr.appendTS {
+		rr.tsBase, rr.tsMask = rr.maxTime, 0
 	}
 	return nil
 }
@@ -95,6 +106,25 @@ func (rr *RecordReader) findInnerBase() error {
 // Next reads the next record into r, reporting false at the end or at an
 // error.
 func (rr *RecordReader) Next(r *Record) bool {
+	if rr.i < rr.fast {
+		if next, ok := r.decodeV2Fast(rr.data, rr.p); ok {
+			r.Offset = rr.base + int64(r.OffsetDelta)
+			r.Timestamp = rr.tsBase + r.TimestampDelta&rr.tsMask
+			r.Sequence = NoSequence
+			if rr.baseSeq >= 0 {
+				r.Sequence = addSequence(rr.baseSeq, r.OffsetDelta)
+			}
+			rr.p = next
+			rr.i++
+			return true
+		}
+	}
+	return rr.next(r)
+}
+
+// next is Next for legacy messages, the end of a batch, and v2 records
+// decodeV2Fast leaves to the general decoder (which also finds the errors).
+func (rr *RecordReader) next(r *Record) bool {
 	if rr.err != nil {
 		return false
 	}
@@ -113,21 +143,17 @@ func (rr *RecordReader) Next(r *Record) bool {
 		return false
 	}
 	if rr.p >= len(rr.data) {
-		rr.err = rr.recordError(rr.i, rr.p, "records", ErrRecordCount,
-			"the records end after "+strconv.Itoa(rr.i)+" of the batch's "+strconv.Itoa(rr.count))
+		rr.err, rr.fast = rr.recordError(rr.i, rr.p, "records", ErrRecordCount,
+			"the records end after "+strconv.Itoa(rr.i)+" of the batch's "+strconv.Itoa(rr.count)), 0
 		return false
 	}
 	next, fe := r.decodeV2(rr.data, rr.p)
 	if fe != nil {
-		rr.err = rr.recordError(rr.i, rr.p, fe.field, fe.err, fe.detail)
+		rr.err, rr.fast = rr.recordError(rr.i, rr.p, fe.field, fe.err, fe.detail), 0
 		return false
 	}
 	r.Offset = rr.base + int64(r.OffsetDelta)
-	if rr.appendTS {
-		r.Timestamp = rr.maxTime
-	} else {
-		r.Timestamp = rr.baseTime + r.TimestampDelta
-	}
+	r.Timestamp = rr.tsBase + r.TimestampDelta&rr.tsMask
 	r.Sequence = NoSequence
 	if rr.baseSeq >= 0 {
 		r.Sequence = addSequence(rr.baseSeq, r.OffsetDelta)
@@ -191,7 +217,7 @@ func (rr *RecordReader) nextInner(r *Record) bool {
 func (rr *RecordReader) Err() error { return rr.err }
 
 func (rr *RecordReader) fail(err error) error {
-	rr.err = err
+	rr.err, rr.fast = err, 0
 	rr.single, rr.count, rr.data, rr.magic = false, 0, nil, MagicV2
 	return err
 }
