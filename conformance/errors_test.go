@@ -576,7 +576,7 @@ func TestCorpusReadErrors(t *testing.T) {
 }
 
 // TestCorpusUnsupportedVersion: Decode, DecodeAliased and AppendTo fail
-// with ErrUnsupportedVersion outside the valid versions, and Size is 0.
+// with ErrUnsupportedVersion outside the valid versions, and Size is -1.
 func TestCorpusUnsupportedVersion(t *testing.T) {
 	specs, pkgOf := corpusSpecs(t)
 	for _, spec := range specs {
@@ -587,7 +587,7 @@ func TestCorpusUnsupportedVersion(t *testing.T) {
 		for _, v := range bad {
 			msg := pkgOf[spec].newByName(spec.Name)
 			where := fmt.Sprintf("%s v%d", spec.Name, v)
-			assert.Zero(t, msg.Size(v), where)
+			assert.Equal(t, -1, msg.Size(v), where)
 			_, err := errsAppend(t, msg, v)
 			errsEncodeError(t, err, runtime.ErrUnsupportedVersion, spec.Name, v, "", where)
 			src := []byte{0, 0, 0, 0}

@@ -48,6 +48,9 @@ type BrokerHeartbeatRequest struct {
 }
 
 // NewBrokerHeartbeatRequest returns a BrokerHeartbeatRequest holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewBrokerHeartbeatRequest() *BrokerHeartbeatRequest {
 	m := new(BrokerHeartbeatRequest)
 	m.Reset()
@@ -89,11 +92,12 @@ func (m *BrokerHeartbeatRequest) HeaderVersion(version int16) int16 {
 	return 2
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *BrokerHeartbeatRequest) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -130,10 +134,9 @@ func (m *BrokerHeartbeatRequest) Decode(src []byte, version int16) (int, error) 
 		// Drop everything that points into an earlier caller's buffer.
 		*m = BrokerHeartbeatRequest{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("BrokerHeartbeatRequest", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("BrokerHeartbeatRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -144,10 +147,9 @@ func (m *BrokerHeartbeatRequest) DecodeAliased(src []byte, version int16) (int, 
 		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("BrokerHeartbeatRequest", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("BrokerHeartbeatRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -191,77 +193,61 @@ func (m *BrokerHeartbeatRequest) isDefault() bool {
 
 func (m *BrokerHeartbeatRequest) size(version int16) int {
 	n := 30
-	n += runtime.SizeArrayLen(len(m.Listeners), true)
-	for i1 := range m.Listeners {
-		e1 := &m.Listeners[i1]
+	n += runtime.SizeArrayLen(len(m.Listeners), runtime.Compact)
+	for i := range m.Listeners {
+		e := &m.Listeners[i]
 		n += 4
-		n += runtime.SizeString(len(e1.Name), true)
-		n += runtime.SizeString(len(e1.Host), true)
-		if len(e1.UnknownTags) == 0 {
-			n++
-		} else {
-			n += e1.UnknownTags.SectionSize()
-		}
+		n += runtime.SizeString(len(e.Name), runtime.Compact)
+		n += runtime.SizeString(len(e.Host), runtime.Compact)
+		n += runtime.SizeTagSection(e.UnknownTags)
 	}
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, error) {
+	var p []byte
 	var err error
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 30)
-		_ = p[29]
-		p[0] = byte(m.CurrentState)
-		p[1] = byte(m.TargetState)
-		binary.BigEndian.PutUint32(p[2:], uint32(m.BrokerID))
-		binary.BigEndian.PutUint64(p[6:], uint64(m.BrokerEpoch))
-		binary.BigEndian.PutUint64(p[14:], uint64(m.LeaseDurationMs))
-		binary.BigEndian.PutUint64(p[22:], uint64(m.CurMetadataOffset))
-	}
-	b = runtime.AppendArrayLen(b, len(m.Listeners), true)
-	for i1 := range m.Listeners {
-		e1 := &m.Listeners[i1]
-		if len(e1.Name) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("Name", runtime.ErrStringTooLong, ""), "Listeners", i1)
+	b, p = runtime.Extend(b, 30)
+	_ = p[29]
+	p[0] = byte(m.CurrentState)
+	p[1] = byte(m.TargetState)
+	binary.BigEndian.PutUint32(p[2:], uint32(m.BrokerID))
+	binary.BigEndian.PutUint64(p[6:], uint64(m.BrokerEpoch))
+	binary.BigEndian.PutUint64(p[14:], uint64(m.LeaseDurationMs))
+	binary.BigEndian.PutUint64(p[22:], uint64(m.CurMetadataOffset))
+	b = runtime.AppendArrayLen(b, len(m.Listeners), runtime.Compact)
+	for i := range m.Listeners {
+		e := &m.Listeners[i]
+		if len(e.Name) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("Name", runtime.ErrStringTooLong, ""), "Listeners", i)
 		}
-		b = runtime.AppendString(b, e1.Name, true)
-		if len(e1.Host) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Listeners", i1)
+		b = runtime.AppendString(b, e.Name, runtime.Compact)
+		if len(e.Host) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Listeners", i)
 		}
-		b = runtime.AppendString(b, e1.Host, true)
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 4)
-			_ = p[3]
-			binary.BigEndian.PutUint16(p[0:], uint16(e1.Port))
-			binary.BigEndian.PutUint16(p[2:], uint16(e1.SecurityProtocol))
-		}
-		if len(e1.UnknownTags) == 0 {
+		b = runtime.AppendString(b, e.Host, runtime.Compact)
+		b, p = runtime.Extend(b, 4)
+		_ = p[3]
+		binary.BigEndian.PutUint16(p[0:], uint16(e.Port))
+		binary.BigEndian.PutUint16(p[2:], uint16(e.SecurityProtocol))
+		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-				return b, runtime.WithinElem(err, "Listeners", i1)
-			}
+		} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+			return b, runtime.WithinElem(err, "Listeners", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *BrokerHeartbeatRequest) decode(r *runtime.Reader, version int16) {
-	if p := r.Fixed(30); p != nil {
+func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	if p := d.Fixed(off, 30); p != nil {
 		_ = p[29]
 		m.CurrentState = int8(p[0])
 		m.TargetState = int8(p[1])
@@ -269,73 +255,43 @@ func (m *BrokerHeartbeatRequest) decode(r *runtime.Reader, version int16) {
 		m.BrokerEpoch = int64(binary.BigEndian.Uint64(p[6:]))
 		m.LeaseDurationMs = int64(binary.BigEndian.Uint64(p[14:]))
 		m.CurMetadataOffset = int64(binary.BigEndian.Uint64(p[22:]))
+		off += 30
 	} else {
-		r.FailRun([]int{1, 2, 6, 14, 22, 30}, []string{"CurrentState", "TargetState", "BrokerId", "BrokerEpoch", "LeaseDurationMs", "CurMetadataOffset"})
-		return
+		off = d.FailRun(off, []int{1, 2, 6, 14, 22, 30}, []string{"CurrentState", "TargetState", "BrokerId", "BrokerEpoch", "LeaseDurationMs", "CurMetadataOffset"})
 	}
-	{
-		n, ok := r.SmallArrayLen(true, 7)
-		if !ok {
-			n = r.ArrayLen(true, false, 7)
-		}
-		m.Listeners = runtime.Grow(m.Listeners, n)
-		for i1 := range m.Listeners {
-			e1 := &m.Listeners[i1]
-			e1.Name = r.String(true, e1.Name)
-			if r.Failed() {
-				r.Within("Name")
-				r.WithinElem("Listeners", i1)
-				return
-			}
-			e1.Host = r.String(true, e1.Host)
-			if r.Failed() {
-				r.Within("Host")
-				r.WithinElem("Listeners", i1)
-				return
-			}
-			if p := r.Fixed(4); p != nil {
-				_ = p[3]
-				e1.Port = int16(binary.BigEndian.Uint16(p[0:]))
-				e1.SecurityProtocol = int16(binary.BigEndian.Uint16(p[2:]))
-			} else {
-				r.FailRun([]int{2, 4}, []string{"Port", "SecurityProtocol"})
-				r.WithinElem("Listeners", i1)
-				return
-			}
-			e1.UnknownTags = e1.UnknownTags[:0]
-			if !r.EmptyTags() {
-				for i, n := 0, r.TagCount(); i < n; i++ {
-					tag, size := r.TagHeader()
-					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-					if r.Failed() {
-						r.WithinElem("Listeners", i1)
-						return
-					}
-				}
-				if r.Failed() {
-					r.WithinElem("Listeners", i1)
-					return
-				}
-			}
-		}
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 7); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
 	}
-	if r.Failed() {
-		r.Within("Listeners")
-		return
+	switch {
+	case m.Listeners == nil:
+		m.Listeners = make([]BrokerHeartbeatRequestListener, n)
+	case n > cap(m.Listeners):
+		m.Listeners = append(m.Listeners[:cap(m.Listeners)], make([]BrokerHeartbeatRequestListener, n-cap(m.Listeners))...)
+	default:
+		m.Listeners = m.Listeners[:n]
+	}
+	for i := range m.Listeners {
+		e := &m.Listeners[i]
+		e.Name, off = d.String(off, runtime.Compact, e.Name, "Name")
+		e.Host, off = d.String(off, runtime.Compact, e.Host, "Host")
+		if p := d.Fixed(off, 4); p != nil {
+			_ = p[3]
+			e.Port = int16(binary.BigEndian.Uint16(p[0:]))
+			e.SecurityProtocol = int16(binary.BigEndian.Uint16(p[2:]))
+			off += 4
+		} else {
+			off = d.FailRun(off, []int{2, 4}, []string{"Port", "SecurityProtocol"})
+		}
+		e.UnknownTags = e.UnknownTags[:0]
+		off = d.Tags(off, &e.UnknownTags)
+		if d.Failed() {
+			d.WithinElem("Listeners", i)
+			return off
+		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }
 
 // BrokerHeartbeatRequestListener is the struct Listener, used by BrokerHeartbeatRequest (versions 0).
@@ -359,6 +315,16 @@ type BrokerHeartbeatRequestListener struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewBrokerHeartbeatRequestListener returns a BrokerHeartbeatRequestListener holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewBrokerHeartbeatRequestListener() *BrokerHeartbeatRequestListener {
+	m := new(BrokerHeartbeatRequestListener)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.

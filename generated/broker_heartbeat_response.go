@@ -44,6 +44,9 @@ type BrokerHeartbeatResponse struct {
 }
 
 // NewBrokerHeartbeatResponse returns a BrokerHeartbeatResponse holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewBrokerHeartbeatResponse() *BrokerHeartbeatResponse {
 	m := new(BrokerHeartbeatResponse)
 	m.Reset()
@@ -85,11 +88,12 @@ func (m *BrokerHeartbeatResponse) HeaderVersion(version int16) int16 {
 	return 1
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *BrokerHeartbeatResponse) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -126,10 +130,9 @@ func (m *BrokerHeartbeatResponse) Decode(src []byte, version int16) (int, error)
 		// Drop everything that points into an earlier caller's buffer.
 		*m = BrokerHeartbeatResponse{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("BrokerHeartbeatResponse", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("BrokerHeartbeatResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -140,10 +143,9 @@ func (m *BrokerHeartbeatResponse) DecodeAliased(src []byte, version int16) (int,
 		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatResponse", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("BrokerHeartbeatResponse", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("BrokerHeartbeatResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -183,39 +185,31 @@ func (m *BrokerHeartbeatResponse) isDefault() bool {
 
 func (m *BrokerHeartbeatResponse) size(version int16) int {
 	n := 27
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *BrokerHeartbeatResponse) appendTo(b []byte, version int16) ([]byte, error) {
+	var p []byte
 	var err error
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 27)
-		_ = p[26]
-		binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
-		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
-		binary.BigEndian.PutUint32(p[6:], uint32(m.ActiveControllerID))
-		p[10] = byte(m.NextState)
-		binary.BigEndian.PutUint64(p[11:], uint64(m.BrokerEpoch))
-		binary.BigEndian.PutUint64(p[19:], uint64(m.LeaseDurationMs))
-	}
+	b, p = runtime.Extend(b, 27)
+	_ = p[26]
+	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
+	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	binary.BigEndian.PutUint32(p[6:], uint32(m.ActiveControllerID))
+	p[10] = byte(m.NextState)
+	binary.BigEndian.PutUint64(p[11:], uint64(m.BrokerEpoch))
+	binary.BigEndian.PutUint64(p[19:], uint64(m.LeaseDurationMs))
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *BrokerHeartbeatResponse) decode(r *runtime.Reader, version int16) {
-	if p := r.Fixed(27); p != nil {
+func (m *BrokerHeartbeatResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	if p := d.Fixed(off, 27); p != nil {
 		_ = p[26]
 		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
 		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
@@ -223,21 +217,11 @@ func (m *BrokerHeartbeatResponse) decode(r *runtime.Reader, version int16) {
 		m.NextState = int8(p[10])
 		m.BrokerEpoch = int64(binary.BigEndian.Uint64(p[11:]))
 		m.LeaseDurationMs = int64(binary.BigEndian.Uint64(p[19:]))
+		off += 27
 	} else {
-		r.FailRun([]int{4, 6, 10, 11, 19, 27}, []string{"ThrottleTimeMs", "ErrorCode", "ActiveControllerId", "NextState", "BrokerEpoch", "LeaseDurationMs"})
-		return
+		off = d.FailRun(off, []int{4, 6, 10, 11, 19, 27}, []string{"ThrottleTimeMs", "ErrorCode", "ActiveControllerId", "NextState", "BrokerEpoch", "LeaseDurationMs"})
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }

@@ -21,6 +21,9 @@ type DescribeMirrorsRequest struct {
 }
 
 // NewDescribeMirrorsRequest returns a DescribeMirrorsRequest holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewDescribeMirrorsRequest() *DescribeMirrorsRequest {
 	m := new(DescribeMirrorsRequest)
 	m.Reset()
@@ -62,11 +65,12 @@ func (m *DescribeMirrorsRequest) HeaderVersion(version int16) int16 {
 	return 2
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *DescribeMirrorsRequest) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -103,10 +107,9 @@ func (m *DescribeMirrorsRequest) Decode(src []byte, version int16) (int, error) 
 		// Drop everything that points into an earlier caller's buffer.
 		*m = DescribeMirrorsRequest{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("DescribeMirrorsRequest", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("DescribeMirrorsRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -117,10 +120,9 @@ func (m *DescribeMirrorsRequest) DecodeAliased(src []byte, version int16) (int, 
 		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("DescribeMirrorsRequest", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("DescribeMirrorsRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -140,71 +142,45 @@ func (m *DescribeMirrorsRequest) isDefault() bool {
 
 func (m *DescribeMirrorsRequest) size(version int16) int {
 	n := 0
-	n += runtime.SizeArrayLen(len(m.MirrorNames), true)
+	n += runtime.SizeArrayLen(len(m.MirrorNames), runtime.Compact)
 	for _, e := range m.MirrorNames {
-		n += runtime.SizeString(len(e), true)
+		n += runtime.SizeString(len(e), runtime.Compact)
 	}
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if m.MirrorNames == nil {
-		b = runtime.AppendArrayLen(b, -1, true)
+		b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.MirrorNames), true)
+		b = runtime.AppendArrayLen(b, len(m.MirrorNames), runtime.Compact)
 	}
 	for _, e := range m.MirrorNames {
 		if len(e) > runtime.MaxStringLen {
 			return b, runtime.EncodeError("MirrorNames", runtime.ErrStringTooLong, "")
 		}
-		b = runtime.AppendString(b, e, true)
+		b = runtime.AppendString(b, e, runtime.Compact)
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *DescribeMirrorsRequest) decode(r *runtime.Reader, version int16) {
-	{
-		n, ok := r.SmallArrayLen(true, 1)
-		if !ok {
-			n = r.ArrayLen(true, true, 1)
-		}
-		if n < 0 {
-			m.MirrorNames = nil
-		} else {
-			m.MirrorNames = runtime.Grow(m.MirrorNames, n)
-			for i := range m.MirrorNames {
-				m.MirrorNames[i] = r.String(true, m.MirrorNames[i])
-			}
-		}
+func (m *DescribeMirrorsRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 1); n < 0 {
+		n, off = d.NullArrayLen(off, runtime.Compact, 1, "MirrorNames")
 	}
-	if r.Failed() {
-		r.Within("MirrorNames")
-		return
+	m.MirrorNames = runtime.Grow(m.MirrorNames, n)
+	for i := range m.MirrorNames {
+		m.MirrorNames[i], off = d.String(off, runtime.Compact, m.MirrorNames[i], "MirrorNames")
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }

@@ -36,6 +36,9 @@ type DescribeMirrorsResponse struct {
 }
 
 // NewDescribeMirrorsResponse returns a DescribeMirrorsResponse holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewDescribeMirrorsResponse() *DescribeMirrorsResponse {
 	m := new(DescribeMirrorsResponse)
 	m.Reset()
@@ -77,11 +80,12 @@ func (m *DescribeMirrorsResponse) HeaderVersion(version int16) int16 {
 	return 1
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *DescribeMirrorsResponse) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -118,10 +122,9 @@ func (m *DescribeMirrorsResponse) Decode(src []byte, version int16) (int, error)
 		// Drop everything that points into an earlier caller's buffer.
 		*m = DescribeMirrorsResponse{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("DescribeMirrorsResponse", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("DescribeMirrorsResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -132,10 +135,9 @@ func (m *DescribeMirrorsResponse) DecodeAliased(src []byte, version int16) (int,
 		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsResponse", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("DescribeMirrorsResponse", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("DescribeMirrorsResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -167,292 +169,71 @@ func (m *DescribeMirrorsResponse) isDefault() bool {
 
 func (m *DescribeMirrorsResponse) size(version int16) int {
 	n := 6
-	n += runtime.SizeNullString(m.ErrorMessage, true)
-	n += runtime.SizeArrayLen(len(m.Mirrors), true)
-	for i1 := range m.Mirrors {
-		e1 := &m.Mirrors[i1]
-		n += 2
-		n += runtime.SizeString(len(e1.MirrorName), true)
-		n += runtime.SizeArrayLen(len(e1.Topics), true)
-		for i2 := range e1.Topics {
-			e2 := &e1.Topics[i2]
-			n += runtime.SizeString(len(e2.TopicName), true)
-			n += runtime.SizeArrayLen(len(e2.Partitions), true)
-			for i3 := range e2.Partitions {
-				e3 := &e2.Partitions[i3]
-				n += 28
-				n += runtime.SizeString(len(e3.State), true)
-				if len(e3.UnknownTags) == 0 {
-					n++
-				} else {
-					n += e3.UnknownTags.SectionSize()
-				}
-			}
-			if len(e2.UnknownTags) == 0 {
-				n++
-			} else {
-				n += e2.UnknownTags.SectionSize()
-			}
-		}
-		if len(e1.UnknownTags) == 0 {
-			n++
-		} else {
-			n += e1.UnknownTags.SectionSize()
-		}
+	n += runtime.SizeNullString(m.ErrorMessage, runtime.Compact)
+	n += runtime.SizeArrayLen(len(m.Mirrors), runtime.Compact)
+	for i := range m.Mirrors {
+		n += m.Mirrors[i].size(version)
 	}
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, error) {
+	var p []byte
 	var err error
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 6)
-		_ = p[5]
-		binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
-		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	b, p = runtime.Extend(b, 6)
+	_ = p[5]
+	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
+	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
+		return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
 	}
-	if m.ErrorMessage.Valid {
-		if len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-			return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
-		}
-		b = runtime.AppendString(b, m.ErrorMessage.Value, true)
-	} else {
-		b = runtime.AppendNullMarker(b, true, false)
-	}
-	b = runtime.AppendArrayLen(b, len(m.Mirrors), true)
-	for i1 := range m.Mirrors {
-		e1 := &m.Mirrors[i1]
-		b = runtime.AppendInt16(b, e1.ErrorCode)
-		if len(e1.MirrorName) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("MirrorName", runtime.ErrStringTooLong, ""), "Mirrors", i1)
-		}
-		b = runtime.AppendString(b, e1.MirrorName, true)
-		b = runtime.AppendArrayLen(b, len(e1.Topics), true)
-		for i2 := range e1.Topics {
-			e2 := &e1.Topics[i2]
-			if len(e2.TopicName) > runtime.MaxStringLen {
-				return b, runtime.WithinElem(runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "Topics", i2), "Mirrors", i1)
-			}
-			b = runtime.AppendString(b, e2.TopicName, true)
-			b = runtime.AppendArrayLen(b, len(e2.Partitions), true)
-			for i3 := range e2.Partitions {
-				e3 := &e2.Partitions[i3]
-				{
-					var p []byte
-					b, p = runtime.Extend(b, 28)
-					_ = p[27]
-					binary.BigEndian.PutUint32(p[0:], uint32(e3.PartitionIndex))
-					binary.BigEndian.PutUint64(p[4:], uint64(e3.SourceOffset))
-					binary.BigEndian.PutUint64(p[12:], uint64(e3.DestinationOffset))
-					binary.BigEndian.PutUint64(p[20:], uint64(e3.Lag))
-				}
-				if len(e3.State) > runtime.MaxStringLen {
-					return b, runtime.WithinElem(runtime.WithinElem(runtime.WithinElem(runtime.EncodeError("State", runtime.ErrStringTooLong, ""), "Partitions", i3), "Topics", i2), "Mirrors", i1)
-				}
-				b = runtime.AppendString(b, e3.State, true)
-				if len(e3.UnknownTags) == 0 {
-					b = append(b, 0)
-				} else {
-					if b, err = runtime.AppendTagSection(b, e3.UnknownTags, -1); err != nil {
-						return b, runtime.WithinElem(runtime.WithinElem(runtime.WithinElem(err, "Partitions", i3), "Topics", i2), "Mirrors", i1)
-					}
-				}
-			}
-			if len(e2.UnknownTags) == 0 {
-				b = append(b, 0)
-			} else {
-				if b, err = runtime.AppendTagSection(b, e2.UnknownTags, -1); err != nil {
-					return b, runtime.WithinElem(runtime.WithinElem(err, "Topics", i2), "Mirrors", i1)
-				}
-			}
-		}
-		if len(e1.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-				return b, runtime.WithinElem(err, "Mirrors", i1)
-			}
+	b = runtime.AppendNullString(b, m.ErrorMessage, runtime.Compact)
+	b = runtime.AppendArrayLen(b, len(m.Mirrors), runtime.Compact)
+	for i := range m.Mirrors {
+		if b, err = m.Mirrors[i].appendTo(b, version); err != nil {
+			return b, runtime.WithinElem(err, "Mirrors", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *DescribeMirrorsResponse) decode(r *runtime.Reader, version int16) {
-	if p := r.Fixed(6); p != nil {
+func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
 		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
 		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+		off += 6
 	} else {
-		r.FailRun([]int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
-		return
+		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 	}
-	m.ErrorMessage = r.NullString(true, m.ErrorMessage)
-	if r.Failed() {
-		r.Within("ErrorMessage")
-		return
+	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
 	}
-	{
-		n, ok := r.SmallArrayLen(true, 5)
-		if !ok {
-			n = r.ArrayLen(true, false, 5)
+	switch {
+	case m.Mirrors == nil:
+		m.Mirrors = make([]DescribeMirrorsResponseDescribedMirror, n)
+	case n > cap(m.Mirrors):
+		m.Mirrors = append(m.Mirrors[:cap(m.Mirrors)], make([]DescribeMirrorsResponseDescribedMirror, n-cap(m.Mirrors))...)
+	default:
+		m.Mirrors = m.Mirrors[:n]
+	}
+	for i := range m.Mirrors {
+		if off = m.Mirrors[i].decode(d, off, version); d.Failed() {
+			d.WithinElem("Mirrors", i)
+			return off
 		}
-		m.Mirrors = runtime.Grow(m.Mirrors, n)
-		for i1 := range m.Mirrors {
-			e1 := &m.Mirrors[i1]
-			e1.ErrorCode = r.Int16()
-			if r.Failed() {
-				r.Within("ErrorCode")
-				r.WithinElem("Mirrors", i1)
-				return
-			}
-			e1.MirrorName = r.String(true, e1.MirrorName)
-			if r.Failed() {
-				r.Within("MirrorName")
-				r.WithinElem("Mirrors", i1)
-				return
-			}
-			{
-				n, ok := r.SmallArrayLen(true, 3)
-				if !ok {
-					n = r.ArrayLen(true, false, 3)
-				}
-				e1.Topics = runtime.Grow(e1.Topics, n)
-				for i2 := range e1.Topics {
-					e2 := &e1.Topics[i2]
-					e2.TopicName = r.String(true, e2.TopicName)
-					if r.Failed() {
-						r.Within("TopicName")
-						r.WithinElem("Topics", i2)
-						r.WithinElem("Mirrors", i1)
-						return
-					}
-					{
-						n, ok := r.SmallArrayLen(true, 30)
-						if !ok {
-							n = r.ArrayLen(true, false, 30)
-						}
-						e2.Partitions = runtime.Grow(e2.Partitions, n)
-						for i3 := range e2.Partitions {
-							e3 := &e2.Partitions[i3]
-							if p := r.Fixed(28); p != nil {
-								_ = p[27]
-								e3.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-								e3.SourceOffset = int64(binary.BigEndian.Uint64(p[4:]))
-								e3.DestinationOffset = int64(binary.BigEndian.Uint64(p[12:]))
-								e3.Lag = int64(binary.BigEndian.Uint64(p[20:]))
-							} else {
-								r.FailRun([]int{4, 12, 20, 28}, []string{"PartitionIndex", "SourceOffset", "DestinationOffset", "Lag"})
-								r.WithinElem("Partitions", i3)
-								r.WithinElem("Topics", i2)
-								r.WithinElem("Mirrors", i1)
-								return
-							}
-							e3.State = r.String(true, e3.State)
-							if r.Failed() {
-								r.Within("State")
-								r.WithinElem("Partitions", i3)
-								r.WithinElem("Topics", i2)
-								r.WithinElem("Mirrors", i1)
-								return
-							}
-							e3.UnknownTags = e3.UnknownTags[:0]
-							if !r.EmptyTags() {
-								for i, n := 0, r.TagCount(); i < n; i++ {
-									tag, size := r.TagHeader()
-									e3.UnknownTags = r.UnknownTag(e3.UnknownTags, tag, size)
-									if r.Failed() {
-										r.WithinElem("Partitions", i3)
-										r.WithinElem("Topics", i2)
-										r.WithinElem("Mirrors", i1)
-										return
-									}
-								}
-								if r.Failed() {
-									r.WithinElem("Partitions", i3)
-									r.WithinElem("Topics", i2)
-									r.WithinElem("Mirrors", i1)
-									return
-								}
-							}
-						}
-					}
-					if r.Failed() {
-						r.Within("Partitions")
-						r.WithinElem("Topics", i2)
-						r.WithinElem("Mirrors", i1)
-						return
-					}
-					e2.UnknownTags = e2.UnknownTags[:0]
-					if !r.EmptyTags() {
-						for i, n := 0, r.TagCount(); i < n; i++ {
-							tag, size := r.TagHeader()
-							e2.UnknownTags = r.UnknownTag(e2.UnknownTags, tag, size)
-							if r.Failed() {
-								r.WithinElem("Topics", i2)
-								r.WithinElem("Mirrors", i1)
-								return
-							}
-						}
-						if r.Failed() {
-							r.WithinElem("Topics", i2)
-							r.WithinElem("Mirrors", i1)
-							return
-						}
-					}
-				}
-			}
-			if r.Failed() {
-				r.Within("Topics")
-				r.WithinElem("Mirrors", i1)
-				return
-			}
-			e1.UnknownTags = e1.UnknownTags[:0]
-			if !r.EmptyTags() {
-				for i, n := 0, r.TagCount(); i < n; i++ {
-					tag, size := r.TagHeader()
-					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-					if r.Failed() {
-						r.WithinElem("Mirrors", i1)
-						return
-					}
-				}
-				if r.Failed() {
-					r.WithinElem("Mirrors", i1)
-					return
-				}
-			}
-		}
-	}
-	if r.Failed() {
-		r.Within("Mirrors")
-		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }
 
 // DescribeMirrorsResponseDescribedMirror is the struct DescribedMirror, used by DescribeMirrorsResponse (versions 0).
@@ -472,6 +253,16 @@ type DescribeMirrorsResponseDescribedMirror struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewDescribeMirrorsResponseDescribedMirror returns a DescribeMirrorsResponseDescribedMirror holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewDescribeMirrorsResponseDescribedMirror() *DescribeMirrorsResponseDescribedMirror {
+	m := new(DescribeMirrorsResponseDescribedMirror)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -497,6 +288,64 @@ func (m *DescribeMirrorsResponseDescribedMirror) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
+	n := 2
+	n += runtime.SizeString(len(m.MirrorName), runtime.Compact)
+	n += runtime.SizeArrayLen(len(m.Topics), runtime.Compact)
+	for i := range m.Topics {
+		n += m.Topics[i].size(version)
+	}
+	n += runtime.SizeTagSection(m.UnknownTags)
+	return n
+}
+
+func (m *DescribeMirrorsResponseDescribedMirror) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
+	b = runtime.AppendInt16(b, m.ErrorCode)
+	if len(m.MirrorName) > runtime.MaxStringLen {
+		return b, runtime.EncodeError("MirrorName", runtime.ErrStringTooLong, "")
+	}
+	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
+	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
+	for i := range m.Topics {
+		if b, err = m.Topics[i].appendTo(b, version); err != nil {
+			return b, runtime.WithinElem(err, "Topics", i)
+		}
+	}
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
+	}
+	return b, nil
+}
+
+func (m *DescribeMirrorsResponseDescribedMirror) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	m.ErrorCode, off = d.Int16(off, "ErrorCode")
+	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	}
+	switch {
+	case m.Topics == nil:
+		m.Topics = make([]DescribeMirrorsResponseTopicPartitions, n)
+	case n > cap(m.Topics):
+		m.Topics = append(m.Topics[:cap(m.Topics)], make([]DescribeMirrorsResponseTopicPartitions, n-cap(m.Topics))...)
+	default:
+		m.Topics = m.Topics[:n]
+	}
+	for i := range m.Topics {
+		if off = m.Topics[i].decode(d, off, version); d.Failed() {
+			d.WithinElem("Topics", i)
+			return off
+		}
+	}
+	m.UnknownTags = m.UnknownTags[:0]
+	off = d.Tags(off, &m.UnknownTags)
+	return off
+}
+
 // DescribeMirrorsResponseTopicPartitions is the struct TopicPartitions, used by DescribeMirrorsResponse (versions 0).
 type DescribeMirrorsResponseTopicPartitions struct {
 	// TopicName is the topic name.
@@ -510,6 +359,16 @@ type DescribeMirrorsResponseTopicPartitions struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewDescribeMirrorsResponseTopicPartitions returns a DescribeMirrorsResponseTopicPartitions holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewDescribeMirrorsResponseTopicPartitions() *DescribeMirrorsResponseTopicPartitions {
+	m := new(DescribeMirrorsResponseTopicPartitions)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -529,6 +388,93 @@ func (m *DescribeMirrorsResponseTopicPartitions) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
+	n := 0
+	n += runtime.SizeString(len(m.TopicName), runtime.Compact)
+	n += runtime.SizeArrayLen(len(m.Partitions), runtime.Compact)
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		n += 28
+		n += runtime.SizeString(len(e.State), runtime.Compact)
+		n += runtime.SizeTagSection(e.UnknownTags)
+	}
+	n += runtime.SizeTagSection(m.UnknownTags)
+	return n
+}
+
+func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int16) ([]byte, error) {
+	var p []byte
+	var err error
+	if len(m.TopicName) > runtime.MaxStringLen {
+		return b, runtime.EncodeError("TopicName", runtime.ErrStringTooLong, "")
+	}
+	b = runtime.AppendString(b, m.TopicName, runtime.Compact)
+	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		b, p = runtime.Extend(b, 28)
+		_ = p[27]
+		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
+		binary.BigEndian.PutUint64(p[4:], uint64(e.SourceOffset))
+		binary.BigEndian.PutUint64(p[12:], uint64(e.DestinationOffset))
+		binary.BigEndian.PutUint64(p[20:], uint64(e.Lag))
+		if len(e.State) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("State", runtime.ErrStringTooLong, ""), "Partitions", i)
+		}
+		b = runtime.AppendString(b, e.State, runtime.Compact)
+		if len(e.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+			return b, runtime.WithinElem(err, "Partitions", i)
+		}
+	}
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
+	}
+	return b, nil
+}
+
+func (m *DescribeMirrorsResponseTopicPartitions) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	m.TopicName, off = d.String(off, runtime.Compact, m.TopicName, "TopicName")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 30); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 30, "Partitions")
+	}
+	switch {
+	case m.Partitions == nil:
+		m.Partitions = make([]DescribeMirrorsResponsePartitionDetail, n)
+	case n > cap(m.Partitions):
+		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]DescribeMirrorsResponsePartitionDetail, n-cap(m.Partitions))...)
+	default:
+		m.Partitions = m.Partitions[:n]
+	}
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		if p := d.Fixed(off, 28); p != nil {
+			_ = p[27]
+			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+			e.SourceOffset = int64(binary.BigEndian.Uint64(p[4:]))
+			e.DestinationOffset = int64(binary.BigEndian.Uint64(p[12:]))
+			e.Lag = int64(binary.BigEndian.Uint64(p[20:]))
+			off += 28
+		} else {
+			off = d.FailRun(off, []int{4, 12, 20, 28}, []string{"PartitionIndex", "SourceOffset", "DestinationOffset", "Lag"})
+		}
+		e.State, off = d.String(off, runtime.Compact, e.State, "State")
+		e.UnknownTags = e.UnknownTags[:0]
+		off = d.Tags(off, &e.UnknownTags)
+		if d.Failed() {
+			d.WithinElem("Partitions", i)
+			return off
+		}
+	}
+	m.UnknownTags = m.UnknownTags[:0]
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }
 
 // DescribeMirrorsResponsePartitionDetail is the struct PartitionDetail, used by DescribeMirrorsResponse (versions 0).
@@ -556,6 +502,16 @@ type DescribeMirrorsResponsePartitionDetail struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewDescribeMirrorsResponsePartitionDetail returns a DescribeMirrorsResponsePartitionDetail holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewDescribeMirrorsResponsePartitionDetail() *DescribeMirrorsResponsePartitionDetail {
+	m := new(DescribeMirrorsResponsePartitionDetail)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.

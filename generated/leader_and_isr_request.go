@@ -36,6 +36,9 @@ type LeaderAndIsrRequest struct {
 }
 
 // NewLeaderAndIsrRequest returns a LeaderAndIsrRequest holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewLeaderAndIsrRequest() *LeaderAndIsrRequest {
 	m := new(LeaderAndIsrRequest)
 	m.Reset()
@@ -77,11 +80,12 @@ func (m *LeaderAndIsrRequest) HeaderVersion(version int16) int16 {
 	return 1
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *LeaderAndIsrRequest) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -118,10 +122,9 @@ func (m *LeaderAndIsrRequest) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = LeaderAndIsrRequest{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("LeaderAndIsrRequest", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("LeaderAndIsrRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -132,10 +135,9 @@ func (m *LeaderAndIsrRequest) DecodeAliased(src []byte, version int16) (int, err
 		return 0, runtime.UnsupportedVersion("decode", "LeaderAndIsrRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("LeaderAndIsrRequest", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("LeaderAndIsrRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -170,123 +172,100 @@ func (m *LeaderAndIsrRequest) isDefault() bool {
 
 func (m *LeaderAndIsrRequest) size(version int16) int {
 	n := 13
-	n += runtime.SizeArrayLen(len(m.PartitionStates), false)
-	for i1 := range m.PartitionStates {
-		e1 := &m.PartitionStates[i1]
+	n += runtime.SizeArrayLen(len(m.PartitionStates), runtime.Classic)
+	for i := range m.PartitionStates {
+		e := &m.PartitionStates[i]
 		n += 20
-		n += runtime.SizeString(len(e1.TopicName), false)
-		n += runtime.SizeArrayLen(len(e1.Isr), false) + len(e1.Isr)*4
-		n += runtime.SizeArrayLen(len(e1.Replicas), false) + len(e1.Replicas)*4
+		n += runtime.SizeString(len(e.TopicName), runtime.Classic)
+		n += runtime.SizeArrayLen(len(e.Isr), runtime.Classic) + len(e.Isr)*4
+		n += runtime.SizeArrayLen(len(e.Replicas), runtime.Classic) + len(e.Replicas)*4
 	}
 	return n
 }
 
 func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 13)
-		_ = p[12]
-		binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
-		binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
-		binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
-		p[12] = runtime.Bool8(m.IsInit)
-	}
-	b = runtime.AppendArrayLen(b, len(m.PartitionStates), false)
-	for i1 := range m.PartitionStates {
-		e1 := &m.PartitionStates[i1]
-		if len(e1.TopicName) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "PartitionStates", i1)
+	var p []byte
+	b, p = runtime.Extend(b, 13)
+	_ = p[12]
+	binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
+	binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
+	binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
+	p[12] = runtime.Bool8(m.IsInit)
+	b = runtime.AppendArrayLen(b, len(m.PartitionStates), runtime.Classic)
+	for i := range m.PartitionStates {
+		e := &m.PartitionStates[i]
+		if len(e.TopicName) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "PartitionStates", i)
 		}
-		b = runtime.AppendString(b, e1.TopicName, false)
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 12)
-			_ = p[11]
-			binary.BigEndian.PutUint32(p[0:], uint32(e1.PartitionIndex))
-			binary.BigEndian.PutUint32(p[4:], uint32(e1.Leader))
-			binary.BigEndian.PutUint32(p[8:], uint32(e1.LeaderEpoch))
-		}
-		b = runtime.AppendArrayLen(b, len(e1.Isr), false)
-		for _, e := range e1.Isr {
+		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
+		b, p = runtime.Extend(b, 12)
+		_ = p[11]
+		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
+		binary.BigEndian.PutUint32(p[4:], uint32(e.Leader))
+		binary.BigEndian.PutUint32(p[8:], uint32(e.LeaderEpoch))
+		b = runtime.AppendArrayLen(b, len(e.Isr), runtime.Classic)
+		for _, e := range e.Isr {
 			b = runtime.AppendInt32(b, e)
 		}
-		b = runtime.AppendInt64(b, e1.ZkVersion)
-		b = runtime.AppendArrayLen(b, len(e1.Replicas), false)
-		for _, e := range e1.Replicas {
+		b = runtime.AppendInt64(b, e.ZkVersion)
+		b = runtime.AppendArrayLen(b, len(e.Replicas), runtime.Classic)
+		for _, e := range e.Replicas {
 			b = runtime.AppendInt32(b, e)
 		}
 	}
 	return b, nil
 }
 
-func (m *LeaderAndIsrRequest) decode(r *runtime.Reader, version int16) {
-	if p := r.Fixed(13); p != nil {
+func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	if p := d.Fixed(off, 13); p != nil {
 		_ = p[12]
 		m.ControllerID = int32(binary.BigEndian.Uint32(p[0:]))
 		m.ControllerEpoch = int32(binary.BigEndian.Uint32(p[4:]))
 		m.AckTimeoutMs = int32(binary.BigEndian.Uint32(p[8:]))
 		m.IsInit = p[12] != 0
+		off += 13
 	} else {
-		r.FailRun([]int{4, 8, 12, 13}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs", "IsInit"})
-		return
+		off = d.FailRun(off, []int{4, 8, 12, 13}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs", "IsInit"})
 	}
-	{
-		n := r.ArrayLen(false, false, 23)
-		m.PartitionStates = runtime.Grow(m.PartitionStates, n)
-		for i1 := range m.PartitionStates {
-			e1 := &m.PartitionStates[i1]
-			e1.TopicName = r.String(false, e1.TopicName)
-			if r.Failed() {
-				r.Within("TopicName")
-				r.WithinElem("PartitionStates", i1)
-				return
-			}
-			if p := r.Fixed(12); p != nil {
-				_ = p[11]
-				e1.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-				e1.Leader = int32(binary.BigEndian.Uint32(p[4:]))
-				e1.LeaderEpoch = int32(binary.BigEndian.Uint32(p[8:]))
-			} else {
-				r.FailRun([]int{4, 8, 12}, []string{"PartitionIndex", "Leader", "LeaderEpoch"})
-				r.WithinElem("PartitionStates", i1)
-				return
-			}
-			{
-				n := r.ArrayLen(false, false, 4)
-				e1.Isr = runtime.Grow(e1.Isr, n)
-				for i := range e1.Isr {
-					e1.Isr[i] = r.Int32()
-				}
-			}
-			if r.Failed() {
-				r.Within("Isr")
-				r.WithinElem("PartitionStates", i1)
-				return
-			}
-			e1.ZkVersion = r.Int64()
-			if r.Failed() {
-				r.Within("ZkVersion")
-				r.WithinElem("PartitionStates", i1)
-				return
-			}
-			{
-				n := r.ArrayLen(false, false, 4)
-				e1.Replicas = runtime.Grow(e1.Replicas, n)
-				for i := range e1.Replicas {
-					e1.Replicas[i] = r.Int32()
-				}
-			}
-			if r.Failed() {
-				r.Within("Replicas")
-				r.WithinElem("PartitionStates", i1)
-				return
-			}
+	n, off = d.ArrayLen(off, runtime.Classic, 23, "PartitionStates")
+	switch {
+	case m.PartitionStates == nil:
+		m.PartitionStates = make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, n)
+	case n > cap(m.PartitionStates):
+		m.PartitionStates = append(m.PartitionStates[:cap(m.PartitionStates)], make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, n-cap(m.PartitionStates))...)
+	default:
+		m.PartitionStates = m.PartitionStates[:n]
+	}
+	for i := range m.PartitionStates {
+		e := &m.PartitionStates[i]
+		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")
+		if p := d.Fixed(off, 12); p != nil {
+			_ = p[11]
+			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+			e.Leader = int32(binary.BigEndian.Uint32(p[4:]))
+			e.LeaderEpoch = int32(binary.BigEndian.Uint32(p[8:]))
+			off += 12
+		} else {
+			off = d.FailRun(off, []int{4, 8, 12}, []string{"PartitionIndex", "Leader", "LeaderEpoch"})
+		}
+		n, off = d.ArrayLen(off, runtime.Classic, 4, "Isr")
+		e.Isr = runtime.Grow(e.Isr, n)
+		for j := range e.Isr {
+			e.Isr[j], off = d.Int32(off, "Isr")
+		}
+		e.ZkVersion, off = d.Int64(off, "ZkVersion")
+		n, off = d.ArrayLen(off, runtime.Classic, 4, "Replicas")
+		e.Replicas = runtime.Grow(e.Replicas, n)
+		for j := range e.Replicas {
+			e.Replicas[j], off = d.Int32(off, "Replicas")
+		}
+		if d.Failed() {
+			d.WithinElem("PartitionStates", i)
+			return off
 		}
 	}
-	if r.Failed() {
-		r.Within("PartitionStates")
-		return
-	}
+	return off
 }
 
 // LeaderAndIsrRequestLeaderAndIsrPartitionState is the struct LeaderAndIsrPartitionState, used by LeaderAndIsrRequest (versions 0).
@@ -318,6 +297,16 @@ type LeaderAndIsrRequestLeaderAndIsrPartitionState struct {
 	// Replicas is the broker ids of all the replicas assigned to the partition (the design's AR).
 	// Versions: 0+.
 	Replicas []int32
+}
+
+// NewLeaderAndIsrRequestLeaderAndIsrPartitionState returns a LeaderAndIsrRequestLeaderAndIsrPartitionState holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewLeaderAndIsrRequestLeaderAndIsrPartitionState() *LeaderAndIsrRequestLeaderAndIsrPartitionState {
+	m := new(LeaderAndIsrRequestLeaderAndIsrPartitionState)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.

@@ -24,6 +24,9 @@ type LeaderAndIsrResponse struct {
 }
 
 // NewLeaderAndIsrResponse returns a LeaderAndIsrResponse holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewLeaderAndIsrResponse() *LeaderAndIsrResponse {
 	m := new(LeaderAndIsrResponse)
 	m.Reset()
@@ -65,11 +68,12 @@ func (m *LeaderAndIsrResponse) HeaderVersion(version int16) int16 {
 	return 0
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *LeaderAndIsrResponse) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -106,10 +110,9 @@ func (m *LeaderAndIsrResponse) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = LeaderAndIsrResponse{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("LeaderAndIsrResponse", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("LeaderAndIsrResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -120,10 +123,9 @@ func (m *LeaderAndIsrResponse) DecodeAliased(src []byte, version int16) (int, er
 		return 0, runtime.UnsupportedVersion("decode", "LeaderAndIsrResponse", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("LeaderAndIsrResponse", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("LeaderAndIsrResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -146,67 +148,62 @@ func (m *LeaderAndIsrResponse) isDefault() bool {
 
 func (m *LeaderAndIsrResponse) size(version int16) int {
 	n := 2
-	n += runtime.SizeArrayLen(len(m.PartitionErrors), false)
-	for i1 := range m.PartitionErrors {
-		e1 := &m.PartitionErrors[i1]
+	n += runtime.SizeArrayLen(len(m.PartitionErrors), runtime.Classic)
+	for i := range m.PartitionErrors {
+		e := &m.PartitionErrors[i]
 		n += 6
-		n += runtime.SizeString(len(e1.TopicName), false)
+		n += runtime.SizeString(len(e.TopicName), runtime.Classic)
 	}
 	return n
 }
 
 func (m *LeaderAndIsrResponse) appendTo(b []byte, version int16) ([]byte, error) {
+	var p []byte
 	b = runtime.AppendInt16(b, m.ErrorCode)
-	b = runtime.AppendArrayLen(b, len(m.PartitionErrors), false)
-	for i1 := range m.PartitionErrors {
-		e1 := &m.PartitionErrors[i1]
-		if len(e1.TopicName) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "PartitionErrors", i1)
+	b = runtime.AppendArrayLen(b, len(m.PartitionErrors), runtime.Classic)
+	for i := range m.PartitionErrors {
+		e := &m.PartitionErrors[i]
+		if len(e.TopicName) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "PartitionErrors", i)
 		}
-		b = runtime.AppendString(b, e1.TopicName, false)
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 6)
-			_ = p[5]
-			binary.BigEndian.PutUint32(p[0:], uint32(e1.PartitionIndex))
-			binary.BigEndian.PutUint16(p[4:], uint16(e1.ErrorCode))
-		}
+		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
+		b, p = runtime.Extend(b, 6)
+		_ = p[5]
+		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
+		binary.BigEndian.PutUint16(p[4:], uint16(e.ErrorCode))
 	}
 	return b, nil
 }
 
-func (m *LeaderAndIsrResponse) decode(r *runtime.Reader, version int16) {
-	m.ErrorCode = r.Int16()
-	if r.Failed() {
-		r.Within("ErrorCode")
-		return
+func (m *LeaderAndIsrResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	m.ErrorCode, off = d.Int16(off, "ErrorCode")
+	n, off = d.ArrayLen(off, runtime.Classic, 7, "PartitionErrors")
+	switch {
+	case m.PartitionErrors == nil:
+		m.PartitionErrors = make([]LeaderAndIsrResponseLeaderAndIsrPartitionError, n)
+	case n > cap(m.PartitionErrors):
+		m.PartitionErrors = append(m.PartitionErrors[:cap(m.PartitionErrors)], make([]LeaderAndIsrResponseLeaderAndIsrPartitionError, n-cap(m.PartitionErrors))...)
+	default:
+		m.PartitionErrors = m.PartitionErrors[:n]
 	}
-	{
-		n := r.ArrayLen(false, false, 7)
-		m.PartitionErrors = runtime.Grow(m.PartitionErrors, n)
-		for i1 := range m.PartitionErrors {
-			e1 := &m.PartitionErrors[i1]
-			e1.TopicName = r.String(false, e1.TopicName)
-			if r.Failed() {
-				r.Within("TopicName")
-				r.WithinElem("PartitionErrors", i1)
-				return
-			}
-			if p := r.Fixed(6); p != nil {
-				_ = p[5]
-				e1.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-				e1.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-			} else {
-				r.FailRun([]int{4, 6}, []string{"PartitionIndex", "ErrorCode"})
-				r.WithinElem("PartitionErrors", i1)
-				return
-			}
+	for i := range m.PartitionErrors {
+		e := &m.PartitionErrors[i]
+		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")
+		if p := d.Fixed(off, 6); p != nil {
+			_ = p[5]
+			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+			e.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+			off += 6
+		} else {
+			off = d.FailRun(off, []int{4, 6}, []string{"PartitionIndex", "ErrorCode"})
+		}
+		if d.Failed() {
+			d.WithinElem("PartitionErrors", i)
+			return off
 		}
 	}
-	if r.Failed() {
-		r.Within("PartitionErrors")
-		return
-	}
+	return off
 }
 
 // LeaderAndIsrResponseLeaderAndIsrPartitionError is the struct LeaderAndIsrPartitionError, used by LeaderAndIsrResponse (versions 0).
@@ -222,6 +219,16 @@ type LeaderAndIsrResponseLeaderAndIsrPartitionError struct {
 	// ErrorCode is the error code for this partition, or 0 if there was no error.
 	// Versions: 0+.
 	ErrorCode int16
+}
+
+// NewLeaderAndIsrResponseLeaderAndIsrPartitionError returns a LeaderAndIsrResponseLeaderAndIsrPartitionError holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewLeaderAndIsrResponseLeaderAndIsrPartitionError() *LeaderAndIsrResponseLeaderAndIsrPartitionError {
+	m := new(LeaderAndIsrResponseLeaderAndIsrPartitionError)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.

@@ -52,6 +52,9 @@ type PartitionChangeRecord struct {
 }
 
 // NewPartitionChangeRecord returns a PartitionChangeRecord holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewPartitionChangeRecord() *PartitionChangeRecord {
 	m := new(PartitionChangeRecord)
 	m.Reset()
@@ -83,11 +86,12 @@ func (m *PartitionChangeRecord) IsFlexible(version int16) bool {
 	return true
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *PartitionChangeRecord) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -124,10 +128,9 @@ func (m *PartitionChangeRecord) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = PartitionChangeRecord{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("PartitionChangeRecord", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("PartitionChangeRecord", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -138,10 +141,9 @@ func (m *PartitionChangeRecord) DecodeAliased(src []byte, version int16) (int, e
 		return 0, runtime.UnsupportedVersion("decode", "PartitionChangeRecord", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("PartitionChangeRecord", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("PartitionChangeRecord", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -192,8 +194,8 @@ func (m *PartitionChangeRecord) size(version int16) int {
 	numTags := len(m.UnknownTags)
 	if m.Isr != nil {
 		numTags++
-		var sz int
-		sz += runtime.SizeArrayLen(len(m.Isr), true) + len(m.Isr)*4
+		sz := 0
+		sz += runtime.SizeArrayLen(len(m.Isr), runtime.Compact) + len(m.Isr)*4
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
 	if m.Leader != -2 {
@@ -202,41 +204,36 @@ func (m *PartitionChangeRecord) size(version int16) int {
 	}
 	if m.Replicas != nil {
 		numTags++
-		var sz int
-		sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
+		sz := 0
+		sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
 	if m.RemovingReplicas != nil {
 		numTags++
-		var sz int
-		sz += runtime.SizeArrayLen(len(m.RemovingReplicas), true) + len(m.RemovingReplicas)*4
+		sz := 0
+		sz += runtime.SizeArrayLen(len(m.RemovingReplicas), runtime.Compact) + len(m.RemovingReplicas)*4
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
 	if m.AddingReplicas != nil {
 		numTags++
-		var sz int
-		sz += runtime.SizeArrayLen(len(m.AddingReplicas), true) + len(m.AddingReplicas)*4
+		sz := 0
+		sz += runtime.SizeArrayLen(len(m.AddingReplicas), runtime.Compact) + len(m.AddingReplicas)*4
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
 	if m.IsUnclean != -1 {
 		numTags++
 		n += 3
 	}
-	n += runtime.SizeUvarint(uint32(numTags))
-	if len(m.UnknownTags) > 0 {
-		n += m.UnknownTags.Size()
-	}
+	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
 	return n
 }
 
 func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error) {
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 20)
-		_ = p[19]
-		binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionID))
-		copy(p[4:20], m.TopicID[:])
-	}
+	var p []byte
+	b, p = runtime.Extend(b, 20)
+	_ = p[19]
+	binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionID))
+	copy(p[4:20], m.TopicID[:])
 	if len(m.UnknownTags) > 0 {
 		if err := m.UnknownTags.Check(5); err != nil {
 			return b, err
@@ -270,13 +267,13 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 	b = runtime.AppendUvarint(b, uint32(numTags))
 	if hasTag0 {
 		b = runtime.AppendUvarint(b, 0)
-		var sz int
-		sz += runtime.SizeArrayLen(len(m.Isr), true) + len(m.Isr)*4
+		sz := 0
+		sz += runtime.SizeArrayLen(len(m.Isr), runtime.Compact) + len(m.Isr)*4
 		b = runtime.AppendUvarint(b, uint32(sz))
 		if m.Isr == nil {
-			b = runtime.AppendArrayLen(b, -1, true)
+			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
-			b = runtime.AppendArrayLen(b, len(m.Isr), true)
+			b = runtime.AppendArrayLen(b, len(m.Isr), runtime.Compact)
 		}
 		for _, e := range m.Isr {
 			b = runtime.AppendInt32(b, e)
@@ -289,13 +286,13 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 	}
 	if hasTag2 {
 		b = runtime.AppendUvarint(b, 2)
-		var sz int
-		sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
+		sz := 0
+		sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
 		b = runtime.AppendUvarint(b, uint32(sz))
 		if m.Replicas == nil {
-			b = runtime.AppendArrayLen(b, -1, true)
+			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
-			b = runtime.AppendArrayLen(b, len(m.Replicas), true)
+			b = runtime.AppendArrayLen(b, len(m.Replicas), runtime.Compact)
 		}
 		for _, e := range m.Replicas {
 			b = runtime.AppendInt32(b, e)
@@ -303,13 +300,13 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 	}
 	if hasTag3 {
 		b = runtime.AppendUvarint(b, 3)
-		var sz int
-		sz += runtime.SizeArrayLen(len(m.RemovingReplicas), true) + len(m.RemovingReplicas)*4
+		sz := 0
+		sz += runtime.SizeArrayLen(len(m.RemovingReplicas), runtime.Compact) + len(m.RemovingReplicas)*4
 		b = runtime.AppendUvarint(b, uint32(sz))
 		if m.RemovingReplicas == nil {
-			b = runtime.AppendArrayLen(b, -1, true)
+			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
-			b = runtime.AppendArrayLen(b, len(m.RemovingReplicas), true)
+			b = runtime.AppendArrayLen(b, len(m.RemovingReplicas), runtime.Compact)
 		}
 		for _, e := range m.RemovingReplicas {
 			b = runtime.AppendInt32(b, e)
@@ -317,13 +314,13 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 	}
 	if hasTag4 {
 		b = runtime.AppendUvarint(b, 4)
-		var sz int
-		sz += runtime.SizeArrayLen(len(m.AddingReplicas), true) + len(m.AddingReplicas)*4
+		sz := 0
+		sz += runtime.SizeArrayLen(len(m.AddingReplicas), runtime.Compact) + len(m.AddingReplicas)*4
 		b = runtime.AppendUvarint(b, uint32(sz))
 		if m.AddingReplicas == nil {
-			b = runtime.AppendArrayLen(b, -1, true)
+			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
-			b = runtime.AppendArrayLen(b, len(m.AddingReplicas), true)
+			b = runtime.AppendArrayLen(b, len(m.AddingReplicas), runtime.Compact)
 		}
 		for _, e := range m.AddingReplicas {
 			b = runtime.AppendInt32(b, e)
@@ -334,130 +331,71 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		b = runtime.AppendUvarint(b, 1)
 		b = runtime.AppendInt8(b, m.IsUnclean)
 	}
-	if len(m.UnknownTags) > 0 {
-		b = runtime.AppendTags(b, m.UnknownTags)
-	}
+	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
-func (m *PartitionChangeRecord) decode(r *runtime.Reader, version int16) {
-	if p := r.Fixed(20); p != nil {
+func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	if p := d.Fixed(off, 20); p != nil {
 		_ = p[19]
 		m.PartitionID = int32(binary.BigEndian.Uint32(p[0:]))
 		m.TopicID = runtime.UUID(p[4:20])
+		off += 20
 	} else {
-		r.FailRun([]int{4, 20}, []string{"PartitionId", "TopicId"})
-		return
+		off = d.FailRun(off, []int{4, 20}, []string{"PartitionId", "TopicId"})
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	var seen uint64
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			switch tag {
-			case 0:
-				{
-					n, ok := r.SmallArrayLen(true, 4)
-					if !ok {
-						n = r.ArrayLen(true, true, 4)
-					}
-					if n < 0 {
-						m.Isr = nil
-					} else {
-						m.Isr = runtime.Grow(m.Isr, n)
-						for i := range m.Isr {
-							m.Isr[i] = r.Int32()
-						}
-					}
-				}
-				if r.Failed() {
-					r.Within("Isr")
-					return
-				}
-				seen |= uint64(0x1)
-			case 1:
-				m.Leader = r.Int32()
-				if r.Failed() {
-					r.Within("Leader")
-					return
-				}
-				seen |= uint64(0x2)
-			case 2:
-				{
-					n, ok := r.SmallArrayLen(true, 4)
-					if !ok {
-						n = r.ArrayLen(true, true, 4)
-					}
-					if n < 0 {
-						m.Replicas = nil
-					} else {
-						m.Replicas = runtime.Grow(m.Replicas, n)
-						for i := range m.Replicas {
-							m.Replicas[i] = r.Int32()
-						}
-					}
-				}
-				if r.Failed() {
-					r.Within("Replicas")
-					return
-				}
-				seen |= uint64(0x4)
-			case 3:
-				{
-					n, ok := r.SmallArrayLen(true, 4)
-					if !ok {
-						n = r.ArrayLen(true, true, 4)
-					}
-					if n < 0 {
-						m.RemovingReplicas = nil
-					} else {
-						m.RemovingReplicas = runtime.Grow(m.RemovingReplicas, n)
-						for i := range m.RemovingReplicas {
-							m.RemovingReplicas[i] = r.Int32()
-						}
-					}
-				}
-				if r.Failed() {
-					r.Within("RemovingReplicas")
-					return
-				}
-				seen |= uint64(0x8)
-			case 4:
-				{
-					n, ok := r.SmallArrayLen(true, 4)
-					if !ok {
-						n = r.ArrayLen(true, true, 4)
-					}
-					if n < 0 {
-						m.AddingReplicas = nil
-					} else {
-						m.AddingReplicas = runtime.Grow(m.AddingReplicas, n)
-						for i := range m.AddingReplicas {
-							m.AddingReplicas[i] = r.Int32()
-						}
-					}
-				}
-				if r.Failed() {
-					r.Within("AddingReplicas")
-					return
-				}
-				seen |= uint64(0x10)
-			case 5:
-				m.IsUnclean = r.Int8()
-				if r.Failed() {
-					r.Within("IsUnclean")
-					return
-				}
-				seen |= uint64(0x20)
-			default:
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
+	var numTags int
+	for numTags, off = d.TagCount(off); numTags > 0 && !d.Failed(); numTags-- {
+		tag, size, next := d.TagHeader(off)
+		off = next
+		switch tag {
+		case 0:
+			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
+				n, off = d.NullArrayLen(off, runtime.Compact, 4, "Isr")
 			}
-			if r.Failed() {
-				return
+			m.Isr = runtime.Grow(m.Isr, n)
+			for i := range m.Isr {
+				m.Isr[i], off = d.Int32(off, "Isr")
 			}
-		}
-		if r.Failed() {
-			return
+			seen |= uint64(0x1)
+		case 1:
+			m.Leader, off = d.Int32(off, "Leader")
+			seen |= uint64(0x2)
+		case 2:
+			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
+				n, off = d.NullArrayLen(off, runtime.Compact, 4, "Replicas")
+			}
+			m.Replicas = runtime.Grow(m.Replicas, n)
+			for i := range m.Replicas {
+				m.Replicas[i], off = d.Int32(off, "Replicas")
+			}
+			seen |= uint64(0x4)
+		case 3:
+			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
+				n, off = d.NullArrayLen(off, runtime.Compact, 4, "RemovingReplicas")
+			}
+			m.RemovingReplicas = runtime.Grow(m.RemovingReplicas, n)
+			for i := range m.RemovingReplicas {
+				m.RemovingReplicas[i], off = d.Int32(off, "RemovingReplicas")
+			}
+			seen |= uint64(0x8)
+		case 4:
+			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
+				n, off = d.NullArrayLen(off, runtime.Compact, 4, "AddingReplicas")
+			}
+			m.AddingReplicas = runtime.Grow(m.AddingReplicas, n)
+			for i := range m.AddingReplicas {
+				m.AddingReplicas[i], off = d.Int32(off, "AddingReplicas")
+			}
+			seen |= uint64(0x10)
+		case 5:
+			m.IsUnclean, off = d.Int8(off, "IsUnclean")
+			seen |= uint64(0x20)
+		default:
+			m.UnknownTags, off = d.UnknownTag(off, m.UnknownTags, tag, size)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
@@ -478,4 +416,5 @@ func (m *PartitionChangeRecord) decode(r *runtime.Reader, version int16) {
 	if seen&uint64(0x20) == 0 {
 		m.IsUnclean = -1
 	}
+	return off
 }

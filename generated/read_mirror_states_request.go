@@ -25,6 +25,9 @@ type ReadMirrorStatesRequest struct {
 }
 
 // NewReadMirrorStatesRequest returns a ReadMirrorStatesRequest holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewReadMirrorStatesRequest() *ReadMirrorStatesRequest {
 	m := new(ReadMirrorStatesRequest)
 	m.Reset()
@@ -66,11 +69,12 @@ func (m *ReadMirrorStatesRequest) HeaderVersion(version int16) int16 {
 	return 2
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *ReadMirrorStatesRequest) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -107,10 +111,9 @@ func (m *ReadMirrorStatesRequest) Decode(src []byte, version int16) (int, error)
 		// Drop everything that points into an earlier caller's buffer.
 		*m = ReadMirrorStatesRequest{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("ReadMirrorStatesRequest", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ReadMirrorStatesRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -121,10 +124,9 @@ func (m *ReadMirrorStatesRequest) DecodeAliased(src []byte, version int16) (int,
 		return 0, runtime.UnsupportedVersion("decode", "ReadMirrorStatesRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("ReadMirrorStatesRequest", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ReadMirrorStatesRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -148,32 +150,12 @@ func (m *ReadMirrorStatesRequest) isDefault() bool {
 
 func (m *ReadMirrorStatesRequest) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.MirrorName), true)
-	n += runtime.SizeArrayLen(len(m.Topics), true)
-	for i1 := range m.Topics {
-		e1 := &m.Topics[i1]
-		n += runtime.SizeString(len(e1.Name), true)
-		n += runtime.SizeArrayLen(len(e1.Partitions), true)
-		for i2 := range e1.Partitions {
-			e2 := &e1.Partitions[i2]
-			n += 4
-			if len(e2.UnknownTags) == 0 {
-				n++
-			} else {
-				n += e2.UnknownTags.SectionSize()
-			}
-		}
-		if len(e1.UnknownTags) == 0 {
-			n++
-		} else {
-			n += e1.UnknownTags.SectionSize()
-		}
+	n += runtime.SizeString(len(m.MirrorName), runtime.Compact)
+	n += runtime.SizeArrayLen(len(m.Topics), runtime.Compact)
+	for i := range m.Topics {
+		n += m.Topics[i].size(version)
 	}
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
@@ -182,145 +164,50 @@ func (m *ReadMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, err
 	if len(m.MirrorName) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("MirrorName", runtime.ErrStringTooLong, "")
 	}
-	b = runtime.AppendString(b, m.MirrorName, true)
+	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
 	if m.Topics == nil {
-		b = runtime.AppendArrayLen(b, -1, true)
+		b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.Topics), true)
+		b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
 	}
-	for i1 := range m.Topics {
-		e1 := &m.Topics[i1]
-		if len(e1.Name) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("Name", runtime.ErrStringTooLong, ""), "Topics", i1)
-		}
-		b = runtime.AppendString(b, e1.Name, true)
-		b = runtime.AppendArrayLen(b, len(e1.Partitions), true)
-		for i2 := range e1.Partitions {
-			e2 := &e1.Partitions[i2]
-			b = runtime.AppendInt32(b, e2.PartitionIndex)
-			if len(e2.UnknownTags) == 0 {
-				b = append(b, 0)
-			} else {
-				if b, err = runtime.AppendTagSection(b, e2.UnknownTags, -1); err != nil {
-					return b, runtime.WithinElem(runtime.WithinElem(err, "Partitions", i2), "Topics", i1)
-				}
-			}
-		}
-		if len(e1.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-				return b, runtime.WithinElem(err, "Topics", i1)
-			}
+	for i := range m.Topics {
+		if b, err = m.Topics[i].appendTo(b, version); err != nil {
+			return b, runtime.WithinElem(err, "Topics", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *ReadMirrorStatesRequest) decode(r *runtime.Reader, version int16) {
-	m.MirrorName = r.String(true, m.MirrorName)
-	if r.Failed() {
-		r.Within("MirrorName")
-		return
+func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
+		n, off = d.NullArrayLen(off, runtime.Compact, 3, "Topics")
 	}
-	{
-		n, ok := r.SmallArrayLen(true, 3)
-		if !ok {
-			n = r.ArrayLen(true, true, 3)
-		}
-		if n < 0 {
-			m.Topics = nil
-		} else {
-			m.Topics = runtime.Grow(m.Topics, n)
-			for i1 := range m.Topics {
-				e1 := &m.Topics[i1]
-				e1.Name = r.String(true, e1.Name)
-				if r.Failed() {
-					r.Within("Name")
-					r.WithinElem("Topics", i1)
-					return
-				}
-				{
-					n, ok := r.SmallArrayLen(true, 5)
-					if !ok {
-						n = r.ArrayLen(true, false, 5)
-					}
-					e1.Partitions = runtime.Grow(e1.Partitions, n)
-					for i2 := range e1.Partitions {
-						e2 := &e1.Partitions[i2]
-						e2.PartitionIndex = r.Int32()
-						if r.Failed() {
-							r.Within("PartitionIndex")
-							r.WithinElem("Partitions", i2)
-							r.WithinElem("Topics", i1)
-							return
-						}
-						e2.UnknownTags = e2.UnknownTags[:0]
-						if !r.EmptyTags() {
-							for i, n := 0, r.TagCount(); i < n; i++ {
-								tag, size := r.TagHeader()
-								e2.UnknownTags = r.UnknownTag(e2.UnknownTags, tag, size)
-								if r.Failed() {
-									r.WithinElem("Partitions", i2)
-									r.WithinElem("Topics", i1)
-									return
-								}
-							}
-							if r.Failed() {
-								r.WithinElem("Partitions", i2)
-								r.WithinElem("Topics", i1)
-								return
-							}
-						}
-					}
-				}
-				if r.Failed() {
-					r.Within("Partitions")
-					r.WithinElem("Topics", i1)
-					return
-				}
-				e1.UnknownTags = e1.UnknownTags[:0]
-				if !r.EmptyTags() {
-					for i, n := 0, r.TagCount(); i < n; i++ {
-						tag, size := r.TagHeader()
-						e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-						if r.Failed() {
-							r.WithinElem("Topics", i1)
-							return
-						}
-					}
-					if r.Failed() {
-						r.WithinElem("Topics", i1)
-						return
-					}
-				}
-			}
-		}
+	switch {
+	case n < 0:
+		m.Topics = nil
+	case m.Topics == nil:
+		m.Topics = make([]ReadMirrorStatesRequestTopicData, n)
+	case n > cap(m.Topics):
+		m.Topics = append(m.Topics[:cap(m.Topics)], make([]ReadMirrorStatesRequestTopicData, n-cap(m.Topics))...)
+	default:
+		m.Topics = m.Topics[:n]
 	}
-	if r.Failed() {
-		r.Within("Topics")
-		return
+	for i := range m.Topics {
+		if off = m.Topics[i].decode(d, off, version); d.Failed() {
+			d.WithinElem("Topics", i)
+			return off
+		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }
 
 // ReadMirrorStatesRequestTopicData is the struct TopicData, used by ReadMirrorStatesRequest (versions 0).
@@ -336,6 +223,16 @@ type ReadMirrorStatesRequestTopicData struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewReadMirrorStatesRequestTopicData returns a ReadMirrorStatesRequestTopicData holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewReadMirrorStatesRequestTopicData() *ReadMirrorStatesRequestTopicData {
+	m := new(ReadMirrorStatesRequestTopicData)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -357,6 +254,72 @@ func (m *ReadMirrorStatesRequestTopicData) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+func (m *ReadMirrorStatesRequestTopicData) size(version int16) int {
+	n := 0
+	n += runtime.SizeString(len(m.Name), runtime.Compact)
+	n += runtime.SizeArrayLen(len(m.Partitions), runtime.Compact)
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		n += 4
+		n += runtime.SizeTagSection(e.UnknownTags)
+	}
+	n += runtime.SizeTagSection(m.UnknownTags)
+	return n
+}
+
+func (m *ReadMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
+	if len(m.Name) > runtime.MaxStringLen {
+		return b, runtime.EncodeError("Name", runtime.ErrStringTooLong, "")
+	}
+	b = runtime.AppendString(b, m.Name, runtime.Compact)
+	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		b = runtime.AppendInt32(b, e.PartitionIndex)
+		if len(e.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+			return b, runtime.WithinElem(err, "Partitions", i)
+		}
+	}
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
+	}
+	return b, nil
+}
+
+func (m *ReadMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	m.Name, off = d.String(off, runtime.Compact, m.Name, "Name")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 5, "Partitions")
+	}
+	switch {
+	case m.Partitions == nil:
+		m.Partitions = make([]ReadMirrorStatesRequestPartitionData, n)
+	case n > cap(m.Partitions):
+		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]ReadMirrorStatesRequestPartitionData, n-cap(m.Partitions))...)
+	default:
+		m.Partitions = m.Partitions[:n]
+	}
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")
+		e.UnknownTags = e.UnknownTags[:0]
+		off = d.Tags(off, &e.UnknownTags)
+		if d.Failed() {
+			d.WithinElem("Partitions", i)
+			return off
+		}
+	}
+	m.UnknownTags = m.UnknownTags[:0]
+	off = d.Tags(off, &m.UnknownTags)
+	return off
+}
+
 // ReadMirrorStatesRequestPartitionData is the struct PartitionData, used by ReadMirrorStatesRequest (versions 0).
 type ReadMirrorStatesRequestPartitionData struct {
 	// PartitionIndex is the partition index.
@@ -366,6 +329,16 @@ type ReadMirrorStatesRequestPartitionData struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewReadMirrorStatesRequestPartitionData returns a ReadMirrorStatesRequestPartitionData holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewReadMirrorStatesRequestPartitionData() *ReadMirrorStatesRequestPartitionData {
+	m := new(ReadMirrorStatesRequestPartitionData)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.

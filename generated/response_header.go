@@ -21,6 +21,9 @@ type ResponseHeader struct {
 }
 
 // NewResponseHeader returns a ResponseHeader holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewResponseHeader() *ResponseHeader {
 	m := new(ResponseHeader)
 	m.Reset()
@@ -52,11 +55,12 @@ func (m *ResponseHeader) IsFlexible(version int16) bool {
 	return version >= 1
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *ResponseHeader) Size(version int16) int {
 	if version < 0 || version > 1 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -93,10 +97,9 @@ func (m *ResponseHeader) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = ResponseHeader{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("ResponseHeader", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ResponseHeader", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -107,10 +110,9 @@ func (m *ResponseHeader) DecodeAliased(src []byte, version int16) (int, error) {
 		return 0, runtime.UnsupportedVersion("decode", "ResponseHeader", version, 0, 1)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("ResponseHeader", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ResponseHeader", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -129,60 +131,33 @@ func (m *ResponseHeader) isDefault() bool {
 }
 
 func (m *ResponseHeader) size(version int16) int {
-	flexible := version >= 1
 	n := 4
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	if version == 1 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *ResponseHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	flexible := version >= 1
 	b = runtime.AppendInt32(b, m.CorrelationID)
-	if flexible {
+	if version == 1 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *ResponseHeader) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 1
-	m.CorrelationID = r.Int32()
-	if r.Failed() {
-		r.Within("CorrelationId")
-		return
+func (m *ResponseHeader) decode(d *runtime.Decoder, off int, version int16) int {
+	m.CorrelationID, off = d.Int32(off, "CorrelationId")
+	m.UnknownTags = m.UnknownTags[:0]
+	if version == 1 {
+		off = d.Tags(off, &m.UnknownTags)
 	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
-	}
+	return off
 }

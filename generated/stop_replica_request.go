@@ -32,6 +32,9 @@ type StopReplicaRequest struct {
 }
 
 // NewStopReplicaRequest returns a StopReplicaRequest holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewStopReplicaRequest() *StopReplicaRequest {
 	m := new(StopReplicaRequest)
 	m.Reset()
@@ -73,11 +76,12 @@ func (m *StopReplicaRequest) HeaderVersion(version int16) int16 {
 	return 1
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *StopReplicaRequest) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -114,10 +118,9 @@ func (m *StopReplicaRequest) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = StopReplicaRequest{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("StopReplicaRequest", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("StopReplicaRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -128,10 +131,9 @@ func (m *StopReplicaRequest) DecodeAliased(src []byte, version int16) (int, erro
 		return 0, runtime.UnsupportedVersion("decode", "StopReplicaRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("StopReplicaRequest", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("StopReplicaRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -162,78 +164,74 @@ func (m *StopReplicaRequest) isDefault() bool {
 
 func (m *StopReplicaRequest) size(version int16) int {
 	n := 12
-	n += runtime.SizeArrayLen(len(m.Partitions), false)
-	for i1 := range m.Partitions {
-		e1 := &m.Partitions[i1]
+	n += runtime.SizeArrayLen(len(m.Partitions), runtime.Classic)
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
 		n += 5
-		n += runtime.SizeString(len(e1.TopicName), false)
+		n += runtime.SizeString(len(e.TopicName), runtime.Classic)
 	}
 	return n
 }
 
 func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 12)
-		_ = p[11]
-		binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
-		binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
-		binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
-	}
-	b = runtime.AppendArrayLen(b, len(m.Partitions), false)
-	for i1 := range m.Partitions {
-		e1 := &m.Partitions[i1]
-		if len(e1.TopicName) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "Partitions", i1)
+	var p []byte
+	b, p = runtime.Extend(b, 12)
+	_ = p[11]
+	binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
+	binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
+	binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
+	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Classic)
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		if len(e.TopicName) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "Partitions", i)
 		}
-		b = runtime.AppendString(b, e1.TopicName, false)
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 5)
-			_ = p[4]
-			binary.BigEndian.PutUint32(p[0:], uint32(e1.PartitionIndex))
-			p[4] = runtime.Bool8(e1.DeletePartition)
-		}
+		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
+		b, p = runtime.Extend(b, 5)
+		_ = p[4]
+		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
+		p[4] = runtime.Bool8(e.DeletePartition)
 	}
 	return b, nil
 }
 
-func (m *StopReplicaRequest) decode(r *runtime.Reader, version int16) {
-	if p := r.Fixed(12); p != nil {
+func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	if p := d.Fixed(off, 12); p != nil {
 		_ = p[11]
 		m.ControllerID = int32(binary.BigEndian.Uint32(p[0:]))
 		m.ControllerEpoch = int32(binary.BigEndian.Uint32(p[4:]))
 		m.AckTimeoutMs = int32(binary.BigEndian.Uint32(p[8:]))
+		off += 12
 	} else {
-		r.FailRun([]int{4, 8, 12}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs"})
-		return
+		off = d.FailRun(off, []int{4, 8, 12}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs"})
 	}
-	{
-		n := r.ArrayLen(false, false, 6)
-		m.Partitions = runtime.Grow(m.Partitions, n)
-		for i1 := range m.Partitions {
-			e1 := &m.Partitions[i1]
-			e1.TopicName = r.String(false, e1.TopicName)
-			if r.Failed() {
-				r.Within("TopicName")
-				r.WithinElem("Partitions", i1)
-				return
-			}
-			if p := r.Fixed(5); p != nil {
-				_ = p[4]
-				e1.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-				e1.DeletePartition = p[4] != 0
-			} else {
-				r.FailRun([]int{4, 5}, []string{"PartitionIndex", "DeletePartition"})
-				r.WithinElem("Partitions", i1)
-				return
-			}
+	n, off = d.ArrayLen(off, runtime.Classic, 6, "Partitions")
+	switch {
+	case m.Partitions == nil:
+		m.Partitions = make([]StopReplicaRequestStopReplicaPartition, n)
+	case n > cap(m.Partitions):
+		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]StopReplicaRequestStopReplicaPartition, n-cap(m.Partitions))...)
+	default:
+		m.Partitions = m.Partitions[:n]
+	}
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")
+		if p := d.Fixed(off, 5); p != nil {
+			_ = p[4]
+			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+			e.DeletePartition = p[4] != 0
+			off += 5
+		} else {
+			off = d.FailRun(off, []int{4, 5}, []string{"PartitionIndex", "DeletePartition"})
+		}
+		if d.Failed() {
+			d.WithinElem("Partitions", i)
+			return off
 		}
 	}
-	if r.Failed() {
-		r.Within("Partitions")
-		return
-	}
+	return off
 }
 
 // StopReplicaRequestStopReplicaPartition is the struct StopReplicaPartition, used by StopReplicaRequest (versions 0).
@@ -249,6 +247,16 @@ type StopReplicaRequestStopReplicaPartition struct {
 	// DeletePartition is true if the replica's log should be deleted once it is stopped.
 	// Versions: 0+. Default: false.
 	DeletePartition bool
+}
+
+// NewStopReplicaRequestStopReplicaPartition returns a StopReplicaRequestStopReplicaPartition holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewStopReplicaRequestStopReplicaPartition() *StopReplicaRequestStopReplicaPartition {
+	m := new(StopReplicaRequestStopReplicaPartition)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.

@@ -36,6 +36,9 @@ type WriteMirrorStatesResponse struct {
 }
 
 // NewWriteMirrorStatesResponse returns a WriteMirrorStatesResponse holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewWriteMirrorStatesResponse() *WriteMirrorStatesResponse {
 	m := new(WriteMirrorStatesResponse)
 	m.Reset()
@@ -77,11 +80,12 @@ func (m *WriteMirrorStatesResponse) HeaderVersion(version int16) int16 {
 	return 1
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *WriteMirrorStatesResponse) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -118,10 +122,9 @@ func (m *WriteMirrorStatesResponse) Decode(src []byte, version int16) (int, erro
 		// Drop everything that points into an earlier caller's buffer.
 		*m = WriteMirrorStatesResponse{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("WriteMirrorStatesResponse", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("WriteMirrorStatesResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -132,10 +135,9 @@ func (m *WriteMirrorStatesResponse) DecodeAliased(src []byte, version int16) (in
 		return 0, runtime.UnsupportedVersion("decode", "WriteMirrorStatesResponse", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("WriteMirrorStatesResponse", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("WriteMirrorStatesResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -167,199 +169,71 @@ func (m *WriteMirrorStatesResponse) isDefault() bool {
 
 func (m *WriteMirrorStatesResponse) size(version int16) int {
 	n := 6
-	n += runtime.SizeNullString(m.ErrorMessage, true)
-	n += runtime.SizeArrayLen(len(m.Topics), true)
-	for i1 := range m.Topics {
-		e1 := &m.Topics[i1]
-		n += runtime.SizeString(len(e1.Name), true)
-		n += runtime.SizeArrayLen(len(e1.Partitions), true)
-		for i2 := range e1.Partitions {
-			e2 := &e1.Partitions[i2]
-			n += 6
-			if len(e2.UnknownTags) == 0 {
-				n++
-			} else {
-				n += e2.UnknownTags.SectionSize()
-			}
-		}
-		if len(e1.UnknownTags) == 0 {
-			n++
-		} else {
-			n += e1.UnknownTags.SectionSize()
-		}
+	n += runtime.SizeNullString(m.ErrorMessage, runtime.Compact)
+	n += runtime.SizeArrayLen(len(m.Topics), runtime.Compact)
+	for i := range m.Topics {
+		n += m.Topics[i].size(version)
 	}
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *WriteMirrorStatesResponse) appendTo(b []byte, version int16) ([]byte, error) {
+	var p []byte
 	var err error
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 6)
-		_ = p[5]
-		binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
-		binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	b, p = runtime.Extend(b, 6)
+	_ = p[5]
+	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
+	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
+	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
+		return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
 	}
-	if m.ErrorMessage.Valid {
-		if len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-			return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
-		}
-		b = runtime.AppendString(b, m.ErrorMessage.Value, true)
-	} else {
-		b = runtime.AppendNullMarker(b, true, false)
-	}
-	b = runtime.AppendArrayLen(b, len(m.Topics), true)
-	for i1 := range m.Topics {
-		e1 := &m.Topics[i1]
-		if len(e1.Name) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("Name", runtime.ErrStringTooLong, ""), "Topics", i1)
-		}
-		b = runtime.AppendString(b, e1.Name, true)
-		b = runtime.AppendArrayLen(b, len(e1.Partitions), true)
-		for i2 := range e1.Partitions {
-			e2 := &e1.Partitions[i2]
-			{
-				var p []byte
-				b, p = runtime.Extend(b, 6)
-				_ = p[5]
-				binary.BigEndian.PutUint32(p[0:], uint32(e2.PartitionIndex))
-				binary.BigEndian.PutUint16(p[4:], uint16(e2.ErrorCode))
-			}
-			if len(e2.UnknownTags) == 0 {
-				b = append(b, 0)
-			} else {
-				if b, err = runtime.AppendTagSection(b, e2.UnknownTags, -1); err != nil {
-					return b, runtime.WithinElem(runtime.WithinElem(err, "Partitions", i2), "Topics", i1)
-				}
-			}
-		}
-		if len(e1.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-				return b, runtime.WithinElem(err, "Topics", i1)
-			}
+	b = runtime.AppendNullString(b, m.ErrorMessage, runtime.Compact)
+	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
+	for i := range m.Topics {
+		if b, err = m.Topics[i].appendTo(b, version); err != nil {
+			return b, runtime.WithinElem(err, "Topics", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *WriteMirrorStatesResponse) decode(r *runtime.Reader, version int16) {
-	if p := r.Fixed(6); p != nil {
+func (m *WriteMirrorStatesResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
 		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
 		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+		off += 6
 	} else {
-		r.FailRun([]int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
-		return
+		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 	}
-	m.ErrorMessage = r.NullString(true, m.ErrorMessage)
-	if r.Failed() {
-		r.Within("ErrorMessage")
-		return
+	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	}
-	{
-		n, ok := r.SmallArrayLen(true, 3)
-		if !ok {
-			n = r.ArrayLen(true, false, 3)
+	switch {
+	case m.Topics == nil:
+		m.Topics = make([]WriteMirrorStatesResponseTopicResult, n)
+	case n > cap(m.Topics):
+		m.Topics = append(m.Topics[:cap(m.Topics)], make([]WriteMirrorStatesResponseTopicResult, n-cap(m.Topics))...)
+	default:
+		m.Topics = m.Topics[:n]
+	}
+	for i := range m.Topics {
+		if off = m.Topics[i].decode(d, off, version); d.Failed() {
+			d.WithinElem("Topics", i)
+			return off
 		}
-		m.Topics = runtime.Grow(m.Topics, n)
-		for i1 := range m.Topics {
-			e1 := &m.Topics[i1]
-			e1.Name = r.String(true, e1.Name)
-			if r.Failed() {
-				r.Within("Name")
-				r.WithinElem("Topics", i1)
-				return
-			}
-			{
-				n, ok := r.SmallArrayLen(true, 7)
-				if !ok {
-					n = r.ArrayLen(true, false, 7)
-				}
-				e1.Partitions = runtime.Grow(e1.Partitions, n)
-				for i2 := range e1.Partitions {
-					e2 := &e1.Partitions[i2]
-					if p := r.Fixed(6); p != nil {
-						_ = p[5]
-						e2.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-						e2.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-					} else {
-						r.FailRun([]int{4, 6}, []string{"PartitionIndex", "ErrorCode"})
-						r.WithinElem("Partitions", i2)
-						r.WithinElem("Topics", i1)
-						return
-					}
-					e2.UnknownTags = e2.UnknownTags[:0]
-					if !r.EmptyTags() {
-						for i, n := 0, r.TagCount(); i < n; i++ {
-							tag, size := r.TagHeader()
-							e2.UnknownTags = r.UnknownTag(e2.UnknownTags, tag, size)
-							if r.Failed() {
-								r.WithinElem("Partitions", i2)
-								r.WithinElem("Topics", i1)
-								return
-							}
-						}
-						if r.Failed() {
-							r.WithinElem("Partitions", i2)
-							r.WithinElem("Topics", i1)
-							return
-						}
-					}
-				}
-			}
-			if r.Failed() {
-				r.Within("Partitions")
-				r.WithinElem("Topics", i1)
-				return
-			}
-			e1.UnknownTags = e1.UnknownTags[:0]
-			if !r.EmptyTags() {
-				for i, n := 0, r.TagCount(); i < n; i++ {
-					tag, size := r.TagHeader()
-					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-					if r.Failed() {
-						r.WithinElem("Topics", i1)
-						return
-					}
-				}
-				if r.Failed() {
-					r.WithinElem("Topics", i1)
-					return
-				}
-			}
-		}
-	}
-	if r.Failed() {
-		r.Within("Topics")
-		return
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }
 
 // WriteMirrorStatesResponseTopicResult is the struct TopicResult, used by WriteMirrorStatesResponse (versions 0).
@@ -375,6 +249,16 @@ type WriteMirrorStatesResponseTopicResult struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewWriteMirrorStatesResponseTopicResult returns a WriteMirrorStatesResponseTopicResult holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewWriteMirrorStatesResponseTopicResult() *WriteMirrorStatesResponseTopicResult {
+	m := new(WriteMirrorStatesResponseTopicResult)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -396,6 +280,83 @@ func (m *WriteMirrorStatesResponseTopicResult) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+func (m *WriteMirrorStatesResponseTopicResult) size(version int16) int {
+	n := 0
+	n += runtime.SizeString(len(m.Name), runtime.Compact)
+	n += runtime.SizeArrayLen(len(m.Partitions), runtime.Compact)
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		n += 6
+		n += runtime.SizeTagSection(e.UnknownTags)
+	}
+	n += runtime.SizeTagSection(m.UnknownTags)
+	return n
+}
+
+func (m *WriteMirrorStatesResponseTopicResult) appendTo(b []byte, version int16) ([]byte, error) {
+	var p []byte
+	var err error
+	if len(m.Name) > runtime.MaxStringLen {
+		return b, runtime.EncodeError("Name", runtime.ErrStringTooLong, "")
+	}
+	b = runtime.AppendString(b, m.Name, runtime.Compact)
+	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		b, p = runtime.Extend(b, 6)
+		_ = p[5]
+		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
+		binary.BigEndian.PutUint16(p[4:], uint16(e.ErrorCode))
+		if len(e.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+			return b, runtime.WithinElem(err, "Partitions", i)
+		}
+	}
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
+	}
+	return b, nil
+}
+
+func (m *WriteMirrorStatesResponseTopicResult) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	m.Name, off = d.String(off, runtime.Compact, m.Name, "Name")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 7); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 7, "Partitions")
+	}
+	switch {
+	case m.Partitions == nil:
+		m.Partitions = make([]WriteMirrorStatesResponsePartitionResult, n)
+	case n > cap(m.Partitions):
+		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]WriteMirrorStatesResponsePartitionResult, n-cap(m.Partitions))...)
+	default:
+		m.Partitions = m.Partitions[:n]
+	}
+	for i := range m.Partitions {
+		e := &m.Partitions[i]
+		if p := d.Fixed(off, 6); p != nil {
+			_ = p[5]
+			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+			e.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+			off += 6
+		} else {
+			off = d.FailRun(off, []int{4, 6}, []string{"PartitionIndex", "ErrorCode"})
+		}
+		e.UnknownTags = e.UnknownTags[:0]
+		off = d.Tags(off, &e.UnknownTags)
+		if d.Failed() {
+			d.WithinElem("Partitions", i)
+			return off
+		}
+	}
+	m.UnknownTags = m.UnknownTags[:0]
+	off = d.Tags(off, &m.UnknownTags)
+	return off
+}
+
 // WriteMirrorStatesResponsePartitionResult is the struct PartitionResult, used by WriteMirrorStatesResponse (versions 0).
 type WriteMirrorStatesResponsePartitionResult struct {
 	// PartitionIndex is the partition index.
@@ -409,6 +370,16 @@ type WriteMirrorStatesResponsePartitionResult struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewWriteMirrorStatesResponsePartitionResult returns a WriteMirrorStatesResponsePartitionResult holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewWriteMirrorStatesResponsePartitionResult() *WriteMirrorStatesResponsePartitionResult {
+	m := new(WriteMirrorStatesResponsePartitionResult)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.

@@ -3,344 +3,225 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
-// emitDecode writes decode(r, version). Every field is either read or set to
-// its default, so decoding into a used struct equals decoding into a new
-// one, while slices, strings and nested structs are reused.
-func emitDecode(f *Group, sm *structModel, calls map[*structModel]bool) error {
-	body, err := decodeBody(sm, methodCtx(sm, calls))
-	if err != nil {
-		return err
+// emitDecode writes decode(d, off, version), which reads the struct at off
+// and returns the offset after it. Every field is either read or set to its
+// default, so decoding into a used struct equals decoding into a new one,
+// while slices, strings and nested structs are reused.
+//
+// Reads are not checked one by one: a failed read records what failed and
+// where, and every later read fails at once (runtime.Decoder). The code
+// checks for a failure only after each array element, to name it, and
+// stops there; the failure's offset and path reach Decode's caller.
+func emitDecode(g *Group, sm *structModel) {
+	body := lengthsDecl(sm)
+	if readsCount(sm) {
+		body = append(body, Var().Id("n").Int())
 	}
-	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("decode").Params(Id("r").Op("*").Add(rt("Reader")), Id("version").Int16()).Block(body...)
-	f.Line()
-	return nil
+	if readsMarker(sm) {
+		body = append(body, Var().Id("present").Bool())
+	}
+	body = append(body, decodeBody(sm, methodScope)...)
+	body = append(body, Return(Id("off")))
+	g.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("decode").Params(
+		Id("d").Op("*").Add(rt("Decoder")), Id("off").Int(), Id("version").Int16(),
+	).Int().Block(body...)
+	g.Line()
 }
 
-// decodeBody decodes into the struct held by cx.recv.
-func decodeBody(sm *structModel, cx *emitCtx) ([]Code, error) {
+// readsCount reports whether sm's decode (with the structs it inlines)
+// reads an array count into the variable n.
+func readsCount(sm *structModel) bool {
+	for _, fm := range sm.fields {
+		p := fm.p
+		if p.Schema.Type.Array && (!p.InPlace.Never() || !p.Tagged.Never()) {
+			return true
+		}
+		if p.Inline && !p.InPlace.Never() && readsCount(fm.inlined) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsMarker reports whether sm's decode reads the marker of a nullable
+// struct into the variable present.
+func readsMarker(sm *structModel) bool {
+	for _, fm := range sm.fields {
+		p := fm.p
+		if fm.elem != nil && !p.Schema.Type.Array && fm.nullable && !p.Nullable.Never() &&
+			(!p.InPlace.Never() || !p.Tagged.Never()) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeBody decodes into the struct held by sc.recv.
+func decodeBody(sm *structModel, sc scope) []Code {
 	var body []Code
-	body = append(body, cx.declareFlexible(sm)...)
-	runs := fixedRuns(sm)
-	groups := fixedGroups(sm)
-	for i := 0; i < len(sm.fields); i++ {
-		fm := sm.fields[i]
-		if g := groups[i]; g != nil {
-			code, err := g.read(sm, cx)
-			if err != nil {
-				return nil, err
-			}
-			body = append(body, code)
-			i += len(g.fields) - 1
-			continue
+	for _, st := range sm.p.Steps {
+		var read, absent []Code
+		if st.Run {
+			read = readRun(sm, st, sc)
+		} else {
+			fm := sm.field(st.Fields[0])
+			read = readValue(fm, sc.r().Dot(fm.goName), false, sc)
 		}
-		if run := runs[i]; len(run) > 1 {
-			body = append(body, readRun(run, cx)...)
-			i += len(run) - 1
-			continue
-		}
-		val := cx.r().Dot(fm.goName)
-		inline, iAlways, iNever := fm.inlineCond()
-		_, tAlways, tNever := fm.taggedCond()
-		notTagged, _, _ := notVerCond(fm.f.TaggedVersions, fm.owner.within())
-		def, err := fm.setDefault(val.Clone())
-		if err != nil {
-			return nil, err
-		}
-		var read []Code
-		if !iNever {
-			read = readValue(fm, val.Clone(), fm.compactExpr(), false, cx)
-		}
-		// Where the field is neither inline nor tagged it takes its default.
-		var otherwise []Code
-		switch {
-		case tAlways:
-		case tNever:
-			otherwise = def
-		default:
-			otherwise = []Code{If(notTagged).Block(def...)}
+		for _, f := range st.Fields {
+			absent = append(absent, absentDefault(sm.field(f), outside(st.When), sc)...)
 		}
 		switch {
-		case iAlways:
+		case st.When.Always():
 			body = append(body, read...)
-		case iNever:
-			body = append(body, otherwise...)
-		case len(otherwise) == 0:
-			body = append(body, If(inline).Block(read...))
+		case st.When.Never():
+			body = append(body, absent...)
+		case len(absent) == 0:
+			body = append(body, If(condExpr(st.When)).Block(read...))
 		default:
-			body = append(body, If(inline).Block(read...).Else().Block(otherwise...))
+			body = append(body, If(condExpr(st.When)).Block(read...).Else().Block(absent...))
 		}
 	}
 	if sm.hasTags {
-		reset := cx.r().Dot("UnknownTags").Op("=").Add(cx.r()).Dot("UnknownTags").Index(Empty(), Lit(0))
-		section := []Code{reset}
-		track := len(sm.tagged) <= 64
-		var cases []Code
-		var after []Code
-		for i, fm := range sm.tagged {
-			val := cx.r().Dot(fm.goName)
-			tc, tAlways, tNever := fm.tagSectionCond()
-			read := readValue(fm, val.Clone(), True(), true, cx)
-			if track {
-				read = append(read, Id("seen").Op("|=").Lit(uint64(1)<<uint(i)))
-			}
-			invalid := cx.fail(Id("r").Dot("InvalidTag").Call(Id("tag"), Id("version")), Id("r").Dot("Within").Call(Lit(fm.f.Name)))
-			var c []Code
-			switch {
-			case tAlways:
-				c = read
-			case tNever:
-				c = invalid
-			default:
-				c = []Code{If(tc.Clone()).Block(read...).Else().Block(invalid...)}
-			}
-			cases = append(cases, Case(Lit(fm.f.Tag)).Block(c...))
-			if tNever {
-				continue
-			}
-			def, err := fm.setDefault(val.Clone())
-			if err != nil {
-				return nil, err
-			}
-			if !track {
-				section = append(section, def...)
-				continue
-			}
-			cond := Id("seen").Op("&").Lit(uint64(1) << uint(i)).Op("==").Lit(0)
-			if !tAlways {
-				cond = Parens(tc).Op("&&").Add(cond)
-			}
-			after = append(after, If(cond).Block(def...))
-		}
-		if track && len(sm.tagged) > 0 {
-			section = append(section, Var().Id("seen").Uint64())
-		}
-		unknown := cx.r().Dot("UnknownTags").Op("=").Id("r").Dot("UnknownTag").Call(cx.r().Dot("UnknownTags"), Id("tag"), Id("size"))
-		var dispatch Code = unknown
-		if len(cases) > 0 {
-			dispatch = Switch(Id("tag")).Block(append(cases, Default().Block(unknown))...)
-		}
-		// Most tag sections are a single zero byte: EmptyTags takes it inline.
-		section = append(section,
-			If(Op("!").Id("r").Dot("EmptyTags").Call()).Block(
-				For(List(Id("i"), Id("n")).Op(":=").List(Lit(0), Id("r").Dot("TagCount").Call()), Id("i").Op("<").Id("n"), Id("i").Op("++")).Block(
-					List(Id("tag"), Id("size")).Op(":=").Id("r").Dot("TagHeader").Call(),
-					dispatch,
-					If(Id("r").Dot("Failed").Call()).Block(cx.fail()...),
-				),
-				If(Id("r").Dot("Failed").Call()).Block(cx.fail()...),
-			),
-		)
-		section = append(section, after...)
-		switch fc := sm.flexibleExpr(); fc.GoString() {
-		case "true":
-			body = append(body, section...)
-		case "false":
-			body = append(body, reset)
-		default:
-			body = append(body, If(fc).Block(section...).Else().Block(reset))
-		}
+		body = append(body, readTagSection(sm, sc)...)
 	}
-	return body, nil
+	return body
 }
 
-// readValue reads one field value into val and returns early, naming the
-// field, when the read fails.
-// With a context, struct values and array elements are inlined.
-func readValue(fm *fieldModel, val *Statement, compact *Statement, tagged bool, cx *emitCtx) []Code {
-	t := fm.f.Type
-	name := fm.f.Name
-	failed := If(Id("r").Dot("Failed").Call()).Block(cx.fail(Id("r").Dot("Within").Call(Lit(name)))...)
-	nc, nAlways, nNever := fm.nullableCond()
-	nullable := boolExpr(nc, nAlways, nNever)
-	if !fm.nullable {
-		nullable = False()
+// absentDefault sets a field to its default at the versions w where it is
+// not in place, unless it is tagged there (the tag section then sets it).
+func absentDefault(fm *fieldModel, w schema.Versions, sc scope) []Code {
+	tagged := rebase(fm.p.Tagged, w)
+	def := fm.setDefault(sc.r().Dot(fm.goName))
+	switch {
+	case tagged.Always():
+		return nil
+	case tagged.Never():
+		return def
 	}
-	// choose emits one of two reads by nullability at this version.
-	choose := func(ifNull, ifNot []Code) []Code {
-		switch {
-		case !fm.nullable || nNever:
-			return ifNot
-		case nAlways:
-			return ifNull
-		}
-		return []Code{If(nc).Block(ifNull...).Else().Block(ifNot...)}
-	}
-	r := func(method string, args ...Code) *Statement { return Id("r").Dot(method).Call(args...) }
-	if t.Array {
-		var each Code
-		switch t.Kind {
-		case schema.KindString:
-			each = For(Id("i").Op(":=").Range().Add(val)).Block(Add(val).Index(Id("i")).Op("=").Add(r("String", compact, Add(val).Index(Id("i")))))
-		case schema.KindBytes, schema.KindRecords:
-			each = For(Id("i").Op(":=").Range().Add(val)).Block(Add(val).Index(Id("i")).Op("=").Add(r("Bytes", compact, Add(val).Index(Id("i")))))
-		case schema.KindStruct:
-			each = For(Id("i").Op(":=").Range().Add(val)).Block(
-				Add(val).Index(Id("i")).Dot("decode").Call(Id("r"), Id("version")),
-				If(Id("r").Dot("Failed").Call()).Block(cx.fail(Id("r").Dot("WithinElem").Call(Lit(name), Id("i")))...),
-			)
-			inlined := false
-			if !tagged && cx.canInline(fm.elem) {
-				iv := cx.index()
-				child := cx.child(fm.elem, name, iv)
-				if body, err := decodeBody(fm.elem, child); err == nil {
-					each = For(Id(iv).Op(":=").Range().Add(val)).Block(bindIfUsed(child.recv, Add(val).Index(Id(iv)), body)...)
-					inlined = true
-				}
-			}
-			if !inlined {
-				cx.call(fm.elem)
-			}
-		default:
-			each = For(Id("i").Op(":=").Range().Add(val)).Block(Add(val).Index(Id("i")).Op("=").Add(readPrimitive(t.Kind)))
-		}
-		grow := []Code{Add(val).Op("=").Add(rt("Grow")).Call(val, Id("n")), each}
-		min := Lit(minSize(t.Kind, fm.elem))
-		lenCall := r("ArrayLen", compact, nullable, min)
-		// Counts below 127 in compact versions are read inline.
-		count := []Code{List(Id("n"), Id("ok")).Op(":=").Add(r("SmallArrayLen", compact, min.Clone()))}
-		if compact.GoString() == "false" {
-			count = []Code{Id("n").Op(":=").Add(lenCall)}
-		} else {
-			count = append(count, If(Op("!").Id("ok")).Block(Id("n").Op("=").Add(lenCall)))
-		}
-		if fm.nullable && !nNever {
-			return append([]Code{Block(append(count, If(Id("n").Op("<").Lit(0)).Block(
-				Add(val).Op("=").Nil(),
-			).Else().Block(grow...))...)}, failed)
-		}
-		// The count cannot be negative here: ArrayLen fails instead.
-		return append([]Code{Block(append(count, grow...)...)}, failed)
-	}
-	switch t.Kind {
-	case schema.KindString:
-		if !fm.nullable {
-			return []Code{Add(val).Op("=").Add(r("String", compact, val)), failed}
-		}
-		return append(choose(
-			[]Code{Add(val).Op("=").Add(r("NullString", compact, val))},
-			[]Code{Add(val).Op("=").Add(rt("NullString")).Values(Dict{
-				Id("Value"): r("String", compact, Add(val).Dot("Value")), Id("Valid"): True(),
-			})},
-		), failed)
-	case schema.KindBytes, schema.KindRecords:
-		read := choose(
-			[]Code{Add(val).Op("=").Add(r("NullBytes", compact, val))},
-			[]Code{Add(val).Op("=").Add(r("Bytes", compact, val))},
-		)
-		if compact.GoString() != "false" {
-			// Values of 127 to 16382 bytes (record batches) take the
-			// inlined path; the call handles the rest and reports errors.
-			read = []Code{If(List(Id("win"), Id("ok")).Op(":=").Add(r("QuickBytes", compact)), Id("ok")).Block(
-				Add(val).Op("=").Add(r("Keep", Id("win"), val)),
-			).Else().Block(read...)}
-		}
-		return append(read, failed)
-	case schema.KindStruct:
-		dec := []Code{Add(val).Dot("decode").Call(Id("r"), Id("version")), failed}
-		if !fm.nullable && !tagged && cx.canInline(fm.elem) {
-			child := cx.child(fm.elem, name, "")
-			if body, err := decodeBody(fm.elem, child); err == nil {
-				return []Code{Block(bindIfUsed(child.recv, val, body)...)}
-			}
-		}
-		cx.call(fm.elem)
-		if !fm.nullable {
-			return dec
-		}
-		alloc := If(Add(val).Op("==").Nil()).Block(Add(val).Op("=").New(Id(fm.elem.goName)))
-		marker := "StructMarker" // int8: negative is null
-		if tagged {
-			marker = "TaggedStructMarker" // uvarint: zero is null
-		}
-		withMarker := []Code{If(Op("!").Add(r(marker))).Block(
-			If(Id("r").Dot("Failed").Call()).Block(cx.fail(Id("r").Dot("Within").Call(Lit(name)))...),
-			Add(val).Op("=").Nil(),
-		).Else().Block(append([]Code{alloc}, dec...)...)}
-		return choose(withMarker, append([]Code{alloc}, dec...))
-	}
-	return []Code{Add(val).Op("=").Add(readPrimitive(t.Kind)), failed}
+	return []Code{If(notCondExpr(tagged)).Block(def...)}
 }
 
-// fixedRuns maps the index of the first field of each run of consecutive
-// fixed-width fields, present in place at every version the struct is used
-// at, to the run's fields.
-func fixedRuns(sm *structModel) map[int][]*fieldModel {
-	runs := map[int][]*fieldModel{}
-	start := -1
-	for i := 0; i <= len(sm.fields); i++ {
-		ok := false
-		if i < len(sm.fields) {
-			fm := sm.fields[i]
-			_, always, _ := fm.inlineCond()
-			ok = always && !fm.f.HasTag && fm.fixedWidth() > 0
-		}
-		if ok && start < 0 {
-			start = i
-		}
-		if !ok && start >= 0 {
-			runs[start] = sm.fields[start:i]
-			start = -1
-		}
+// readRun reads a run of fixed-width fields: a single field with its own
+// read, several from one window (runtime.Decoder.Fixed) with one bounds
+// check.
+func readRun(sm *structModel, st plan.Step, sc scope) []Code {
+	if len(st.Fields) == 1 {
+		fm := sm.field(st.Fields[0])
+		return []Code{List(sc.r().Dot(fm.goName), Id("off")).Op("=").Add(readPrimitive(fm.kind(), fm.f.Name))}
 	}
-	return runs
-}
-
-// readRun reads a run of fixed-width fields with a single bounds check.
-func readRun(run []*fieldModel, cx *emitCtx) []Code {
 	var reads, ends, names []Code
-	off := 0
-	for _, fm := range run {
-		w := fm.fixedWidth()
-		reads = append(reads, cx.r().Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), off)))
-		off += w
-		ends = append(ends, Lit(off))
+	width := 0
+	for _, f := range st.Fields {
+		fm := sm.field(f)
+		reads = append(reads, sc.r().Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), width)))
+		width += f.Width
+		ends = append(ends, Lit(width))
 		names = append(names, Lit(fm.f.Name))
 	}
+	reads = append(reads, Id("off").Op("+=").Lit(width))
+	// The hint proves p's length once, for the reads that follow.
+	reads = append([]Code{Id("_").Op("=").Id("p").Index(Lit(width - 1))}, reads...)
 	return []Code{
-		If(Id("p").Op(":=").Id("r").Dot("Fixed").Call(Lit(off)), Id("p").Op("!=").Nil()).Block(
-			append([]Code{Id("_").Op("=").Id("p").Index(Lit(off - 1))}, reads...)...,
-		).Else().Block(
-			cx.fail(Id("r").Dot("FailRun").Call(Index().Int().Values(ends...), Index().String().Values(names...)))...,
+		If(Id("p").Op(":=").Id("d").Dot("Fixed").Call(Id("off"), Lit(width)), Id("p").Op("!=").Nil()).Block(reads...).Else().Block(
+			Id("off").Op("=").Id("d").Dot("FailRun").Call(Id("off"), Index().Int().Values(ends...), Index().String().Values(names...)),
 		),
 	}
 }
 
-// decodeFixed reads a fixed-width value at offset off of p.
-func decodeFixed(k schema.Kind, off int) *Statement {
-	be := func(fn string) *Statement {
-		return Qual("encoding/binary", "BigEndian").Dot(fn).Call(Id("p").Index(Lit(off).Op(":")))
+// readTagSection reads the tag section where the version is flexible; where
+// it is not, only the unknown tags are reset (the in-place steps have set
+// every tagged field to its default).
+func readTagSection(sm *structModel, sc scope) []Code {
+	unknown := sc.r().Dot("UnknownTags")
+	reset := unknown.Clone().Op("=").Add(unknown.Clone()).Index(Empty(), Lit(0))
+	var section []Code
+	f := sm.p.Flexible
+	if len(sm.tagged) == 0 {
+		// Reset, then append what the section holds (a single zero byte,
+		// mostly, which Tags reads inline).
+		return append([]Code{reset}, guarded(f, Id("off").Op("=").Id("d").Dot("Tags").Call(Id("off"), Op("&").Add(unknown.Clone())))...)
 	}
-	switch k {
-	case schema.KindBool:
-		return Id("p").Index(Lit(off)).Op("!=").Lit(0)
-	case schema.KindInt8:
-		return Int8().Call(Id("p").Index(Lit(off)))
-	case schema.KindInt16:
-		return Int16().Call(be("Uint16"))
-	case schema.KindUint16:
-		return be("Uint16")
-	case schema.KindInt32:
-		return Int32().Call(be("Uint32"))
-	case schema.KindUint32:
-		return be("Uint32")
-	case schema.KindInt64:
-		return Int64().Call(be("Uint64"))
-	case schema.KindFloat64:
-		return Qual("math", "Float64frombits").Call(be("Uint64"))
-	case schema.KindUUID:
-		return rt("UUID").Call(Id("p").Index(Lit(off).Op(":").Lit(off + 16)))
+	section = readKnownTags(sm, sc)
+	switch {
+	case f.Always():
+		return section
+	case f.Never():
+		return []Code{reset}
+	case sc.array == nil && len(sm.tagged) > 0:
+		// The section is the struct's last part: return early where the
+		// version has none, so that it is not nested in an if.
+		return append([]Code{If(notCondExpr(f)).Block(reset, Return(Id("off")))}, section...)
 	}
-	panic("not a fixed-width kind: " + k.String())
+	return []Code{If(condExpr(f)).Block(section...).Else().Block(reset)}
 }
 
-func readPrimitive(k schema.Kind) *Statement {
-	m := map[schema.Kind]string{
-		schema.KindBool: "Bool", schema.KindInt8: "Int8", schema.KindInt16: "Int16",
-		schema.KindUint16: "Uint16", schema.KindInt32: "Int32", schema.KindUint32: "Uint32",
-		schema.KindInt64: "Int64", schema.KindFloat64: "Float64", schema.KindUUID: "UUID",
-	}[k]
-	return Id("r").Dot(m).Call()
+// readKnownTags reads a tag section with known tagged fields: each is read
+// where the version has it tagged (elsewhere its tag is an error), and
+// those not seen are set to their defaults after the loop, so that decoding
+// into a used struct reuses what the fields hold.
+func readKnownTags(sm *structModel, sc scope) []Code {
+	unknown := sc.r().Dot("UnknownTags")
+	track := len(sm.tagged) <= 64
+	out := []Code{unknown.Clone().Op("=").Add(unknown.Clone()).Index(Empty(), Lit(0))}
+	if track {
+		out = append(out, Var().Id("seen").Uint64())
+	}
+	var cases, after []Code
+	for i, fm := range sm.tagged {
+		p := fm.p
+		val := sc.r().Dot(fm.goName)
+		invalid := Id("off").Op("=").Id("d").Dot("InvalidTag").Call(Id("off"), Id("tag"), Id("version"), Lit(fm.f.Name))
+		read := readValue(fm, val.Clone(), true, sc)
+		bit := Lit(uint64(1) << uint(i))
+		if track {
+			read = append(read, Id("seen").Op("|=").Add(bit.Clone()))
+		}
+		var body []Code
+		switch {
+		case p.Tagged.Always():
+			body = read
+		case p.Tagged.Never():
+			body = []Code{invalid}
+		default:
+			body = []Code{If(condExpr(p.Tagged)).Block(read...).Else().Block(invalid)}
+		}
+		cases = append(cases, Case(Lit(fm.f.Tag)).Block(body...))
+		if p.Tagged.Never() {
+			continue
+		}
+		def := fm.setDefault(val.Clone())
+		if !track {
+			out = append(out, def...) // before the loop: set again when read
+			continue
+		}
+		notSeen := Id("seen").Op("&").Add(bit).Op("==").Lit(0)
+		// Where the field is in place at a flexible version, it was read there.
+		inPlace := rebase(p.InPlace, p.Tagged.Within)
+		switch {
+		case inPlace.Never():
+			after = append(after, If(notSeen).Block(def...))
+		case !inPlace.Always():
+			after = append(after, If(Parens(notCondExpr(inPlace)).Op("&&").Add(notSeen)).Block(def...))
+		}
+	}
+	cases = append(cases, Default().Block(
+		List(unknown.Clone(), Id("off")).Op("=").Id("d").Dot("UnknownTag").Call(Id("off"), unknown.Clone(), Id("tag"), Id("size")),
+	))
+	out = append(out,
+		Var().Id("numTags").Int(),
+		For(
+			List(Id("numTags"), Id("off")).Op("=").Id("d").Dot("TagCount").Call(Id("off")),
+			Id("numTags").Op(">").Lit(0).Op("&&").Op("!").Id("d").Dot("Failed").Call(),
+			Id("numTags").Op("--"),
+		).Block(
+			List(Id("tag"), Id("size"), Id("next")).Op(":=").Id("d").Dot("TagHeader").Call(Id("off")),
+			Id("off").Op("=").Id("next"),
+			Switch(Id("tag")).Block(cases...),
+		),
+	)
+	return append(out, after...)
 }

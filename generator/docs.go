@@ -24,7 +24,7 @@ func fieldDoc(fm *fieldModel) string {
 		facts = append(facts, "Flexible versions (own encoding): "+f.FlexibleVersions.String()+".")
 	}
 	switch {
-	case fm.defaultIsNull():
+	case fm.p.Default.Null:
 		facts = append(facts, "Default: null.")
 	case f.HasDefault && f.Default != "":
 		facts = append(facts, fmt.Sprintf("Default: %s.", f.Default))
@@ -85,7 +85,7 @@ func structDoc(sm *structModel) string {
 	if sm.s.Common {
 		where = "a common struct of " + spec.Name
 	}
-	return fmt.Sprintf("%s is the struct %s, %s (versions %s).", sm.goName, sm.s.Name, where, sm.within())
+	return fmt.Sprintf("%s is the struct %s, %s (versions %s).", sm.goName, sm.s.Name, where, sm.p.Within)
 }
 
 // docComment writes a // comment of one or more lines (jennifer would turn a

@@ -7,6 +7,7 @@ import (
 
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
@@ -21,23 +22,31 @@ func header(source string) string {
 // Generate renders one Go package from the specs: a file per spec plus the
 // registry. The result maps file names to gofmt-clean contents.
 func Generate(pkg string, specs []*schema.Spec) (map[string][]byte, error) {
+	return GenerateWith(pkg, specs, Prune{})
+}
+
+// GenerateWith is Generate, leaving out what opts prunes.
+func GenerateWith(pkg string, specs []*schema.Spec, opts Prune) (map[string][]byte, error) {
+	specs, err := opts.selectSpecs(specs)
+	if err != nil {
+		return nil, err
+	}
 	pm, err := buildModel(pkg, specs)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string][]byte{}
 	for _, fm := range pm.files {
-		f := NewFile(pkg)
-		f.HeaderComment(header(filepath.Base(fm.spec.File)))
-		f.ImportName(RuntimePath, "runtime")
-		needed, err := neededCodecs(fm)
+		m, err := plan.Build(fm.spec, plan.Options{MinVersion: opts.minVersionOf(fm.spec)})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", fm.spec.File, err)
 		}
+		fm.attachPlan(m)
+		f := NewFile(pkg)
+		f.HeaderComment(header(filepath.Base(fm.spec.File)))
+		f.ImportName(RuntimePath, "runtime")
 		for _, sm := range fm.structs {
-			if err := emitStruct(f, sm, needed[sm]); err != nil {
-				return nil, fmt.Errorf("%s: %s: %w", fm.spec.File, sm.s.Name, err)
-			}
+			emitStruct(f, sm)
 		}
 		src, err := render(f)
 		if err != nil {
@@ -58,54 +67,22 @@ func Generate(pkg string, specs []*schema.Spec) (map[string][]byte, error) {
 	return out, nil
 }
 
-// emitStruct writes a struct's type, Reset and isDefault, and with codec
-// its size, appendTo and decode methods.
-func emitStruct(f *File, sm *structModel, codec bool) error {
+// emitStruct writes a struct's type, constructor, Reset and isDefault, the
+// message's methods, and the size, appendTo and decode methods of a struct
+// the plan gives methods of its own (the others are inlined into their
+// parents' methods).
+func emitStruct(f *File, sm *structModel) {
 	emitType(f, sm)
+	emitNew(f, sm)
 	if sm.top {
 		emitTopMethods(f, sm)
 	}
-	if err := emitReset(f, sm); err != nil {
-		return err
+	emitReset(f, sm)
+	if sm.p.Methods {
+		emitSize(f.Group, sm)
+		emitAppend(f.Group, sm)
+		emitDecode(f.Group, sm)
 	}
-	if !codec {
-		return nil
-	}
-	return emitCodec(f.Group, sm, map[*structModel]bool{})
-}
-
-func emitCodec(g *Group, sm *structModel, calls map[*structModel]bool) error {
-	if err := emitSize(g, sm, calls); err != nil {
-		return err
-	}
-	if err := emitAppend(g, sm, calls); err != nil {
-		return err
-	}
-	return emitDecode(g, sm, calls)
-}
-
-// neededCodecs finds the structs whose size, appendTo and decode methods are
-// called: the message's own, and those of nested structs that are not
-// inlined (nullable or tagged struct fields, or nesting too deep). The code
-// of the others lives inlined in their parents' methods.
-func neededCodecs(fm *fileModel) (map[*structModel]bool, error) {
-	needed := map[*structModel]bool{fm.top: true}
-	queue := []*structModel{fm.top}
-	for len(queue) > 0 {
-		sm := queue[0]
-		queue = queue[1:]
-		calls := map[*structModel]bool{}
-		if err := emitCodec(NewFile("dryrun").Group, sm, calls); err != nil {
-			return nil, fmt.Errorf("%s: %w", sm.s.Name, err)
-		}
-		for _, other := range fm.structs { // file order keeps this deterministic
-			if calls[other] && !needed[other] {
-				needed[other] = true
-				queue = append(queue, other)
-			}
-		}
-	}
-	return needed, nil
 }
 
 func render(f *File) ([]byte, error) {

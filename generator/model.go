@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
@@ -17,30 +18,78 @@ type pkgModel struct {
 type fileModel struct {
 	spec    *schema.Spec
 	goFile  string
+	plan    *plan.Message // set by Generate
 	top     *structModel
 	structs []*structModel // top first, then the file's structs in definition order
 }
 
 type structModel struct {
-	s        *schema.Struct
-	spec     *schema.Spec
-	goName   string
-	top      bool
-	fields   []*fieldModel
-	tagged   []*fieldModel // fields with a tag, ascending
-	maxTag   int           // highest defined tag, -1 when none
-	flexible schema.Versions
-	hasTags  bool // the message has flexible versions: structs carry UnknownTags
+	s       *schema.Struct
+	spec    *schema.Spec
+	p       *plan.Struct // set by Generate
+	goName  string
+	top     bool
+	fields  []*fieldModel
+	tagged  []*fieldModel // fields with a tag, ascending
+	hasTags bool          // the message has flexible versions: structs carry UnknownTags
+	byPlan  map[*plan.Field]*fieldModel
 }
+
+// field is the Go view of a planned field of sm.
+func (sm *structModel) field(p *plan.Field) *fieldModel { return sm.byPlan[p] }
 
 type fieldModel struct {
 	f      *schema.Field
+	p      *plan.Field // set by Generate
 	goName string
 	owner  *structModel
 	elem   *structModel // struct and struct-array fields
+	// inlined is elem as planned for this field's in-place versions, for a
+	// field whose element's code is inlined (plan.Field.Inlined).
+	inlined *structModel
 	// nullable: null is representable (NullString, nil slice, *T) because
 	// the field is nullable in at least one version where it is present.
 	nullable bool
+}
+
+// attachPlan links the Go view of a file to the plan of its message.
+func (fm *fileModel) attachPlan(m *plan.Message) {
+	fm.plan = m
+	byStruct := map[*schema.Struct]*plan.Struct{}
+	for _, ps := range m.Structs {
+		byStruct[ps.Schema] = ps
+	}
+	for _, sm := range fm.structs {
+		sm.p = byStruct[sm.s]
+		sm.byPlan = map[*plan.Field]*fieldModel{}
+		for i, f := range sm.fields {
+			f.p = sm.p.Fields[i]
+			sm.byPlan[f.p] = f
+		}
+	}
+	for _, sm := range fm.structs {
+		for _, f := range sm.fields {
+			if f.p.Inlined != nil {
+				f.inlined = f.elem.view(f.p.Inlined)
+			}
+		}
+	}
+}
+
+// view is sm with the plan ps, a plan of the same struct for fewer versions.
+func (sm *structModel) view(ps *plan.Struct) *structModel {
+	v := *sm
+	v.p, v.fields, v.tagged, v.byPlan = ps, nil, nil, map[*plan.Field]*fieldModel{}
+	for i, f := range sm.fields {
+		g := *f
+		g.p, g.owner = ps.Fields[i], &v
+		v.fields = append(v.fields, &g)
+		v.byPlan[g.p] = &g
+	}
+	for _, t := range ps.Tagged {
+		v.tagged = append(v.tagged, v.byPlan[t])
+	}
+	return &v
 }
 
 func (fm *fieldModel) kind() schema.Kind { return fm.f.Type.Kind }
@@ -93,20 +142,25 @@ func buildModel(pkg string, specs []*schema.Spec) (*pkgModel, error) {
 			if len(sn) > len(msg) && sn[:len(msg)] == msg {
 				candidates = []string{sn, msg + sn}
 			}
+			free := func(c string) bool {
+				_, typ := taken[c]
+				_, ctor := taken["New"+c]
+				return !typ && !ctor
+			}
 			name := ""
 			for _, c := range candidates {
-				if _, ok := taken[c]; !ok {
+				if free(c) {
 					name = c
 					break
 				}
 			}
 			for i := 2; name == ""; i++ {
-				c := fmt.Sprintf("%s%d", candidates[len(candidates)-1], i)
-				if _, ok := taken[c]; !ok {
+				if c := fmt.Sprintf("%s%d", candidates[len(candidates)-1], i); free(c) {
 					name = c
 				}
 			}
 			taken[name] = fmt.Sprintf("struct %s of %s", st.Name, fm.spec.Name)
+			taken["New"+name] = fmt.Sprintf("the constructor of struct %s of %s", st.Name, fm.spec.Name)
 			fm.structs = append(fm.structs, &structModel{s: st, spec: fm.spec, goName: name})
 		}
 	}
@@ -116,9 +170,7 @@ func buildModel(pkg string, specs []*schema.Spec) (*pkgModel, error) {
 			byStruct[sm.s] = sm
 		}
 		for _, sm := range fm.structs {
-			sm.flexible = fm.spec.FlexibleVersions
 			sm.hasTags = !fm.spec.FlexibleVersions.Intersect(fm.spec.ValidVersions).Empty()
-			sm.maxTag = -1
 			used := map[string]bool{}
 			reserved := reservedFieldNames
 			if sm.top {
@@ -141,7 +193,6 @@ func buildModel(pkg string, specs []*schema.Spec) (*pkgModel, error) {
 				sm.fields = append(sm.fields, fld)
 				if f.HasTag {
 					sm.tagged = append(sm.tagged, fld)
-					sm.maxTag = max(sm.maxTag, f.Tag)
 				}
 			}
 			sort.SliceStable(sm.tagged, func(i, j int) bool { return sm.tagged[i].f.Tag < sm.tagged[j].f.Tag })

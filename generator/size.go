@@ -6,118 +6,107 @@ import (
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
-// emitSize writes size(version): the exact encoded length, computed without
-// allocating. Fixed-width fields present at every version are summed at
-// generation time.
-func emitSize(f *Group, sm *structModel, calls map[*structModel]bool) error {
-	body, err := sizeBody(sm, methodCtx(sm, calls), "n", true)
-	if err != nil {
-		return err
-	}
-	body = append(body, Return(Id("n")))
-	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("size").Params(Id("version").Int16()).Int().Block(body...)
-	f.Line()
-	return nil
+// scope is where a struct's code is printed: the body of its own method
+// (receiver m), or the body of its parent's loop over an array of it
+// (receiver e, element index i), for a struct the plan inlines.
+type scope struct {
+	recv  string
+	index string      // the loop index the body may use for arrays of its own
+	array *fieldModel // the array field being looped over, inlined scope only
 }
 
-// sizeBody adds the size of the struct held by cx.recv to acc, declaring acc
+var methodScope = scope{recv: "m", index: "i"}
+
+// inlined is the scope of the elements of the array field fm.
+func inlined(fm *fieldModel) scope { return scope{recv: "e", index: "j", array: fm} }
+
+func (s scope) r() *Statement { return Id(s.recv) }
+
+// emitSize writes size(version): the exact encoded length, computed without
+// allocating. Fixed-width fields in place at every version are summed at
+// generation time.
+func emitSize(g *Group, sm *structModel) {
+	body := append(lengthsDecl(sm), sizeBody(sm, methodScope, true)...)
+	body = append(body, Return(Id("n")))
+	g.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("size").Params(Id("version").Int16()).Int().Block(body...)
+	g.Line()
+}
+
+// sizeBody adds the size of the struct held by sc.recv to n, declaring n
 // when declare is set.
-func sizeBody(sm *structModel, cx *emitCtx, acc string, declare bool) ([]Code, error) {
-	var body []Code
-	body = append(body, cx.declareFlexible(sm)...)
+func sizeBody(sm *structModel, sc scope, declare bool) []Code {
 	fixed := 0
 	var stmts []Code
-	for _, fm := range sm.fields {
-		c, always, never := fm.inlineCond()
-		if never {
-			continue
-		}
-		val := cx.r().Dot(fm.goName)
-		if !fm.array() && fm.kind().FixedSize() > 0 {
-			if always {
-				fixed += fm.kind().FixedSize()
-				continue
+	for _, st := range sm.p.Steps {
+		if st.Run {
+			width := 0
+			for _, f := range st.Fields {
+				width += f.Width
 			}
-			stmts = append(stmts, If(c).Block(Id(acc).Op("+=").Lit(fm.kind().FixedSize())))
+			if st.When.Always() {
+				fixed += width
+			} else {
+				stmts = append(stmts, guarded(st.When, Id("n").Op("+=").Lit(width))...)
+			}
 			continue
 		}
-		s := valueSize(fm, val, fm.compactExpr(), false, acc, cx)
-		if always {
-			stmts = append(stmts, s...)
-		} else {
-			stmts = append(stmts, If(c).Block(s...))
-		}
+		fm := sm.field(st.Fields[0])
+		stmts = append(stmts, guarded(st.When, valueSize(fm, sc.r().Dot(fm.goName), false, sc, "n")...)...)
 	}
-	if declare {
-		body = append(body, Id(acc).Op(":=").Lit(fixed))
-	} else if fixed > 0 {
-		body = append(body, Id(acc).Op("+=").Lit(fixed))
+	var body []Code
+	switch {
+	case declare:
+		body = append(body, Id("n").Op(":=").Lit(fixed))
+	case fixed > 0:
+		body = append(body, Id("n").Op("+=").Lit(fixed))
 	}
 	body = append(body, stmts...)
-	if sm.hasTags && len(sm.tagged) == 0 {
-		// No known tagged field: one zero byte unless unknown tags were kept.
-		tagStmts := []Code{If(Len(cx.r().Dot("UnknownTags")).Op("==").Lit(0)).Block(
-			Id(acc).Op("++"),
-		).Else().Block(
-			Id(acc).Op("+=").Add(cx.r()).Dot("UnknownTags").Dot("SectionSize").Call(),
-		)}
-		fc := sm.flexibleExpr()
-		if fc.GoString() == "true" {
-			body = append(body, tagStmts...)
-		} else if fc.GoString() != "false" {
-			body = append(body, If(fc).Block(tagStmts...))
-		}
-	} else if sm.hasTags {
-		tagStmts := []Code{Id("numTags").Op(":=").Len(cx.r().Dot("UnknownTags"))}
-		for _, fm := range sm.tagged {
-			c, always, never := fm.tagSectionCond()
-			if never {
-				continue
-			}
-			nonDef, err := fm.notDefault(cx.r().Dot(fm.goName))
-			if err != nil {
-				return nil, err
-			}
-			var s []Code
-			if width := fm.fixedWidth(); width > 0 {
-				// tag, size and payload are all known at generation time.
-				total := uvarintLen(uint32(fm.f.Tag)) + uvarintLen(uint32(width)) + width
-				s = []Code{If(nonDef).Block(Id("numTags").Op("++"), Id(acc).Op("+=").Lit(total))}
-			} else {
-				s = []Code{If(nonDef).Block(
-					append(append([]Code{Id("numTags").Op("++"), Var().Id("sz").Int()},
-						valueSize(fm, cx.r().Dot(fm.goName), True(), true, "sz", cx)...),
-						Id(acc).Op("+=").Lit(uvarintLen(uint32(fm.f.Tag))).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"),
-					)...,
-				)}
-			}
-			if always {
-				tagStmts = append(tagStmts, s...)
-			} else {
-				tagStmts = append(tagStmts, If(c).Block(s...))
-			}
-		}
-		tagStmts = append(tagStmts, Id(acc).Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))))
-		tagStmts = append(tagStmts, If(Len(cx.r().Dot("UnknownTags")).Op(">").Lit(0)).Block(
-			Id(acc).Op("+=").Add(cx.r()).Dot("UnknownTags").Dot("Size").Call()))
-		fc := sm.flexibleExpr()
-		if fc.GoString() == "true" {
-			body = append(body, tagStmts...)
-		} else if fc.GoString() != "false" {
-			body = append(body, If(fc).Block(tagStmts...))
-		}
+	if sm.hasTags {
+		body = append(body, guarded(sm.p.Flexible, tagSectionSize(sm, sc)...)...)
 	}
-	return body, nil
+	return body
 }
 
-// fixedWidth is the encoded width of a fixed-size scalar field, else 0.
-func (fm *fieldModel) fixedWidth() int {
-	if fm.array() {
-		return 0
+// tagSectionSize adds the size of the tag section: its count, the known
+// tagged fields that differ from their defaults, and the unknown ones.
+func tagSectionSize(sm *structModel, sc scope) []Code {
+	unknown := sc.r().Dot("UnknownTags")
+	if len(sm.tagged) == 0 {
+		return []Code{Id("n").Op("+=").Add(rt("SizeTagSection")).Call(unknown)}
 	}
-	return fm.kind().FixedSize()
+	out := []Code{Id("numTags").Op(":=").Len(unknown)}
+	for _, fm := range sm.tagged {
+		if fm.p.Tagged.Never() {
+			continue
+		}
+		val := sc.r().Dot(fm.goName)
+		head := uvarintLen(uint32(fm.f.Tag))
+		var add []Code
+		if w := fm.p.Width; w > 0 {
+			// tag, size and payload are all known at generation time.
+			add = []Code{Id("n").Op("+=").Lit(head + uvarintLen(uint32(w)) + w)}
+		} else {
+			add = append([]Code{Id("sz").Op(":=").Lit(0)}, valueSize(fm, val.Clone(), true, sc, "sz")...)
+			add = append(add, Id("n").Op("+=").Lit(head).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"))
+		}
+		add = append([]Code{Id("numTags").Op("++")}, add...)
+		out = append(out, guarded(fm.p.Tagged, If(fm.notDefault(val.Clone())).Block(add...))...)
+	}
+	return append(out, Id("n").Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))).Op("+").Add(unknown.Clone()).Dot("Size").Call())
 }
 
+// sizeReadsElem reports whether the size of an inlined struct reads the
+// struct: it has a field of variable width, or a tag section, in place.
+func sizeReadsElem(sm *structModel) bool {
+	for _, st := range sm.p.Steps {
+		if !st.Run && !st.When.Never() {
+			return true
+		}
+	}
+	return sm.hasTags && !sm.p.Flexible.Never()
+}
+
+// uvarintLen is the encoded length of v, for sizes known at generation time.
 func uvarintLen(v uint32) int {
 	n := 1
 	for v >= 0x80 {
@@ -127,70 +116,60 @@ func uvarintLen(v uint32) int {
 	return n
 }
 
-// valueSize adds the size of one field value to the variable acc.
-// With a context, struct values and array elements are inlined.
-func valueSize(fm *fieldModel, val *Statement, compact *Statement, tagged bool, acc string, cx *emitCtx) []Code {
+// valueSize adds the size of one field value, val, to the variable acc.
+// tagged: the value is a tagged field's payload (a nullable struct's
+// marker is then a uvarint, of the same one byte, and structs are never
+// inlined).
+func valueSize(fm *fieldModel, val *Statement, tagged bool, sc scope, acc string) []Code {
 	add := func(e Code) Code { return Id(acc).Op("+=").Add(e) }
+	lengths, _ := lengthsFor(fm, tagged)
 	t := fm.f.Type
 	if t.Array {
-		head := add(rt("SizeArrayLen").Call(Len(val), compact))
-		if n := t.Kind.FixedSize(); n > 0 {
-			return []Code{add(rt("SizeArrayLen").Call(Len(val), compact).Op("+").Len(val).Op("*").Lit(n))}
+		count := rt("SizeArrayLen").Call(Len(val), lengths)
+		if w := t.Kind.FixedSize(); w > 0 {
+			return []Code{add(count.Op("+").Len(val).Op("*").Lit(w))}
 		}
 		var each Code
 		switch t.Kind {
 		case schema.KindString:
-			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(rt("SizeString").Call(Len(Id("e")), compact)))
+			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(rt("SizeString").Call(Len(Id("e")), lengths)))
 		case schema.KindBytes, schema.KindRecords:
-			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(rt("SizeBytes").Call(Len(Id("e")), compact)))
+			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(rt("SizeBytes").Call(Len(Id("e")), lengths)))
 		default:
-			if !tagged && cx.canInline(fm.elem) {
-				iv := cx.index()
-				child := cx.child(fm.elem, fm.f.Name, iv)
-				body, err := sizeBody(fm.elem, child, acc, false)
-				if err == nil {
-					if !uses(body, child.recv) {
-						each = For(Range().Add(val)).Block(body...)
-					} else {
-						each = For(Id(iv).Op(":=").Range().Add(val)).Block(bindIfUsed(child.recv, Add(val).Index(Id(iv)), body)...)
-					}
-					break
+			if fm.p.Inline && !tagged {
+				in := inlined(fm)
+				body := sizeBody(fm.inlined, in, false)
+				if sizeReadsElem(fm.inlined) {
+					each = For(Id("i").Op(":=").Range().Add(val)).Block(
+						append([]Code{Id(in.recv).Op(":=").Op("&").Add(val).Index(Id("i"))}, body...)...)
+				} else { // the size of every element is known from the version
+					each = For(Range().Add(val)).Block(body...)
 				}
+			} else {
+				each = For(Id("i").Op(":=").Range().Add(val)).Block(add(Add(val).Index(Id("i")).Dot("size").Call(Id("version"))))
 			}
-			cx.call(fm.elem)
-			each = For(Id("i").Op(":=").Range().Add(val)).Block(add(Add(val).Index(Id("i")).Dot("size").Call(Id("version"))))
 		}
-		return []Code{head, each}
+		return []Code{add(count), each}
 	}
 	switch t.Kind {
 	case schema.KindString:
 		if fm.nullable {
-			return []Code{add(rt("SizeNullString").Call(val, compact))}
+			return []Code{add(rt("SizeNullString").Call(val, lengths))}
 		}
-		return []Code{add(rt("SizeString").Call(Len(val), compact))}
+		return []Code{add(rt("SizeString").Call(Len(val), lengths))}
 	case schema.KindBytes, schema.KindRecords:
 		if fm.nullable {
-			return []Code{add(rt("SizeNullBytes").Call(val, compact))}
+			return []Code{add(rt("SizeNullBytes").Call(val, lengths))}
 		}
-		return []Code{add(rt("SizeBytes").Call(Len(val), compact))}
+		return []Code{add(rt("SizeBytes").Call(Len(val), lengths))}
 	case schema.KindStruct:
-		if !fm.nullable && !tagged && cx.canInline(fm.elem) {
-			child := cx.child(fm.elem, fm.f.Name, "")
-			if body, err := sizeBody(fm.elem, child, acc, false); err == nil {
-				return []Code{Block(bindIfUsed(child.recv, val, body)...)}
-			}
-		}
-		cx.call(fm.elem)
+		call := add(Add(val).Dot("size").Call(Id("version")))
 		if !fm.nullable {
-			return []Code{add(Add(val).Dot("size").Call(Id("version")))}
+			return []Code{call}
 		}
-		var out []Code
-		if c, always, never := fm.nullableCond(); always {
-			out = append(out, add(Lit(1)))
-		} else if !never {
-			out = append(out, If(c).Block(add(Lit(1))))
-		}
-		return append(out, If(Add(val).Op("!=").Nil()).Block(add(Add(val).Dot("size").Call(Id("version")))))
+		// A nullable struct has a one-byte marker where it may be null.
+		out := guarded(fm.p.Nullable, add(Lit(1)))
+		return append(out, If(Add(val).Op("!=").Nil()).Block(call))
 	}
 	return []Code{add(Lit(t.Kind.FixedSize()))}
 }

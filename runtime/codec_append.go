@@ -64,9 +64,9 @@ func AppendUvarint(b []byte, v uint32) []byte {
 // appendLen writes a length of a string (int16), bytes or records (int32) or
 // an array count (int32), or its compact form (uvarint n+1). n = -1 is null.
 // wide selects int32 over int16 in the non-compact form.
-func appendLen(b []byte, n int, compact, wide bool) []byte {
+func appendLen(b []byte, n int, l Lengths, wide bool) []byte {
 	switch {
-	case compact:
+	case l == Compact:
 		return AppendUvarint(b, uint32(n+1))
 	case wide:
 		return AppendInt32(b, int32(n))
@@ -76,8 +76,8 @@ func appendLen(b []byte, n int, compact, wide bool) []byte {
 }
 
 // AppendString writes a non-null string. The caller checks the length limit.
-func AppendString(b []byte, s string, compact bool) []byte {
-	b = appendLen(b, len(s), compact, false)
+func AppendString(b []byte, s string, l Lengths) []byte {
+	b = appendLen(b, len(s), l, false)
 	if s == "" { // common (empty metadata, client ids): skip the memmove call
 		return b
 	}
@@ -85,18 +85,18 @@ func AppendString(b []byte, s string, compact bool) []byte {
 }
 
 // AppendNullString writes a nullable string.
-func AppendNullString(b []byte, s NullString, compact bool) []byte {
+func AppendNullString(b []byte, s NullString, l Lengths) []byte {
 	if !s.Valid {
-		return AppendNullMarker(b, compact, false)
+		return AppendNullMarker(b, l, false)
 	}
-	return AppendString(b, s.Value, compact)
+	return AppendString(b, s.Value, l)
 }
 
 // AppendNullMarker writes the length of a null string (wide: of null bytes,
 // records or an array).
-func AppendNullMarker(b []byte, compact, wide bool) []byte {
+func AppendNullMarker(b []byte, l Lengths, wide bool) []byte {
 	switch {
-	case compact:
+	case l == Compact:
 		return append(b, 0)
 	case wide:
 		return append(b, 0xff, 0xff, 0xff, 0xff)
@@ -105,22 +105,22 @@ func AppendNullMarker(b []byte, compact, wide bool) []byte {
 }
 
 // AppendBytes writes bytes or records; nil is written as empty.
-func AppendBytes(b []byte, v []byte, compact bool) []byte {
-	b = appendLen(b, len(v), compact, true)
+func AppendBytes(b []byte, v []byte, l Lengths) []byte {
+	b = appendLen(b, len(v), l, true)
 	return append(b, v...)
 }
 
 // AppendNullBytes writes nullable bytes or records; nil is null.
-func AppendNullBytes(b []byte, v []byte, compact bool) []byte {
+func AppendNullBytes(b []byte, v []byte, l Lengths) []byte {
 	if v == nil {
-		return appendLen(b, -1, compact, true)
+		return appendLen(b, -1, l, true)
 	}
-	return AppendBytes(b, v, compact)
+	return AppendBytes(b, v, l)
 }
 
 // AppendArrayLen writes an array count; n = -1 is null.
-func AppendArrayLen(b []byte, n int, compact bool) []byte {
-	return appendLen(b, n, compact, true)
+func AppendArrayLen(b []byte, n int, l Lengths) []byte {
+	return appendLen(b, n, l, true)
 }
 
 // Extend lengthens b by n bytes and returns it with the new bytes, for

@@ -6,16 +6,22 @@ import "fmt"
 
 // EncodeError builds the error of a failed encode of field (a spec field
 // name) of a struct; enclosing structs prefix their field with Within.
+//
+//go:noinline
 func EncodeError(field string, err error, detail string) error {
 	return &Error{Op: "encode", Field: field, Offset: -1, Err: err, Detail: detail}
 }
 
 // NonDefaultError is Java's "Attempted to write a non-default X at version V".
+//
+//go:noinline
 func NonDefaultError(field string, version int16) error {
 	return EncodeError(field, ErrNonDefault, fmt.Sprintf("attempted to write a non-default %s at version %d", field, version))
 }
 
 // Within prefixes the field path of err with the enclosing field name.
+//
+//go:noinline
 func Within(err error, field string) error {
 	if e, ok := err.(*Error); ok {
 		if e.Field == "" {
@@ -28,11 +34,15 @@ func Within(err error, field string) error {
 }
 
 // WithinElem prefixes the field path of err with element i of an array field.
+//
+//go:noinline
 func WithinElem(err error, field string, i int) error {
 	return Within(err, fmt.Sprintf("%s[%d]", field, i))
 }
 
 // Finish fills in the message and version of an error from generated code.
+//
+//go:noinline
 func Finish(err error, message string, version int16) error {
 	if e, ok := err.(*Error); ok {
 		e.Message = message
@@ -42,6 +52,8 @@ func Finish(err error, message string, version int16) error {
 }
 
 // UnsupportedVersion is the error for a version outside min..max.
+//
+//go:noinline
 func UnsupportedVersion(op, message string, version, min, max int16) error {
 	off := -1
 	if op == "decode" {

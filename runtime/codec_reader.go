@@ -228,15 +228,19 @@ func (r *Reader) FailRun(ends []int, names []string) {
 }
 
 // Grow returns s with length n, reusing its capacity and keeping the
-// elements beyond its length (and what they hold) for reuse.
+// elements beyond its length (and what they hold) for reuse. A negative n,
+// the count of a null array, returns nil.
 func Grow[T any](s []T, n int) []T {
-	if n <= cap(s) && s != nil {
+	if uint(n) <= uint(cap(s)) && s != nil {
 		return s[:n]
 	}
 	return grow(s, n)
 }
 
 func grow[T any](s []T, n int) []T {
+	if n < 0 {
+		return nil
+	}
 	if s == nil && n == 0 {
 		return []T{} // non-nil: an empty array is not null
 	}

@@ -19,43 +19,52 @@ func SizeUvarint(v uint32) int {
 }
 
 // SizeString is the encoded size of a string of n bytes (n = -1: null).
-func SizeString(n int, compact bool) int {
-	if compact {
+func SizeString(n int, l Lengths) int {
+	if l == Compact {
 		return SizeUvarint(uint32(n+1)) + max(n, 0)
 	}
 	return 2 + max(n, 0)
 }
 
 // SizeNullString is the encoded size of a nullable string.
-func SizeNullString(s NullString, compact bool) int {
+func SizeNullString(s NullString, l Lengths) int {
 	n := len(s.Value)
 	if !s.Valid {
 		n = -1
 	}
-	return SizeString(n, compact)
+	return SizeString(n, l)
 }
 
 // SizeBytes is the encoded size of bytes or records of length n (n = -1: null).
-func SizeBytes(n int, compact bool) int {
-	if compact {
+func SizeBytes(n int, l Lengths) int {
+	if l == Compact {
 		return SizeUvarint(uint32(n+1)) + max(n, 0)
 	}
 	return 4 + max(n, 0)
 }
 
 // SizeNullBytes is the encoded size of nullable bytes (nil: null).
-func SizeNullBytes(v []byte, compact bool) int {
+func SizeNullBytes(v []byte, l Lengths) int {
 	n := len(v)
 	if v == nil {
 		n = -1
 	}
-	return SizeBytes(n, compact)
+	return SizeBytes(n, l)
 }
 
 // SizeArrayLen is the encoded size of an array count (n = -1: null).
-func SizeArrayLen(n int, compact bool) int {
-	if compact {
+func SizeArrayLen(n int, l Lengths) int {
+	if l == Compact {
 		return SizeUvarint(uint32(n + 1))
 	}
 	return 4
+}
+
+// SizeTagSection is the encoded size of a tag section holding only the
+// tags t: one byte when there are none, the common case.
+func SizeTagSection(t Tags) int {
+	if len(t) == 0 {
+		return 1
+	}
+	return t.SectionSize()
 }

@@ -16,6 +16,13 @@ type Cond struct {
 // when is the condition "version is in vs" for code that runs within w.
 func when(vs, w schema.Versions) Cond { return Cond{On: vs.Intersect(w), Within: w} }
 
+// at is the condition for code that runs at the versions w only (those of
+// Within that are in w).
+func (c Cond) at(w schema.Versions) Cond {
+	w = w.Intersect(c.Within)
+	return Cond{On: c.On.Intersect(w), Within: w}
+}
+
 // Always reports whether the condition holds at every version of Within.
 func (c Cond) Always() bool { return !c.On.Empty() && c.On.Covers(c.Within) }
 

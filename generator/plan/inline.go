@@ -1,6 +1,10 @@
 package plan
 
-import "github.com/kafkagen/kafkagen/generator/schema"
+import (
+	"sort"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
 
 // MaxInlineFields is the inlining budget: a nested struct's code is inlined
 // into its parent's methods only when the struct has at most this many
@@ -18,7 +22,9 @@ const MaxInlineFields = 12
 func decideInlining(m *Message) {
 	for _, s := range m.Structs {
 		for _, f := range s.Fields {
-			f.Inline = inlinable(f)
+			if f.Inline = inlinable(f); f.Inline {
+				f.Inlined = f.Elem.at(f.InPlace.On)
+			}
 		}
 	}
 	m.Top.Methods = !m.Top.Within.Empty()
@@ -39,14 +45,10 @@ func decideInlining(m *Message) {
 }
 
 // inlinable reports whether f's in-place code can be its element's code
-// inlined: a struct array, or a struct value that cannot be null, whose
-// struct is a small leaf (see MaxInlineFields).
+// inlined: an array of a small leaf struct (see MaxInlineFields).
 func inlinable(f *Field) bool {
 	e := f.Elem
-	if e == nil || f.InPlace.Never() || e.Within.Empty() || e == f.Owner {
-		return false
-	}
-	if !f.Schema.Type.Array && f.CanBeNull {
+	if e == nil || !f.Schema.Type.Array || f.InPlace.Never() || e.Within.Empty() || e == f.Owner {
 		return false
 	}
 	if len(e.Fields) > MaxInlineFields || len(e.Tagged) > 0 {
@@ -60,35 +62,24 @@ func inlinable(f *Field) bool {
 	return true
 }
 
-// markIsDefaultUsed finds the structs whose isDefault some generated code
-// calls: the element of a struct field (not an array) that is written in a
-// tag section, or that is checked for its default where a version lacks it
-// (a field that is not ignorable), in a reachable struct; and, through
-// their own isDefault, the struct fields of those.
-func markIsDefaultUsed(m *Message) {
-	var mark func(s *Struct)
-	mark = func(s *Struct) {
-		if s.IsDefaultUsed {
-			return
-		}
-		s.IsDefaultUsed = true
-		for _, f := range s.Fields {
-			if f.Elem != nil && !f.Schema.Type.Array {
-				mark(f.Elem)
-			}
-		}
-	}
-	for _, s := range m.Structs {
-		if s.Within.Empty() {
-			continue
-		}
-		for _, f := range s.Fields {
-			if f.Elem == nil || f.Schema.Type.Array {
-				continue
-			}
-			if !f.Tagged.Never() || (!f.Schema.Ignorable && !f.Present.Always()) {
-				mark(f.Elem)
-			}
+// at is s planned for the versions w only (a subset of its Within): every
+// condition is settled again for w, and the steps regrouped.
+func (s *Struct) at(w schema.Versions) *Struct {
+	c := *s
+	c.Within = w
+	c.Flexible = s.Flexible.at(w)
+	c.Fields, c.Tagged, c.Methods = nil, nil, false
+	for _, f := range s.Fields {
+		g := *f
+		g.Owner = &c
+		g.Present, g.InPlace, g.Nullable, g.Compact = f.Present.at(w), f.InPlace.at(w), f.Nullable.at(w), f.Compact.at(w)
+		g.Tagged = f.Tagged.at(w)
+		c.Fields = append(c.Fields, &g)
+		if g.Schema.HasTag {
+			c.Tagged = append(c.Tagged, &g)
 		}
 	}
+	sort.SliceStable(c.Tagged, func(i, j int) bool { return c.Tagged[i].Schema.Tag < c.Tagged[j].Schema.Tag })
+	c.Steps = steps(c.Fields)
+	return &c
 }

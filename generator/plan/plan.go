@@ -69,10 +69,6 @@ type Struct struct {
 	// Methods: the struct has its own size, appendTo and decode methods,
 	// because it is the message or some use of it calls them.
 	Methods bool
-	// IsDefaultUsed: some generated code asks whether a value of the struct
-	// holds its defaults (a tagged struct field is written only when it
-	// does not; a field absent from a version must).
-	IsDefaultUsed bool
 }
 
 // Field is the plan of one field.
@@ -102,9 +98,14 @@ type Field struct {
 	CanBeNull bool
 	// Default is the field's default, parsed.
 	Default Default
-	// Inline: the in-place code of a struct or struct-array field is that of
-	// Elem inlined into Owner's methods, instead of a call to Elem's.
+	// Inline: the in-place code of a struct-array field is that of Elem
+	// inlined into Owner's methods, instead of a call to Elem's.
 	Inline bool
+	// Inlined is, for an inlined field, Elem planned for the versions at
+	// which this field is in place: the code inlined here runs at those
+	// only, which may settle more of its conditions (a common struct used
+	// by several fields is planned for all of their versions).
+	Inlined *Struct
 	// MinElemSize is the fewest bytes one element of an array takes.
 	MinElemSize int
 }
@@ -155,7 +156,6 @@ func Build(spec *schema.Spec, opts Options) (*Message, error) {
 		}
 	}
 	decideInlining(m)
-	markIsDefaultUsed(m)
 	return m, nil
 }
 

@@ -29,6 +29,9 @@ type CommonStructsExample struct {
 }
 
 // NewCommonStructsExample returns a CommonStructsExample holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewCommonStructsExample() *CommonStructsExample {
 	m := new(CommonStructsExample)
 	m.Reset()
@@ -60,11 +63,12 @@ func (m *CommonStructsExample) IsFlexible(version int16) bool {
 	return version >= 1
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *CommonStructsExample) Size(version int16) int {
 	if version < 0 || version > 1 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -101,10 +105,9 @@ func (m *CommonStructsExample) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = CommonStructsExample{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("CommonStructsExample", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("CommonStructsExample", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -115,10 +118,9 @@ func (m *CommonStructsExample) DecodeAliased(src []byte, version int16) (int, er
 		return 0, runtime.UnsupportedVersion("decode", "CommonStructsExample", version, 0, 1)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("CommonStructsExample", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("CommonStructsExample", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -145,345 +147,131 @@ func (m *CommonStructsExample) isDefault() bool {
 }
 
 func (m *CommonStructsExample) size(version int16) int {
-	flexible := version >= 1
+	lengths := runtime.Lengths(version == 1)
 	n := 0
-	{
-		e1 := &m.Primary
+	n += m.Primary.size(version)
+	n += runtime.SizeArrayLen(len(m.Backups), lengths)
+	for i := range m.Backups {
+		e := &m.Backups[i]
 		n += 2
-		n += runtime.SizeString(len(e1.Host), flexible)
-		if flexible {
-			if len(e1.UnknownTags) == 0 {
-				n++
-			} else {
-				n += e1.UnknownTags.SectionSize()
-			}
+		n += runtime.SizeString(len(e.Host), lengths)
+		if version == 1 {
+			n += runtime.SizeTagSection(e.UnknownTags)
 		}
 	}
-	n += runtime.SizeArrayLen(len(m.Backups), flexible)
-	for i1 := range m.Backups {
-		e1 := &m.Backups[i1]
-		n += 2
-		n += runtime.SizeString(len(e1.Host), flexible)
-		if flexible {
-			if len(e1.UnknownTags) == 0 {
-				n++
-			} else {
-				n += e1.UnknownTags.SectionSize()
-			}
+	if version == 1 {
+		n += runtime.SizeArrayLen(len(m.Clusters), lengths)
+		for i := range m.Clusters {
+			n += m.Clusters[i].size(version)
 		}
 	}
-	if version >= 1 {
-		n += runtime.SizeArrayLen(len(m.Clusters), flexible)
-		for i1 := range m.Clusters {
-			e1 := &m.Clusters[i1]
-			n += runtime.SizeString(len(e1.ClusterID), true)
-			{
-				e2 := &e1.Controller
-				n += 2
-				n += runtime.SizeString(len(e2.Host), flexible)
-				if flexible {
-					if len(e2.UnknownTags) == 0 {
-						n++
-					} else {
-						n += e2.UnknownTags.SectionSize()
-					}
-				}
-			}
-			if len(e1.UnknownTags) == 0 {
-				n++
-			} else {
-				n += e1.UnknownTags.SectionSize()
-			}
-		}
-	}
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	if version == 1 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error) {
+	lengths := runtime.Lengths(version == 1)
 	var err error
-	flexible := version >= 1
-	{
-		e1 := &m.Primary
-		if len(e1.Host) > runtime.MaxStringLen {
-			return b, runtime.Within(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Primary")
+	if b, err = m.Primary.appendTo(b, version); err != nil {
+		return b, runtime.Within(err, "Primary")
+	}
+	b = runtime.AppendArrayLen(b, len(m.Backups), lengths)
+	for i := range m.Backups {
+		e := &m.Backups[i]
+		if len(e.Host) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Backups", i)
 		}
-		b = runtime.AppendString(b, e1.Host, flexible)
-		b = runtime.AppendUint16(b, e1.Port)
-		if flexible {
-			if len(e1.UnknownTags) == 0 {
+		b = runtime.AppendString(b, e.Host, lengths)
+		b = runtime.AppendUint16(b, e.Port)
+		if version == 1 {
+			if len(e.UnknownTags) == 0 {
 				b = append(b, 0)
-			} else {
-				if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-					return b, runtime.Within(err, "Primary")
-				}
+			} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Backups", i)
 			}
-		} else {
-			if len(e1.UnknownTags) > 0 {
-				return b, runtime.Within(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Primary")
+		} else if len(e.UnknownTags) > 0 {
+			return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Backups", i)
+		}
+	}
+	if version == 1 {
+		b = runtime.AppendArrayLen(b, len(m.Clusters), lengths)
+		for i := range m.Clusters {
+			if b, err = m.Clusters[i].appendTo(b, version); err != nil {
+				return b, runtime.WithinElem(err, "Clusters", i)
 			}
 		}
 	}
-	b = runtime.AppendArrayLen(b, len(m.Backups), flexible)
-	for i1 := range m.Backups {
-		e1 := &m.Backups[i1]
-		if len(e1.Host) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Backups", i1)
-		}
-		b = runtime.AppendString(b, e1.Host, flexible)
-		b = runtime.AppendUint16(b, e1.Port)
-		if flexible {
-			if len(e1.UnknownTags) == 0 {
-				b = append(b, 0)
-			} else {
-				if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-					return b, runtime.WithinElem(err, "Backups", i1)
-				}
-			}
-		} else {
-			if len(e1.UnknownTags) > 0 {
-				return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Backups", i1)
-			}
-		}
-	}
-	if version >= 1 {
-		b = runtime.AppendArrayLen(b, len(m.Clusters), flexible)
-		for i1 := range m.Clusters {
-			e1 := &m.Clusters[i1]
-			if len(e1.ClusterID) > runtime.MaxStringLen {
-				return b, runtime.WithinElem(runtime.EncodeError("ClusterId", runtime.ErrStringTooLong, ""), "Clusters", i1)
-			}
-			b = runtime.AppendString(b, e1.ClusterID, true)
-			{
-				e2 := &e1.Controller
-				if len(e2.Host) > runtime.MaxStringLen {
-					return b, runtime.WithinElem(runtime.Within(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Controller"), "Clusters", i1)
-				}
-				b = runtime.AppendString(b, e2.Host, flexible)
-				b = runtime.AppendUint16(b, e2.Port)
-				if flexible {
-					if len(e2.UnknownTags) == 0 {
-						b = append(b, 0)
-					} else {
-						if b, err = runtime.AppendTagSection(b, e2.UnknownTags, -1); err != nil {
-							return b, runtime.WithinElem(runtime.Within(err, "Controller"), "Clusters", i1)
-						}
-					}
-				} else {
-					if len(e2.UnknownTags) > 0 {
-						return b, runtime.WithinElem(runtime.Within(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Controller"), "Clusters", i1)
-					}
-				}
-			}
-			if len(e1.UnknownTags) == 0 {
-				b = append(b, 0)
-			} else {
-				if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-					return b, runtime.WithinElem(err, "Clusters", i1)
-				}
-			}
-		}
-	}
-	if (version < 1) && (len(m.Clusters) != 0) {
+	if (version != 1) && (len(m.Clusters) != 0) {
 		return b, runtime.NonDefaultError("Clusters", version)
 	}
-	if flexible {
+	if version == 1 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *CommonStructsExample) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 1
-	{
-		e1 := &m.Primary
-		e1.Host = r.String(flexible, e1.Host)
-		if r.Failed() {
-			r.Within("Host")
-			r.Within("Primary")
-			return
+func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16) int {
+	lengths := runtime.Lengths(version == 1)
+	var n int
+	off = d.Within(off, m.Primary.decode(d, off, version), "Primary")
+	if n, off = d.SmallArrayLen(off, lengths, 3); n < 0 {
+		n, off = d.ArrayLen(off, lengths, 3, "Backups")
+	}
+	switch {
+	case m.Backups == nil:
+		m.Backups = make([]CommonStructsExampleEndpoint, n)
+	case n > cap(m.Backups):
+		m.Backups = append(m.Backups[:cap(m.Backups)], make([]CommonStructsExampleEndpoint, n-cap(m.Backups))...)
+	default:
+		m.Backups = m.Backups[:n]
+	}
+	for i := range m.Backups {
+		e := &m.Backups[i]
+		e.Host, off = d.String(off, lengths, e.Host, "Host")
+		e.Port, off = d.Uint16(off, "Port")
+		e.UnknownTags = e.UnknownTags[:0]
+		if version == 1 {
+			off = d.Tags(off, &e.UnknownTags)
 		}
-		e1.Port = r.Uint16()
-		if r.Failed() {
-			r.Within("Port")
-			r.Within("Primary")
-			return
-		}
-		if flexible {
-			e1.UnknownTags = e1.UnknownTags[:0]
-			if !r.EmptyTags() {
-				for i, n := 0, r.TagCount(); i < n; i++ {
-					tag, size := r.TagHeader()
-					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-					if r.Failed() {
-						r.Within("Primary")
-						return
-					}
-				}
-				if r.Failed() {
-					r.Within("Primary")
-					return
-				}
-			}
-		} else {
-			e1.UnknownTags = e1.UnknownTags[:0]
+		if d.Failed() {
+			d.WithinElem("Backups", i)
+			return off
 		}
 	}
-	{
-		n, ok := r.SmallArrayLen(flexible, 3)
-		if !ok {
-			n = r.ArrayLen(flexible, false, 3)
+	if version == 1 {
+		if n, off = d.SmallArrayLen(off, lengths, 5); n < 0 {
+			n, off = d.ArrayLen(off, lengths, 5, "Clusters")
 		}
-		m.Backups = runtime.Grow(m.Backups, n)
-		for i1 := range m.Backups {
-			e1 := &m.Backups[i1]
-			e1.Host = r.String(flexible, e1.Host)
-			if r.Failed() {
-				r.Within("Host")
-				r.WithinElem("Backups", i1)
-				return
-			}
-			e1.Port = r.Uint16()
-			if r.Failed() {
-				r.Within("Port")
-				r.WithinElem("Backups", i1)
-				return
-			}
-			if flexible {
-				e1.UnknownTags = e1.UnknownTags[:0]
-				if !r.EmptyTags() {
-					for i, n := 0, r.TagCount(); i < n; i++ {
-						tag, size := r.TagHeader()
-						e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-						if r.Failed() {
-							r.WithinElem("Backups", i1)
-							return
-						}
-					}
-					if r.Failed() {
-						r.WithinElem("Backups", i1)
-						return
-					}
-				}
-			} else {
-				e1.UnknownTags = e1.UnknownTags[:0]
-			}
+		switch {
+		case m.Clusters == nil:
+			m.Clusters = make([]CommonStructsExampleCluster, n)
+		case n > cap(m.Clusters):
+			m.Clusters = append(m.Clusters[:cap(m.Clusters)], make([]CommonStructsExampleCluster, n-cap(m.Clusters))...)
+		default:
+			m.Clusters = m.Clusters[:n]
 		}
-	}
-	if r.Failed() {
-		r.Within("Backups")
-		return
-	}
-	if version >= 1 {
-		{
-			n, ok := r.SmallArrayLen(flexible, 5)
-			if !ok {
-				n = r.ArrayLen(flexible, false, 5)
+		for i := range m.Clusters {
+			if off = m.Clusters[i].decode(d, off, version); d.Failed() {
+				d.WithinElem("Clusters", i)
+				return off
 			}
-			m.Clusters = runtime.Grow(m.Clusters, n)
-			for i1 := range m.Clusters {
-				e1 := &m.Clusters[i1]
-				e1.ClusterID = r.String(true, e1.ClusterID)
-				if r.Failed() {
-					r.Within("ClusterId")
-					r.WithinElem("Clusters", i1)
-					return
-				}
-				{
-					e2 := &e1.Controller
-					e2.Host = r.String(flexible, e2.Host)
-					if r.Failed() {
-						r.Within("Host")
-						r.Within("Controller")
-						r.WithinElem("Clusters", i1)
-						return
-					}
-					e2.Port = r.Uint16()
-					if r.Failed() {
-						r.Within("Port")
-						r.Within("Controller")
-						r.WithinElem("Clusters", i1)
-						return
-					}
-					if flexible {
-						e2.UnknownTags = e2.UnknownTags[:0]
-						if !r.EmptyTags() {
-							for i, n := 0, r.TagCount(); i < n; i++ {
-								tag, size := r.TagHeader()
-								e2.UnknownTags = r.UnknownTag(e2.UnknownTags, tag, size)
-								if r.Failed() {
-									r.Within("Controller")
-									r.WithinElem("Clusters", i1)
-									return
-								}
-							}
-							if r.Failed() {
-								r.Within("Controller")
-								r.WithinElem("Clusters", i1)
-								return
-							}
-						}
-					} else {
-						e2.UnknownTags = e2.UnknownTags[:0]
-					}
-				}
-				e1.UnknownTags = e1.UnknownTags[:0]
-				if !r.EmptyTags() {
-					for i, n := 0, r.TagCount(); i < n; i++ {
-						tag, size := r.TagHeader()
-						e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-						if r.Failed() {
-							r.WithinElem("Clusters", i1)
-							return
-						}
-					}
-					if r.Failed() {
-						r.WithinElem("Clusters", i1)
-						return
-					}
-				}
-			}
-		}
-		if r.Failed() {
-			r.Within("Clusters")
-			return
 		}
 	} else {
 		m.Clusters = m.Clusters[:0]
 	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
+	m.UnknownTags = m.UnknownTags[:0]
+	if version == 1 {
+		off = d.Tags(off, &m.UnknownTags)
 	}
+	return off
 }
 
 // CommonStructsExampleEndpoint is the struct Endpoint, a common struct of CommonStructsExample (versions 0-1).
@@ -499,6 +287,16 @@ type CommonStructsExampleEndpoint struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewCommonStructsExampleEndpoint returns a CommonStructsExampleEndpoint holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewCommonStructsExampleEndpoint() *CommonStructsExampleEndpoint {
+	m := new(CommonStructsExampleEndpoint)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -520,6 +318,47 @@ func (m *CommonStructsExampleEndpoint) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+func (m *CommonStructsExampleEndpoint) size(version int16) int {
+	lengths := runtime.Lengths(version == 1)
+	n := 2
+	n += runtime.SizeString(len(m.Host), lengths)
+	if version == 1 {
+		n += runtime.SizeTagSection(m.UnknownTags)
+	}
+	return n
+}
+
+func (m *CommonStructsExampleEndpoint) appendTo(b []byte, version int16) ([]byte, error) {
+	lengths := runtime.Lengths(version == 1)
+	var err error
+	if len(m.Host) > runtime.MaxStringLen {
+		return b, runtime.EncodeError("Host", runtime.ErrStringTooLong, "")
+	}
+	b = runtime.AppendString(b, m.Host, lengths)
+	b = runtime.AppendUint16(b, m.Port)
+	if version == 1 {
+		if len(m.UnknownTags) == 0 {
+			b = append(b, 0)
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
+		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+	}
+	return b, nil
+}
+
+func (m *CommonStructsExampleEndpoint) decode(d *runtime.Decoder, off int, version int16) int {
+	lengths := runtime.Lengths(version == 1)
+	m.Host, off = d.String(off, lengths, m.Host, "Host")
+	m.Port, off = d.Uint16(off, "Port")
+	m.UnknownTags = m.UnknownTags[:0]
+	if version == 1 {
+		off = d.Tags(off, &m.UnknownTags)
+	}
+	return off
+}
+
 // CommonStructsExampleCluster is the struct Cluster, a common struct of CommonStructsExample (versions 1).
 type CommonStructsExampleCluster struct {
 	// ClusterID is the cluster id.
@@ -533,6 +372,16 @@ type CommonStructsExampleCluster struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewCommonStructsExampleCluster returns a CommonStructsExampleCluster holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewCommonStructsExampleCluster() *CommonStructsExampleCluster {
+	m := new(CommonStructsExampleCluster)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -552,4 +401,37 @@ func (m *CommonStructsExampleCluster) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+func (m *CommonStructsExampleCluster) size(version int16) int {
+	n := 0
+	n += runtime.SizeString(len(m.ClusterID), runtime.Compact)
+	n += m.Controller.size(version)
+	n += runtime.SizeTagSection(m.UnknownTags)
+	return n
+}
+
+func (m *CommonStructsExampleCluster) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
+	if len(m.ClusterID) > runtime.MaxStringLen {
+		return b, runtime.EncodeError("ClusterId", runtime.ErrStringTooLong, "")
+	}
+	b = runtime.AppendString(b, m.ClusterID, runtime.Compact)
+	if b, err = m.Controller.appendTo(b, version); err != nil {
+		return b, runtime.Within(err, "Controller")
+	}
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
+	}
+	return b, nil
+}
+
+func (m *CommonStructsExampleCluster) decode(d *runtime.Decoder, off int, version int16) int {
+	m.ClusterID, off = d.String(off, runtime.Compact, m.ClusterID, "ClusterId")
+	off = d.Within(off, m.Controller.decode(d, off, version), "Controller")
+	m.UnknownTags = m.UnknownTags[:0]
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }

@@ -36,6 +36,9 @@ type ExampleHeader struct {
 }
 
 // NewExampleHeader returns a ExampleHeader holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewExampleHeader() *ExampleHeader {
 	m := new(ExampleHeader)
 	m.Reset()
@@ -67,11 +70,12 @@ func (m *ExampleHeader) IsFlexible(version int16) bool {
 	return version >= 2
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *ExampleHeader) Size(version int16) int {
 	if version < 0 || version > 3 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -108,10 +112,9 @@ func (m *ExampleHeader) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = ExampleHeader{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("ExampleHeader", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ExampleHeader", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -122,10 +125,9 @@ func (m *ExampleHeader) DecodeAliased(src []byte, version int16) (int, error) {
 		return 0, runtime.UnsupportedVersion("decode", "ExampleHeader", version, 0, 3)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("ExampleHeader", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ExampleHeader", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -159,82 +161,61 @@ func (m *ExampleHeader) isDefault() bool {
 }
 
 func (m *ExampleHeader) size(version int16) int {
-	flexible := version >= 2
 	n := 6
 	if version >= 1 {
-		n += runtime.SizeNullString(m.ClientID, false)
+		n += runtime.SizeNullString(m.ClientID, runtime.Classic)
 	}
 	if version >= 2 {
-		n += runtime.SizeBytes(len(m.Token), version >= 3)
+		n += runtime.SizeBytes(len(m.Token), runtime.Lengths(version == 3))
 	}
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	if version >= 2 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
+	var p []byte
 	var err error
-	flexible := version >= 2
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 6)
-		_ = p[5]
-		binary.BigEndian.PutUint16(p[0:], uint16(m.RequestAPIKey))
-		binary.BigEndian.PutUint32(p[2:], uint32(m.CorrelationID))
-	}
+	b, p = runtime.Extend(b, 6)
+	_ = p[5]
+	binary.BigEndian.PutUint16(p[0:], uint16(m.RequestAPIKey))
+	binary.BigEndian.PutUint32(p[2:], uint32(m.CorrelationID))
 	if version >= 1 {
-		if m.ClientID.Valid {
-			if len(m.ClientID.Value) > runtime.MaxStringLen {
-				return b, runtime.EncodeError("ClientId", runtime.ErrStringTooLong, "")
-			}
-			b = runtime.AppendString(b, m.ClientID.Value, false)
-		} else {
-			b = runtime.AppendNullMarker(b, false, false)
+		if m.ClientID.Valid && len(m.ClientID.Value) > runtime.MaxStringLen {
+			return b, runtime.EncodeError("ClientId", runtime.ErrStringTooLong, "")
 		}
+		b = runtime.AppendNullString(b, m.ClientID, runtime.Classic)
 	}
 	if version >= 2 {
-		b = runtime.AppendBytes(b, m.Token, version >= 3)
+		b = runtime.AppendBytes(b, m.Token, runtime.Lengths(version == 3))
 	}
 	if (version < 2) && (len(m.Token) != 0) {
 		return b, runtime.NonDefaultError("Token", version)
 	}
-	if flexible {
+	if version >= 2 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *ExampleHeader) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 2
-	if p := r.Fixed(6); p != nil {
+func (m *ExampleHeader) decode(d *runtime.Decoder, off int, version int16) int {
+	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
 		m.RequestAPIKey = int16(binary.BigEndian.Uint16(p[0:]))
 		m.CorrelationID = int32(binary.BigEndian.Uint32(p[2:]))
+		off += 6
 	} else {
-		r.FailRun([]int{2, 6}, []string{"RequestApiKey", "CorrelationId"})
-		return
+		off = d.FailRun(off, []int{2, 6}, []string{"RequestApiKey", "CorrelationId"})
 	}
 	if version >= 1 {
-		m.ClientID = r.NullString(false, m.ClientID)
-		if r.Failed() {
-			r.Within("ClientId")
-			return
-		}
+		m.ClientID, off = d.NullString(off, runtime.Classic, m.ClientID, "ClientId")
 	} else {
 		m.ClientID = runtime.NullString{
 			Valid: true,
@@ -242,33 +223,13 @@ func (m *ExampleHeader) decode(r *runtime.Reader, version int16) {
 		}
 	}
 	if version >= 2 {
-		if win, ok := r.QuickBytes(version >= 3); ok {
-			m.Token = r.Keep(win, m.Token)
-		} else {
-			m.Token = r.Bytes(version >= 3, m.Token)
-		}
-		if r.Failed() {
-			r.Within("Token")
-			return
-		}
+		m.Token, off = d.Bytes(off, runtime.Lengths(version == 3), m.Token, "Token")
 	} else {
 		m.Token = m.Token[:0]
 	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
+	m.UnknownTags = m.UnknownTags[:0]
+	if version >= 2 {
+		off = d.Tags(off, &m.UnknownTags)
 	}
+	return off
 }

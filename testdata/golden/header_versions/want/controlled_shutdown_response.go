@@ -21,6 +21,9 @@ type ControlledShutdownResponse struct {
 }
 
 // NewControlledShutdownResponse returns a ControlledShutdownResponse holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewControlledShutdownResponse() *ControlledShutdownResponse {
 	m := new(ControlledShutdownResponse)
 	m.Reset()
@@ -65,11 +68,12 @@ func (m *ControlledShutdownResponse) HeaderVersion(version int16) int16 {
 	return 0
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *ControlledShutdownResponse) Size(version int16) int {
 	if version < 0 || version > 3 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -106,10 +110,9 @@ func (m *ControlledShutdownResponse) Decode(src []byte, version int16) (int, err
 		// Drop everything that points into an earlier caller's buffer.
 		*m = ControlledShutdownResponse{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("ControlledShutdownResponse", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ControlledShutdownResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -120,10 +123,9 @@ func (m *ControlledShutdownResponse) DecodeAliased(src []byte, version int16) (i
 		return 0, runtime.UnsupportedVersion("decode", "ControlledShutdownResponse", version, 0, 3)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("ControlledShutdownResponse", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ControlledShutdownResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -142,60 +144,33 @@ func (m *ControlledShutdownResponse) isDefault() bool {
 }
 
 func (m *ControlledShutdownResponse) size(version int16) int {
-	flexible := version >= 3
 	n := 2
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	if version == 3 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *ControlledShutdownResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	flexible := version >= 3
 	b = runtime.AppendInt16(b, m.ErrorCode)
-	if flexible {
+	if version == 3 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *ControlledShutdownResponse) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 3
-	m.ErrorCode = r.Int16()
-	if r.Failed() {
-		r.Within("ErrorCode")
-		return
+func (m *ControlledShutdownResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	m.ErrorCode, off = d.Int16(off, "ErrorCode")
+	m.UnknownTags = m.UnknownTags[:0]
+	if version == 3 {
+		off = d.Tags(off, &m.UnknownTags)
 	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
-	}
+	return off
 }

@@ -48,6 +48,9 @@ type HexDefaults struct {
 }
 
 // NewHexDefaults returns a HexDefaults holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewHexDefaults() *HexDefaults {
 	m := new(HexDefaults)
 	m.Reset()
@@ -79,11 +82,12 @@ func (m *HexDefaults) IsFlexible(version int16) bool {
 	return false
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *HexDefaults) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -120,10 +124,9 @@ func (m *HexDefaults) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = HexDefaults{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("HexDefaults", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("HexDefaults", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -134,10 +137,9 @@ func (m *HexDefaults) DecodeAliased(src []byte, version int16) (int, error) {
 		return 0, runtime.UnsupportedVersion("decode", "HexDefaults", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("HexDefaults", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("HexDefaults", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -188,24 +190,22 @@ func (m *HexDefaults) size(version int16) int {
 }
 
 func (m *HexDefaults) appendTo(b []byte, version int16) ([]byte, error) {
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 33)
-		_ = p[32]
-		p[0] = byte(m.MaxInt8)
-		binary.BigEndian.PutUint16(p[1:], uint16(m.MaxInt16))
-		binary.BigEndian.PutUint32(p[3:], uint32(m.MaxInt32))
-		binary.BigEndian.PutUint64(p[7:], uint64(m.Mask))
-		binary.BigEndian.PutUint64(p[15:], uint64(m.MaxInt64))
-		binary.BigEndian.PutUint16(p[23:], uint16(m.MaxUint16))
-		binary.BigEndian.PutUint32(p[25:], uint32(m.MaxUint32))
-		binary.BigEndian.PutUint32(p[29:], uint32(m.MinInt32))
-	}
+	var p []byte
+	b, p = runtime.Extend(b, 33)
+	_ = p[32]
+	p[0] = byte(m.MaxInt8)
+	binary.BigEndian.PutUint16(p[1:], uint16(m.MaxInt16))
+	binary.BigEndian.PutUint32(p[3:], uint32(m.MaxInt32))
+	binary.BigEndian.PutUint64(p[7:], uint64(m.Mask))
+	binary.BigEndian.PutUint64(p[15:], uint64(m.MaxInt64))
+	binary.BigEndian.PutUint16(p[23:], uint16(m.MaxUint16))
+	binary.BigEndian.PutUint32(p[25:], uint32(m.MaxUint32))
+	binary.BigEndian.PutUint32(p[29:], uint32(m.MinInt32))
 	return b, nil
 }
 
-func (m *HexDefaults) decode(r *runtime.Reader, version int16) {
-	if p := r.Fixed(33); p != nil {
+func (m *HexDefaults) decode(d *runtime.Decoder, off int, version int16) int {
+	if p := d.Fixed(off, 33); p != nil {
 		_ = p[32]
 		m.MaxInt8 = int8(p[0])
 		m.MaxInt16 = int16(binary.BigEndian.Uint16(p[1:]))
@@ -215,8 +215,9 @@ func (m *HexDefaults) decode(r *runtime.Reader, version int16) {
 		m.MaxUint16 = binary.BigEndian.Uint16(p[23:])
 		m.MaxUint32 = binary.BigEndian.Uint32(p[25:])
 		m.MinInt32 = int32(binary.BigEndian.Uint32(p[29:]))
+		off += 33
 	} else {
-		r.FailRun([]int{1, 3, 7, 15, 23, 25, 29, 33}, []string{"MaxInt8", "MaxInt16", "MaxInt32", "Mask", "MaxInt64", "MaxUint16", "MaxUint32", "MinInt32"})
-		return
+		off = d.FailRun(off, []int{1, 3, 7, 15, 23, 25, 29, 33}, []string{"MaxInt8", "MaxInt16", "MaxInt32", "Mask", "MaxInt64", "MaxUint16", "MaxUint32", "MinInt32"})
 	}
+	return off
 }

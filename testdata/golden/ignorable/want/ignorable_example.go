@@ -2,10 +2,7 @@
 
 package ignorable
 
-import (
-	"encoding/binary"
-	"github.com/kafkagen/kafkagen/runtime"
-)
+import "github.com/kafkagen/kafkagen/runtime"
 
 // IgnorableExample is the Kafka data structure IgnorableExample.
 // Valid versions: 0-2; flexible versions: none.
@@ -40,6 +37,9 @@ type IgnorableExample struct {
 }
 
 // NewIgnorableExample returns a IgnorableExample holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewIgnorableExample() *IgnorableExample {
 	m := new(IgnorableExample)
 	m.Reset()
@@ -71,11 +71,12 @@ func (m *IgnorableExample) IsFlexible(version int16) bool {
 	return false
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *IgnorableExample) Size(version int16) int {
 	if version < 0 || version > 2 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -112,10 +113,9 @@ func (m *IgnorableExample) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = IgnorableExample{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("IgnorableExample", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("IgnorableExample", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -126,10 +126,9 @@ func (m *IgnorableExample) DecodeAliased(src []byte, version int16) (int, error)
 		return 0, runtime.UnsupportedVersion("decode", "IgnorableExample", version, 0, 2)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("IgnorableExample", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("IgnorableExample", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -169,147 +168,100 @@ func (m *IgnorableExample) isDefault() bool {
 func (m *IgnorableExample) size(version int16) int {
 	n := 4
 	if version >= 1 {
-		n += runtime.SizeString(len(m.Hint), false)
+		n += runtime.SizeString(len(m.Hint), runtime.Classic)
 	}
 	if version >= 1 {
 		n += 8
 	}
-	if version >= 2 {
+	if version == 2 {
 		n += 4
 	}
 	if version <= 1 {
-		n += runtime.SizeArrayLen(len(m.Legacy), false)
+		n += runtime.SizeArrayLen(len(m.Legacy), runtime.Classic)
 		for _, e := range m.Legacy {
-			n += runtime.SizeString(len(e), false)
+			n += runtime.SizeString(len(e), runtime.Classic)
 		}
 	}
-	if version >= 2 {
-		{
-			n += 1
-		}
+	if version == 2 {
+		n += m.Flags.size(version)
 	}
 	return n
 }
 
 func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
 	b = runtime.AppendInt32(b, m.Always)
 	if version >= 1 {
 		if len(m.Hint) > runtime.MaxStringLen {
 			return b, runtime.EncodeError("Hint", runtime.ErrStringTooLong, "")
 		}
-		b = runtime.AppendString(b, m.Hint, false)
+		b = runtime.AppendString(b, m.Hint, runtime.Classic)
 	}
-	switch {
-	case version == 0:
-	case version == 1:
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 8)
-			_ = p[7]
-			binary.BigEndian.PutUint64(p[0:], uint64(m.Required))
-		}
-	default:
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 12)
-			_ = p[11]
-			binary.BigEndian.PutUint64(p[0:], uint64(m.Required))
-			binary.BigEndian.PutUint32(p[8:], uint32(m.Timeout))
-		}
+	if version >= 1 {
+		b = runtime.AppendInt64(b, m.Required)
 	}
 	if (version < 1) && (m.Required != 0) {
 		return b, runtime.NonDefaultError("Required", version)
 	}
-	if (version < 2) && (m.Timeout != 30000) {
+	if version == 2 {
+		b = runtime.AppendInt32(b, m.Timeout)
+	}
+	if (version != 2) && (m.Timeout != 30000) {
 		return b, runtime.NonDefaultError("Timeout", version)
 	}
 	if version <= 1 {
-		b = runtime.AppendArrayLen(b, len(m.Legacy), false)
+		b = runtime.AppendArrayLen(b, len(m.Legacy), runtime.Classic)
 		for _, e := range m.Legacy {
 			if len(e) > runtime.MaxStringLen {
 				return b, runtime.EncodeError("Legacy", runtime.ErrStringTooLong, "")
 			}
-			b = runtime.AppendString(b, e, false)
+			b = runtime.AppendString(b, e, runtime.Classic)
 		}
 	}
-	if version >= 2 {
-		{
-			e1 := &m.Flags
-			b = runtime.AppendBool(b, e1.Verbose)
+	if version == 2 {
+		if b, err = m.Flags.appendTo(b, version); err != nil {
+			return b, runtime.Within(err, "Flags")
 		}
 	}
-	if (version < 2) && (!m.Flags.isDefault()) {
+	if (version != 2) && (!m.Flags.isDefault()) {
 		return b, runtime.NonDefaultError("Flags", version)
 	}
 	return b, nil
 }
 
-func (m *IgnorableExample) decode(r *runtime.Reader, version int16) {
-	m.Always = r.Int32()
-	if r.Failed() {
-		r.Within("Always")
-		return
-	}
+func (m *IgnorableExample) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	m.Always, off = d.Int32(off, "Always")
 	if version >= 1 {
-		m.Hint = r.String(false, m.Hint)
-		if r.Failed() {
-			r.Within("Hint")
-			return
-		}
+		m.Hint, off = d.String(off, runtime.Classic, m.Hint, "Hint")
 	} else {
 		m.Hint = ""
 	}
-	switch {
-	case version == 0:
+	if version >= 1 {
+		m.Required, off = d.Int64(off, "Required")
+	} else {
 		m.Required = 0
+	}
+	if version == 2 {
+		m.Timeout, off = d.Int32(off, "Timeout")
+	} else {
 		m.Timeout = 30000
-	case version == 1:
-		if p := r.Fixed(8); p != nil {
-			_ = p[7]
-			m.Required = int64(binary.BigEndian.Uint64(p[0:]))
-		} else {
-			r.FailRun([]int{8}, []string{"Required"})
-			return
-		}
-		m.Timeout = 30000
-	default:
-		if p := r.Fixed(12); p != nil {
-			_ = p[11]
-			m.Required = int64(binary.BigEndian.Uint64(p[0:]))
-			m.Timeout = int32(binary.BigEndian.Uint32(p[8:]))
-		} else {
-			r.FailRun([]int{8, 12}, []string{"Required", "Timeout"})
-			return
-		}
 	}
 	if version <= 1 {
-		{
-			n := r.ArrayLen(false, false, 1)
-			m.Legacy = runtime.Grow(m.Legacy, n)
-			for i := range m.Legacy {
-				m.Legacy[i] = r.String(false, m.Legacy[i])
-			}
-		}
-		if r.Failed() {
-			r.Within("Legacy")
-			return
+		n, off = d.ArrayLen(off, runtime.Classic, 1, "Legacy")
+		m.Legacy = runtime.Grow(m.Legacy, n)
+		for i := range m.Legacy {
+			m.Legacy[i], off = d.String(off, runtime.Classic, m.Legacy[i], "Legacy")
 		}
 	} else {
 		m.Legacy = m.Legacy[:0]
 	}
-	if version >= 2 {
-		{
-			e1 := &m.Flags
-			e1.Verbose = r.Bool()
-			if r.Failed() {
-				r.Within("Verbose")
-				r.Within("Flags")
-				return
-			}
-		}
+	if version == 2 {
+		off = d.Within(off, m.Flags.decode(d, off, version), "Flags")
 	} else {
 		m.Flags.Reset()
 	}
+	return off
 }
 
 // IgnorableExampleFlags is the struct Flags, used by IgnorableExample (versions 2).
@@ -317,6 +269,16 @@ type IgnorableExampleFlags struct {
 	// Verbose is whether to be verbose.
 	// Versions: 2+.
 	Verbose bool
+}
+
+// NewIgnorableExampleFlags returns a IgnorableExampleFlags holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewIgnorableExampleFlags() *IgnorableExampleFlags {
+	m := new(IgnorableExampleFlags)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -331,4 +293,19 @@ func (m *IgnorableExampleFlags) isDefault() bool {
 		return false
 	}
 	return true
+}
+
+func (m *IgnorableExampleFlags) size(version int16) int {
+	n := 1
+	return n
+}
+
+func (m *IgnorableExampleFlags) appendTo(b []byte, version int16) ([]byte, error) {
+	b = runtime.AppendBool(b, m.Verbose)
+	return b, nil
+}
+
+func (m *IgnorableExampleFlags) decode(d *runtime.Decoder, off int, version int16) int {
+	m.Verbose, off = d.Bool(off, "Verbose")
+	return off
 }

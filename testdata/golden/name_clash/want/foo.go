@@ -48,6 +48,9 @@ type Foo struct {
 }
 
 // NewFoo returns a Foo holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewFoo() *Foo {
 	m := new(Foo)
 	m.Reset()
@@ -79,11 +82,12 @@ func (m *Foo) IsFlexible(version int16) bool {
 	return true
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *Foo) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -120,10 +124,9 @@ func (m *Foo) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = Foo{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("Foo", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("Foo", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -134,10 +137,9 @@ func (m *Foo) DecodeAliased(src []byte, version int16) (int, error) {
 		return 0, runtime.UnsupportedVersion("decode", "Foo", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("Foo", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("Foo", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -181,181 +183,98 @@ func (m *Foo) isDefault() bool {
 
 func (m *Foo) size(version int16) int {
 	n := 13
-	n += runtime.SizeString(len(m.UnknownTags_), true)
-	n += runtime.SizeArrayLen(len(m.Bars), true)
-	for i1 := range m.Bars {
-		e1 := &m.Bars[i1]
+	n += runtime.SizeString(len(m.UnknownTags_), runtime.Compact)
+	n += runtime.SizeArrayLen(len(m.Bars), runtime.Compact)
+	for i := range m.Bars {
+		e := &m.Bars[i]
 		n += 4
-		if len(e1.UnknownTags) == 0 {
-			n++
-		} else {
-			n += e1.UnknownTags.SectionSize()
-		}
+		n += runtime.SizeTagSection(e.UnknownTags)
 	}
-	{
-		e1 := &m.BarBaz
-		n += 8
-		if len(e1.UnknownTags) == 0 {
-			n++
-		} else {
-			n += e1.UnknownTags.SectionSize()
-		}
-	}
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += m.BarBaz.size(version)
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
+	var p []byte
 	var err error
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 5)
-		_ = p[4]
-		binary.BigEndian.PutUint32(p[0:], uint32(m.Size_))
-		p[4] = runtime.Bool8(m.Reset_)
-	}
+	b, p = runtime.Extend(b, 5)
+	_ = p[4]
+	binary.BigEndian.PutUint32(p[0:], uint32(m.Size_))
+	p[4] = runtime.Bool8(m.Reset_)
 	if len(m.UnknownTags_) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("UnknownTags", runtime.ErrStringTooLong, "")
 	}
-	b = runtime.AppendString(b, m.UnknownTags_, true)
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 8)
-		_ = p[7]
-		binary.BigEndian.PutUint32(p[0:], uint32(m.ID))
-		binary.BigEndian.PutUint32(p[4:], uint32(m.ID_))
-	}
-	b = runtime.AppendArrayLen(b, len(m.Bars), true)
-	for i1 := range m.Bars {
-		e1 := &m.Bars[i1]
-		b = runtime.AppendInt32(b, e1.Value)
-		if len(e1.UnknownTags) == 0 {
+	b = runtime.AppendString(b, m.UnknownTags_, runtime.Compact)
+	b, p = runtime.Extend(b, 8)
+	_ = p[7]
+	binary.BigEndian.PutUint32(p[0:], uint32(m.ID))
+	binary.BigEndian.PutUint32(p[4:], uint32(m.ID_))
+	b = runtime.AppendArrayLen(b, len(m.Bars), runtime.Compact)
+	for i := range m.Bars {
+		e := &m.Bars[i]
+		b = runtime.AppendInt32(b, e.Value)
+		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-				return b, runtime.WithinElem(err, "Bars", i1)
-			}
+		} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+			return b, runtime.WithinElem(err, "Bars", i)
 		}
 	}
-	{
-		e1 := &m.BarBaz
-		b = runtime.AppendInt64(b, e1.Size)
-		if len(e1.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-				return b, runtime.Within(err, "BarBaz")
-			}
-		}
+	if b, err = m.BarBaz.appendTo(b, version); err != nil {
+		return b, runtime.Within(err, "BarBaz")
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *Foo) decode(r *runtime.Reader, version int16) {
-	if p := r.Fixed(5); p != nil {
+func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	if p := d.Fixed(off, 5); p != nil {
 		_ = p[4]
 		m.Size_ = int32(binary.BigEndian.Uint32(p[0:]))
 		m.Reset_ = p[4] != 0
+		off += 5
 	} else {
-		r.FailRun([]int{4, 5}, []string{"Size", "Reset"})
-		return
+		off = d.FailRun(off, []int{4, 5}, []string{"Size", "Reset"})
 	}
-	m.UnknownTags_ = r.String(true, m.UnknownTags_)
-	if r.Failed() {
-		r.Within("UnknownTags")
-		return
-	}
-	if p := r.Fixed(8); p != nil {
+	m.UnknownTags_, off = d.String(off, runtime.Compact, m.UnknownTags_, "UnknownTags")
+	if p := d.Fixed(off, 8); p != nil {
 		_ = p[7]
 		m.ID = int32(binary.BigEndian.Uint32(p[0:]))
 		m.ID_ = int32(binary.BigEndian.Uint32(p[4:]))
+		off += 8
 	} else {
-		r.FailRun([]int{4, 8}, []string{"Id", "ID"})
-		return
+		off = d.FailRun(off, []int{4, 8}, []string{"Id", "ID"})
 	}
-	{
-		n, ok := r.SmallArrayLen(true, 5)
-		if !ok {
-			n = r.ArrayLen(true, false, 5)
-		}
-		m.Bars = runtime.Grow(m.Bars, n)
-		for i1 := range m.Bars {
-			e1 := &m.Bars[i1]
-			e1.Value = r.Int32()
-			if r.Failed() {
-				r.Within("Value")
-				r.WithinElem("Bars", i1)
-				return
-			}
-			e1.UnknownTags = e1.UnknownTags[:0]
-			if !r.EmptyTags() {
-				for i, n := 0, r.TagCount(); i < n; i++ {
-					tag, size := r.TagHeader()
-					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-					if r.Failed() {
-						r.WithinElem("Bars", i1)
-						return
-					}
-				}
-				if r.Failed() {
-					r.WithinElem("Bars", i1)
-					return
-				}
-			}
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
+	}
+	switch {
+	case m.Bars == nil:
+		m.Bars = make([]FooBar2, n)
+	case n > cap(m.Bars):
+		m.Bars = append(m.Bars[:cap(m.Bars)], make([]FooBar2, n-cap(m.Bars))...)
+	default:
+		m.Bars = m.Bars[:n]
+	}
+	for i := range m.Bars {
+		e := &m.Bars[i]
+		e.Value, off = d.Int32(off, "Value")
+		e.UnknownTags = e.UnknownTags[:0]
+		off = d.Tags(off, &e.UnknownTags)
+		if d.Failed() {
+			d.WithinElem("Bars", i)
+			return off
 		}
 	}
-	if r.Failed() {
-		r.Within("Bars")
-		return
-	}
-	{
-		e1 := &m.BarBaz
-		e1.Size = r.Int64()
-		if r.Failed() {
-			r.Within("Size")
-			r.Within("BarBaz")
-			return
-		}
-		e1.UnknownTags = e1.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-				if r.Failed() {
-					r.Within("BarBaz")
-					return
-				}
-			}
-			if r.Failed() {
-				r.Within("BarBaz")
-				return
-			}
-		}
-	}
+	off = d.Within(off, m.BarBaz.decode(d, off, version), "BarBaz")
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }
 
 // FooBar2 is the struct Bar, used by Foo (versions 0).
@@ -367,6 +286,16 @@ type FooBar2 struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewFooBar2 returns a FooBar2 holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewFooBar2() *FooBar2 {
+	m := new(FooBar2)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -395,6 +324,16 @@ type FooBarBaz struct {
 	UnknownTags runtime.Tags
 }
 
+// NewFooBarBaz returns a FooBarBaz holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewFooBarBaz() *FooBarBaz {
+	m := new(FooBarBaz)
+	m.Reset()
+	return m
+}
+
 // Reset sets every field to its spec default, keeping the capacity of slices.
 func (m *FooBarBaz) Reset() {
 	m.Size = 0
@@ -408,4 +347,28 @@ func (m *FooBarBaz) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+func (m *FooBarBaz) size(version int16) int {
+	n := 8
+	n += runtime.SizeTagSection(m.UnknownTags)
+	return n
+}
+
+func (m *FooBarBaz) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
+	b = runtime.AppendInt64(b, m.Size)
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
+	}
+	return b, nil
+}
+
+func (m *FooBarBaz) decode(d *runtime.Decoder, off int, version int16) int {
+	m.Size, off = d.Int64(off, "Size")
+	m.UnknownTags = m.UnknownTags[:0]
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }

@@ -25,6 +25,9 @@ type FooBar struct {
 }
 
 // NewFooBar returns a FooBar holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewFooBar() *FooBar {
 	m := new(FooBar)
 	m.Reset()
@@ -56,11 +59,12 @@ func (m *FooBar) IsFlexible(version int16) bool {
 	return true
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *FooBar) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -97,10 +101,9 @@ func (m *FooBar) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = FooBar{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("FooBar", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("FooBar", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -111,10 +114,9 @@ func (m *FooBar) DecodeAliased(src []byte, version int16) (int, error) {
 		return 0, runtime.UnsupportedVersion("decode", "FooBar", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("FooBar", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("FooBar", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -138,141 +140,67 @@ func (m *FooBar) isDefault() bool {
 
 func (m *FooBar) size(version int16) int {
 	n := 0
-	{
-		e1 := &m.Baz
-		n += 4
-		if len(e1.UnknownTags) == 0 {
-			n++
-		} else {
-			n += e1.UnknownTags.SectionSize()
-		}
-	}
-	n += runtime.SizeArrayLen(len(m.Qux), true)
-	for i1 := range m.Qux {
-		e1 := &m.Qux[i1]
+	n += m.Baz.size(version)
+	n += runtime.SizeArrayLen(len(m.Qux), runtime.Compact)
+	for i := range m.Qux {
+		e := &m.Qux[i]
 		n += 2
-		if len(e1.UnknownTags) == 0 {
-			n++
-		} else {
-			n += e1.UnknownTags.SectionSize()
-		}
+		n += runtime.SizeTagSection(e.UnknownTags)
 	}
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	{
-		e1 := &m.Baz
-		b = runtime.AppendInt32(b, e1.Count)
-		if len(e1.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-				return b, runtime.Within(err, "Baz")
-			}
-		}
+	if b, err = m.Baz.appendTo(b, version); err != nil {
+		return b, runtime.Within(err, "Baz")
 	}
-	b = runtime.AppendArrayLen(b, len(m.Qux), true)
-	for i1 := range m.Qux {
-		e1 := &m.Qux[i1]
-		b = runtime.AppendInt16(b, e1.APIKey)
-		if len(e1.UnknownTags) == 0 {
+	b = runtime.AppendArrayLen(b, len(m.Qux), runtime.Compact)
+	for i := range m.Qux {
+		e := &m.Qux[i]
+		b = runtime.AppendInt16(b, e.APIKey)
+		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-				return b, runtime.WithinElem(err, "Qux", i1)
-			}
+		} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+			return b, runtime.WithinElem(err, "Qux", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *FooBar) decode(r *runtime.Reader, version int16) {
-	{
-		e1 := &m.Baz
-		e1.Count = r.Int32()
-		if r.Failed() {
-			r.Within("Count")
-			r.Within("Baz")
-			return
-		}
-		e1.UnknownTags = e1.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-				if r.Failed() {
-					r.Within("Baz")
-					return
-				}
-			}
-			if r.Failed() {
-				r.Within("Baz")
-				return
-			}
-		}
+func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	off = d.Within(off, m.Baz.decode(d, off, version), "Baz")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
 	}
-	{
-		n, ok := r.SmallArrayLen(true, 3)
-		if !ok {
-			n = r.ArrayLen(true, false, 3)
-		}
-		m.Qux = runtime.Grow(m.Qux, n)
-		for i1 := range m.Qux {
-			e1 := &m.Qux[i1]
-			e1.APIKey = r.Int16()
-			if r.Failed() {
-				r.Within("APIKey")
-				r.WithinElem("Qux", i1)
-				return
-			}
-			e1.UnknownTags = e1.UnknownTags[:0]
-			if !r.EmptyTags() {
-				for i, n := 0, r.TagCount(); i < n; i++ {
-					tag, size := r.TagHeader()
-					e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-					if r.Failed() {
-						r.WithinElem("Qux", i1)
-						return
-					}
-				}
-				if r.Failed() {
-					r.WithinElem("Qux", i1)
-					return
-				}
-			}
-		}
+	switch {
+	case m.Qux == nil:
+		m.Qux = make([]FooBarQux, n)
+	case n > cap(m.Qux):
+		m.Qux = append(m.Qux[:cap(m.Qux)], make([]FooBarQux, n-cap(m.Qux))...)
+	default:
+		m.Qux = m.Qux[:n]
 	}
-	if r.Failed() {
-		r.Within("Qux")
-		return
+	for i := range m.Qux {
+		e := &m.Qux[i]
+		e.APIKey, off = d.Int16(off, "APIKey")
+		e.UnknownTags = e.UnknownTags[:0]
+		off = d.Tags(off, &e.UnknownTags)
+		if d.Failed() {
+			d.WithinElem("Qux", i)
+			return off
+		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }
 
 // FooBarBaz2 is the struct Baz, used by FooBar (versions 0).
@@ -284,6 +212,16 @@ type FooBarBaz2 struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewFooBarBaz2 returns a FooBarBaz2 holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewFooBarBaz2() *FooBarBaz2 {
+	m := new(FooBarBaz2)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -301,6 +239,30 @@ func (m *FooBarBaz2) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+func (m *FooBarBaz2) size(version int16) int {
+	n := 4
+	n += runtime.SizeTagSection(m.UnknownTags)
+	return n
+}
+
+func (m *FooBarBaz2) appendTo(b []byte, version int16) ([]byte, error) {
+	var err error
+	b = runtime.AppendInt32(b, m.Count)
+	if len(m.UnknownTags) == 0 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
+	}
+	return b, nil
+}
+
+func (m *FooBarBaz2) decode(d *runtime.Decoder, off int, version int16) int {
+	m.Count, off = d.Int32(off, "Count")
+	m.UnknownTags = m.UnknownTags[:0]
+	off = d.Tags(off, &m.UnknownTags)
+	return off
+}
+
 // FooBarQux is the struct FooBarQux, used by FooBar (versions 0).
 type FooBarQux struct {
 	// APIKey is a field that collides with the APIKey method.
@@ -310,6 +272,16 @@ type FooBarQux struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewFooBarQux returns a FooBarQux holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewFooBarQux() *FooBarQux {
+	m := new(FooBarQux)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.

@@ -37,6 +37,9 @@ type NullableArrays struct {
 }
 
 // NewNullableArrays returns a NullableArrays holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewNullableArrays() *NullableArrays {
 	m := new(NullableArrays)
 	m.Reset()
@@ -68,11 +71,12 @@ func (m *NullableArrays) IsFlexible(version int16) bool {
 	return version >= 2
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *NullableArrays) Size(version int16) int {
 	if version < 0 || version > 2 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -109,10 +113,9 @@ func (m *NullableArrays) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = NullableArrays{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("NullableArrays", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("NullableArrays", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -123,10 +126,9 @@ func (m *NullableArrays) DecodeAliased(src []byte, version int16) (int, error) {
 		return 0, runtime.UnsupportedVersion("decode", "NullableArrays", version, 0, 2)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("NullableArrays", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("NullableArrays", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -173,265 +175,183 @@ func (m *NullableArrays) isDefault() bool {
 }
 
 func (m *NullableArrays) size(version int16) int {
-	flexible := version >= 2
+	lengths := runtime.Lengths(version == 2)
 	n := 0
-	n += runtime.SizeArrayLen(len(m.BrokerIDs), flexible) + len(m.BrokerIDs)*4
-	n += runtime.SizeArrayLen(len(m.Names), flexible)
+	n += runtime.SizeArrayLen(len(m.BrokerIDs), lengths) + len(m.BrokerIDs)*4
+	n += runtime.SizeArrayLen(len(m.Names), lengths)
 	for _, e := range m.Names {
-		n += runtime.SizeString(len(e), flexible)
+		n += runtime.SizeString(len(e), lengths)
 	}
-	n += runtime.SizeArrayLen(len(m.Values), flexible) + len(m.Values)*8
-	n += runtime.SizeArrayLen(len(m.Items), flexible)
-	for i1 := range m.Items {
-		e1 := &m.Items[i1]
-		n += runtime.SizeString(len(e1.Key), flexible)
-		n += runtime.SizeNullBytes(e1.Payload, flexible)
-		if flexible {
-			if len(e1.UnknownTags) == 0 {
-				n++
-			} else {
-				n += e1.UnknownTags.SectionSize()
-			}
+	n += runtime.SizeArrayLen(len(m.Values), lengths) + len(m.Values)*8
+	n += runtime.SizeArrayLen(len(m.Items), lengths)
+	for i := range m.Items {
+		e := &m.Items[i]
+		n += runtime.SizeString(len(e.Key), lengths)
+		n += runtime.SizeNullBytes(e.Payload, lengths)
+		if version == 2 {
+			n += runtime.SizeTagSection(e.UnknownTags)
 		}
 	}
 	if version >= 1 {
-		n += runtime.SizeArrayLen(len(m.Blobs), flexible)
+		n += runtime.SizeArrayLen(len(m.Blobs), lengths)
 		for _, e := range m.Blobs {
-			n += runtime.SizeBytes(len(e), flexible)
+			n += runtime.SizeBytes(len(e), lengths)
 		}
 	}
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	if version == 2 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
+	lengths := runtime.Lengths(version == 2)
 	var err error
-	flexible := version >= 2
 	if m.BrokerIDs == nil {
-		b = runtime.AppendArrayLen(b, -1, flexible)
+		b = runtime.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.BrokerIDs), flexible)
+		b = runtime.AppendArrayLen(b, len(m.BrokerIDs), lengths)
 	}
 	for _, e := range m.BrokerIDs {
 		b = runtime.AppendInt32(b, e)
 	}
-	if !(version >= 1) && m.Names == nil {
+	if version < 1 && m.Names == nil {
 		return b, runtime.EncodeError("Names", runtime.ErrNull, "")
 	}
 	if m.Names == nil {
-		b = runtime.AppendArrayLen(b, -1, flexible)
+		b = runtime.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.Names), flexible)
+		b = runtime.AppendArrayLen(b, len(m.Names), lengths)
 	}
 	for _, e := range m.Names {
 		if len(e) > runtime.MaxStringLen {
 			return b, runtime.EncodeError("Names", runtime.ErrStringTooLong, "")
 		}
-		b = runtime.AppendString(b, e, flexible)
+		b = runtime.AppendString(b, e, lengths)
 	}
 	if m.Values == nil {
-		b = runtime.AppendArrayLen(b, -1, flexible)
+		b = runtime.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.Values), flexible)
+		b = runtime.AppendArrayLen(b, len(m.Values), lengths)
 	}
 	for _, e := range m.Values {
 		b = runtime.AppendInt64(b, e)
 	}
 	if m.Items == nil {
-		b = runtime.AppendArrayLen(b, -1, flexible)
+		b = runtime.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.Items), flexible)
+		b = runtime.AppendArrayLen(b, len(m.Items), lengths)
 	}
-	for i1 := range m.Items {
-		e1 := &m.Items[i1]
-		if len(e1.Key) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("Key", runtime.ErrStringTooLong, ""), "Items", i1)
+	for i := range m.Items {
+		e := &m.Items[i]
+		if len(e.Key) > runtime.MaxStringLen {
+			return b, runtime.WithinElem(runtime.EncodeError("Key", runtime.ErrStringTooLong, ""), "Items", i)
 		}
-		b = runtime.AppendString(b, e1.Key, flexible)
-		if e1.Payload == nil {
-			b = runtime.AppendNullMarker(b, flexible, true)
-		} else {
-			b = runtime.AppendBytes(b, e1.Payload, flexible)
-		}
-		if flexible {
-			if len(e1.UnknownTags) == 0 {
+		b = runtime.AppendString(b, e.Key, lengths)
+		b = runtime.AppendNullBytes(b, e.Payload, lengths)
+		if version == 2 {
+			if len(e.UnknownTags) == 0 {
 				b = append(b, 0)
-			} else {
-				if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-					return b, runtime.WithinElem(err, "Items", i1)
-				}
+			} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+				return b, runtime.WithinElem(err, "Items", i)
 			}
-		} else {
-			if len(e1.UnknownTags) > 0 {
-				return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Items", i1)
-			}
+		} else if len(e.UnknownTags) > 0 {
+			return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Items", i)
 		}
 	}
 	if version >= 1 {
-		if !(version >= 2) && m.Blobs == nil {
+		if version != 2 && m.Blobs == nil {
 			return b, runtime.EncodeError("Blobs", runtime.ErrNull, "")
 		}
 		if m.Blobs == nil {
-			b = runtime.AppendArrayLen(b, -1, flexible)
+			b = runtime.AppendArrayLen(b, -1, lengths)
 		} else {
-			b = runtime.AppendArrayLen(b, len(m.Blobs), flexible)
+			b = runtime.AppendArrayLen(b, len(m.Blobs), lengths)
 		}
 		for _, e := range m.Blobs {
-			b = runtime.AppendBytes(b, e, flexible)
+			b = runtime.AppendBytes(b, e, lengths)
 		}
 	}
 	if (version < 1) && (m.Blobs == nil || len(m.Blobs) != 0) {
 		return b, runtime.NonDefaultError("Blobs", version)
 	}
-	if flexible {
+	if version == 2 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *NullableArrays) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 2
-	{
-		n, ok := r.SmallArrayLen(flexible, 4)
-		if !ok {
-			n = r.ArrayLen(flexible, true, 4)
-		}
-		if n < 0 {
-			m.BrokerIDs = nil
+func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int {
+	lengths := runtime.Lengths(version == 2)
+	var n int
+	if n, off = d.SmallArrayLen(off, lengths, 4); n < 0 {
+		n, off = d.NullArrayLen(off, lengths, 4, "BrokerIds")
+	}
+	m.BrokerIDs = runtime.Grow(m.BrokerIDs, n)
+	for i := range m.BrokerIDs {
+		m.BrokerIDs[i], off = d.Int32(off, "BrokerIds")
+	}
+	if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
+		if version >= 1 {
+			n, off = d.NullArrayLen(off, lengths, 1, "Names")
 		} else {
-			m.BrokerIDs = runtime.Grow(m.BrokerIDs, n)
-			for i := range m.BrokerIDs {
-				m.BrokerIDs[i] = r.Int32()
-			}
+			n, off = d.ArrayLen(off, lengths, 1, "Names")
 		}
 	}
-	if r.Failed() {
-		r.Within("BrokerIds")
-		return
+	m.Names = runtime.Grow(m.Names, n)
+	for i := range m.Names {
+		m.Names[i], off = d.String(off, lengths, m.Names[i], "Names")
 	}
-	{
-		n, ok := r.SmallArrayLen(flexible, 1)
-		if !ok {
-			n = r.ArrayLen(flexible, version >= 1, 1)
-		}
-		if n < 0 {
-			m.Names = nil
-		} else {
-			m.Names = runtime.Grow(m.Names, n)
-			for i := range m.Names {
-				m.Names[i] = r.String(flexible, m.Names[i])
-			}
-		}
+	if n, off = d.SmallArrayLen(off, lengths, 8); n < 0 {
+		n, off = d.NullArrayLen(off, lengths, 8, "Values")
 	}
-	if r.Failed() {
-		r.Within("Names")
-		return
+	m.Values = runtime.Grow(m.Values, n)
+	for i := range m.Values {
+		m.Values[i], off = d.Int64(off, "Values")
 	}
-	{
-		n, ok := r.SmallArrayLen(flexible, 8)
-		if !ok {
-			n = r.ArrayLen(flexible, true, 8)
-		}
-		if n < 0 {
-			m.Values = nil
-		} else {
-			m.Values = runtime.Grow(m.Values, n)
-			for i := range m.Values {
-				m.Values[i] = r.Int64()
-			}
-		}
+	if n, off = d.SmallArrayLen(off, lengths, 2); n < 0 {
+		n, off = d.NullArrayLen(off, lengths, 2, "Items")
 	}
-	if r.Failed() {
-		r.Within("Values")
-		return
+	switch {
+	case n < 0:
+		m.Items = nil
+	case m.Items == nil:
+		m.Items = make([]NullableArraysItem, n)
+	case n > cap(m.Items):
+		m.Items = append(m.Items[:cap(m.Items)], make([]NullableArraysItem, n-cap(m.Items))...)
+	default:
+		m.Items = m.Items[:n]
 	}
-	{
-		n, ok := r.SmallArrayLen(flexible, 2)
-		if !ok {
-			n = r.ArrayLen(flexible, true, 2)
+	for i := range m.Items {
+		e := &m.Items[i]
+		e.Key, off = d.String(off, lengths, e.Key, "Key")
+		e.Payload, off = d.NullBytes(off, lengths, e.Payload, "Payload")
+		e.UnknownTags = e.UnknownTags[:0]
+		if version == 2 {
+			off = d.Tags(off, &e.UnknownTags)
 		}
-		if n < 0 {
-			m.Items = nil
-		} else {
-			m.Items = runtime.Grow(m.Items, n)
-			for i1 := range m.Items {
-				e1 := &m.Items[i1]
-				e1.Key = r.String(flexible, e1.Key)
-				if r.Failed() {
-					r.Within("Key")
-					r.WithinElem("Items", i1)
-					return
-				}
-				if win, ok := r.QuickBytes(flexible); ok {
-					e1.Payload = r.Keep(win, e1.Payload)
-				} else {
-					e1.Payload = r.NullBytes(flexible, e1.Payload)
-				}
-				if r.Failed() {
-					r.Within("Payload")
-					r.WithinElem("Items", i1)
-					return
-				}
-				if flexible {
-					e1.UnknownTags = e1.UnknownTags[:0]
-					if !r.EmptyTags() {
-						for i, n := 0, r.TagCount(); i < n; i++ {
-							tag, size := r.TagHeader()
-							e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-							if r.Failed() {
-								r.WithinElem("Items", i1)
-								return
-							}
-						}
-						if r.Failed() {
-							r.WithinElem("Items", i1)
-							return
-						}
-					}
-				} else {
-					e1.UnknownTags = e1.UnknownTags[:0]
-				}
-			}
+		if d.Failed() {
+			d.WithinElem("Items", i)
+			return off
 		}
-	}
-	if r.Failed() {
-		r.Within("Items")
-		return
 	}
 	if version >= 1 {
-		{
-			n, ok := r.SmallArrayLen(flexible, 1)
-			if !ok {
-				n = r.ArrayLen(flexible, version >= 2, 1)
-			}
-			if n < 0 {
-				m.Blobs = nil
+		if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
+			if version == 2 {
+				n, off = d.NullArrayLen(off, lengths, 1, "Blobs")
 			} else {
-				m.Blobs = runtime.Grow(m.Blobs, n)
-				for i := range m.Blobs {
-					m.Blobs[i] = r.Bytes(flexible, m.Blobs[i])
-				}
+				n, off = d.ArrayLen(off, lengths, 1, "Blobs")
 			}
 		}
-		if r.Failed() {
-			r.Within("Blobs")
-			return
+		m.Blobs = runtime.Grow(m.Blobs, n)
+		for i := range m.Blobs {
+			m.Blobs[i], off = d.Bytes(off, lengths, m.Blobs[i], "Blobs")
 		}
 	} else {
 		if m.Blobs == nil {
@@ -440,23 +360,11 @@ func (m *NullableArrays) decode(r *runtime.Reader, version int16) {
 			m.Blobs = m.Blobs[:0]
 		}
 	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
+	m.UnknownTags = m.UnknownTags[:0]
+	if version == 2 {
+		off = d.Tags(off, &m.UnknownTags)
 	}
+	return off
 }
 
 // NullableArraysItem is the struct Item, used by NullableArrays (versions 0-2).
@@ -472,6 +380,16 @@ type NullableArraysItem struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewNullableArraysItem returns a NullableArraysItem holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewNullableArraysItem() *NullableArraysItem {
+	m := new(NullableArraysItem)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.

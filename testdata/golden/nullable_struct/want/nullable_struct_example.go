@@ -33,6 +33,9 @@ type NullableStructExample struct {
 }
 
 // NewNullableStructExample returns a NullableStructExample holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewNullableStructExample() *NullableStructExample {
 	m := new(NullableStructExample)
 	m.Reset()
@@ -64,11 +67,12 @@ func (m *NullableStructExample) IsFlexible(version int16) bool {
 	return version >= 3
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *NullableStructExample) Size(version int16) int {
 	if version < 0 || version > 4 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -105,10 +109,9 @@ func (m *NullableStructExample) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = NullableStructExample{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("NullableStructExample", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("NullableStructExample", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -119,10 +122,9 @@ func (m *NullableStructExample) DecodeAliased(src []byte, version int16) (int, e
 		return 0, runtime.UnsupportedVersion("decode", "NullableStructExample", version, 0, 4)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("NullableStructExample", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("NullableStructExample", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -159,7 +161,6 @@ func (m *NullableStructExample) isDefault() bool {
 }
 
 func (m *NullableStructExample) size(version int16) int {
-	flexible := version >= 3
 	n := 0
 	if version >= 2 {
 		n += 1
@@ -171,11 +172,11 @@ func (m *NullableStructExample) size(version int16) int {
 	if m.Cursor != nil {
 		n += m.Cursor.size(version)
 	}
-	if flexible {
+	if version >= 3 {
 		numTags := len(m.UnknownTags)
 		if m.Checkpoint != nil {
 			numTags++
-			var sz int
+			sz := 0
 			sz += 1
 			if m.Checkpoint != nil {
 				sz += m.Checkpoint.size(version)
@@ -184,26 +185,22 @@ func (m *NullableStructExample) size(version int16) int {
 		}
 		if m.Hint == nil || !m.Hint.isDefault() {
 			numTags++
-			var sz int
+			sz := 0
 			sz += 1
 			if m.Hint != nil {
 				sz += m.Hint.size(version)
 			}
 			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
-		n += runtime.SizeUvarint(uint32(numTags))
-		if len(m.UnknownTags) > 0 {
-			n += m.UnknownTags.Size()
-		}
+		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
 	}
 	return n
 }
 
 func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	flexible := version >= 3
 	if m.Coordinator == nil {
-		if !(version >= 2) {
+		if version < 2 {
 			return b, runtime.EncodeError("Coordinator", runtime.ErrNull, "")
 		}
 		b = append(b, 255)
@@ -229,7 +226,7 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 	if (version < 3) && (m.Hint == nil || !m.Hint.isDefault()) {
 		return b, runtime.NonDefaultError("Hint", version)
 	}
-	if flexible {
+	if version >= 3 {
 		if len(m.UnknownTags) > 0 {
 			if err := m.UnknownTags.Check(1); err != nil {
 				return b, err
@@ -247,7 +244,7 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 		b = runtime.AppendUvarint(b, uint32(numTags))
 		if hasTag0 {
 			b = runtime.AppendUvarint(b, 0)
-			var sz int
+			sz := 0
 			sz += 1
 			if m.Checkpoint != nil {
 				sz += m.Checkpoint.size(version)
@@ -264,7 +261,7 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 		}
 		if hasTag1 {
 			b = runtime.AppendUvarint(b, 1)
-			var sz int
+			sz := 0
 			sz += 1
 			if m.Hint != nil {
 				sz += m.Hint.size(version)
@@ -279,61 +276,37 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 				}
 			}
 		}
-		if len(m.UnknownTags) > 0 {
-			b = runtime.AppendTags(b, m.UnknownTags)
-		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+		b = runtime.AppendTags(b, m.UnknownTags)
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *NullableStructExample) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 3
+func (m *NullableStructExample) decode(d *runtime.Decoder, off int, version int16) int {
+	var present bool
 	if version >= 2 {
-		if !r.StructMarker() {
-			if r.Failed() {
-				r.Within("Coordinator")
-				return
-			}
+		if present, off = d.StructMarker(off, "Coordinator"); !present {
 			m.Coordinator = nil
 		} else {
 			if m.Coordinator == nil {
 				m.Coordinator = new(NullableStructExampleNode)
 			}
-			m.Coordinator.decode(r, version)
-			if r.Failed() {
-				r.Within("Coordinator")
-				return
-			}
+			off = d.Within(off, m.Coordinator.decode(d, off, version), "Coordinator")
 		}
 	} else {
 		if m.Coordinator == nil {
 			m.Coordinator = new(NullableStructExampleNode)
 		}
-		m.Coordinator.decode(r, version)
-		if r.Failed() {
-			r.Within("Coordinator")
-			return
-		}
+		off = d.Within(off, m.Coordinator.decode(d, off, version), "Coordinator")
 	}
-	if !r.StructMarker() {
-		if r.Failed() {
-			r.Within("Cursor")
-			return
-		}
+	if present, off = d.StructMarker(off, "Cursor"); !present {
 		m.Cursor = nil
 	} else {
 		if m.Cursor == nil {
 			m.Cursor = new(NullableStructExampleCursor)
 		}
-		m.Cursor.decode(r, version)
-		if r.Failed() {
-			r.Within("Cursor")
-			return
-		}
+		off = d.Within(off, m.Cursor.decode(d, off, version), "Cursor")
 	}
 	if version < 3 {
 		m.Checkpoint = nil
@@ -344,72 +317,51 @@ func (m *NullableStructExample) decode(r *runtime.Reader, version int16) {
 		}
 		m.Hint.Reset()
 	}
-	if flexible {
+	if version < 3 {
 		m.UnknownTags = m.UnknownTags[:0]
-		var seen uint64
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				switch tag {
-				case 0:
-					if !r.TaggedStructMarker() {
-						if r.Failed() {
-							r.Within("Checkpoint")
-							return
-						}
-						m.Checkpoint = nil
-					} else {
-						if m.Checkpoint == nil {
-							m.Checkpoint = new(NullableStructExampleCheckpoint)
-						}
-						m.Checkpoint.decode(r, version)
-						if r.Failed() {
-							r.Within("Checkpoint")
-							return
-						}
-					}
-					seen |= uint64(0x1)
-				case 1:
-					if !r.TaggedStructMarker() {
-						if r.Failed() {
-							r.Within("Hint")
-							return
-						}
-						m.Hint = nil
-					} else {
-						if m.Hint == nil {
-							m.Hint = new(NullableStructExampleHint)
-						}
-						m.Hint.decode(r, version)
-						if r.Failed() {
-							r.Within("Hint")
-							return
-						}
-					}
-					seen |= uint64(0x2)
-				default:
-					m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				}
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-		if seen&uint64(0x1) == 0 {
-			m.Checkpoint = nil
-		}
-		if seen&uint64(0x2) == 0 {
-			if m.Hint == nil {
-				m.Hint = new(NullableStructExampleHint)
-			}
-			m.Hint.Reset()
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
+		return off
 	}
+	m.UnknownTags = m.UnknownTags[:0]
+	var seen uint64
+	var numTags int
+	for numTags, off = d.TagCount(off); numTags > 0 && !d.Failed(); numTags-- {
+		tag, size, next := d.TagHeader(off)
+		off = next
+		switch tag {
+		case 0:
+			if present, off = d.TaggedStructMarker(off, "Checkpoint"); !present {
+				m.Checkpoint = nil
+			} else {
+				if m.Checkpoint == nil {
+					m.Checkpoint = new(NullableStructExampleCheckpoint)
+				}
+				off = d.Within(off, m.Checkpoint.decode(d, off, version), "Checkpoint")
+			}
+			seen |= uint64(0x1)
+		case 1:
+			if present, off = d.TaggedStructMarker(off, "Hint"); !present {
+				m.Hint = nil
+			} else {
+				if m.Hint == nil {
+					m.Hint = new(NullableStructExampleHint)
+				}
+				off = d.Within(off, m.Hint.decode(d, off, version), "Hint")
+			}
+			seen |= uint64(0x2)
+		default:
+			m.UnknownTags, off = d.UnknownTag(off, m.UnknownTags, tag, size)
+		}
+	}
+	if seen&uint64(0x1) == 0 {
+		m.Checkpoint = nil
+	}
+	if seen&uint64(0x2) == 0 {
+		if m.Hint == nil {
+			m.Hint = new(NullableStructExampleHint)
+		}
+		m.Hint.Reset()
+	}
+	return off
 }
 
 // NullableStructExampleNode is the struct Node, used by NullableStructExample (versions 0-4).
@@ -425,6 +377,16 @@ type NullableStructExampleNode struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewNullableStructExampleNode returns a NullableStructExampleNode holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewNullableStructExampleNode() *NullableStructExampleNode {
+	m := new(NullableStructExampleNode)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -447,72 +409,44 @@ func (m *NullableStructExampleNode) isDefault() bool {
 }
 
 func (m *NullableStructExampleNode) size(version int16) int {
-	flexible := version >= 3
+	lengths := runtime.Lengths(version >= 3)
 	n := 4
-	n += runtime.SizeString(len(m.Host), flexible)
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	n += runtime.SizeString(len(m.Host), lengths)
+	if version >= 3 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *NullableStructExampleNode) appendTo(b []byte, version int16) ([]byte, error) {
+	lengths := runtime.Lengths(version >= 3)
 	var err error
-	flexible := version >= 3
 	b = runtime.AppendInt32(b, m.NodeID)
 	if len(m.Host) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("Host", runtime.ErrStringTooLong, "")
 	}
-	b = runtime.AppendString(b, m.Host, flexible)
-	if flexible {
+	b = runtime.AppendString(b, m.Host, lengths)
+	if version >= 3 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *NullableStructExampleNode) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 3
-	m.NodeID = r.Int32()
-	if r.Failed() {
-		r.Within("NodeId")
-		return
+func (m *NullableStructExampleNode) decode(d *runtime.Decoder, off int, version int16) int {
+	lengths := runtime.Lengths(version >= 3)
+	m.NodeID, off = d.Int32(off, "NodeId")
+	m.Host, off = d.String(off, lengths, m.Host, "Host")
+	m.UnknownTags = m.UnknownTags[:0]
+	if version >= 3 {
+		off = d.Tags(off, &m.UnknownTags)
 	}
-	m.Host = r.String(flexible, m.Host)
-	if r.Failed() {
-		r.Within("Host")
-		return
-	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
-	}
+	return off
 }
 
 // NullableStructExampleCursor is the struct Cursor, used by NullableStructExample (versions 0-4).
@@ -524,6 +458,16 @@ type NullableStructExampleCursor struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewNullableStructExampleCursor returns a NullableStructExampleCursor holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewNullableStructExampleCursor() *NullableStructExampleCursor {
+	m := new(NullableStructExampleCursor)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -542,62 +486,35 @@ func (m *NullableStructExampleCursor) isDefault() bool {
 }
 
 func (m *NullableStructExampleCursor) size(version int16) int {
-	flexible := version >= 3
 	n := 8
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	if version >= 3 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *NullableStructExampleCursor) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	flexible := version >= 3
 	b = runtime.AppendInt64(b, m.Position)
-	if flexible {
+	if version >= 3 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *NullableStructExampleCursor) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 3
-	m.Position = r.Int64()
-	if r.Failed() {
-		r.Within("Position")
-		return
+func (m *NullableStructExampleCursor) decode(d *runtime.Decoder, off int, version int16) int {
+	m.Position, off = d.Int64(off, "Position")
+	m.UnknownTags = m.UnknownTags[:0]
+	if version >= 3 {
+		off = d.Tags(off, &m.UnknownTags)
 	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
-	}
+	return off
 }
 
 // NullableStructExampleCheckpoint is the struct Checkpoint, used by NullableStructExample (versions 3-4).
@@ -609,6 +526,16 @@ type NullableStructExampleCheckpoint struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewNullableStructExampleCheckpoint returns a NullableStructExampleCheckpoint holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewNullableStructExampleCheckpoint() *NullableStructExampleCheckpoint {
+	m := new(NullableStructExampleCheckpoint)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -628,11 +555,7 @@ func (m *NullableStructExampleCheckpoint) isDefault() bool {
 
 func (m *NullableStructExampleCheckpoint) size(version int16) int {
 	n := 8
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
@@ -641,33 +564,17 @@ func (m *NullableStructExampleCheckpoint) appendTo(b []byte, version int16) ([]b
 	b = runtime.AppendInt64(b, m.Offset)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *NullableStructExampleCheckpoint) decode(r *runtime.Reader, version int16) {
-	m.Offset = r.Int64()
-	if r.Failed() {
-		r.Within("Offset")
-		return
-	}
+func (m *NullableStructExampleCheckpoint) decode(d *runtime.Decoder, off int, version int16) int {
+	m.Offset, off = d.Int64(off, "Offset")
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }
 
 // NullableStructExampleHint is the struct Hint, used by NullableStructExample (versions 3-4).
@@ -679,6 +586,16 @@ type NullableStructExampleHint struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewNullableStructExampleHint returns a NullableStructExampleHint holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewNullableStructExampleHint() *NullableStructExampleHint {
+	m := new(NullableStructExampleHint)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -698,11 +615,7 @@ func (m *NullableStructExampleHint) isDefault() bool {
 
 func (m *NullableStructExampleHint) size(version int16) int {
 	n := 2
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
@@ -711,31 +624,15 @@ func (m *NullableStructExampleHint) appendTo(b []byte, version int16) ([]byte, e
 	b = runtime.AppendInt16(b, m.Weight)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *NullableStructExampleHint) decode(r *runtime.Reader, version int16) {
-	m.Weight = r.Int16()
-	if r.Failed() {
-		r.Within("Weight")
-		return
-	}
+func (m *NullableStructExampleHint) decode(d *runtime.Decoder, off int, version int16) int {
+	m.Weight, off = d.Int16(off, "Weight")
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }

@@ -45,6 +45,9 @@ type RecordsUUIDFloat struct {
 }
 
 // NewRecordsUUIDFloat returns a RecordsUUIDFloat holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewRecordsUUIDFloat() *RecordsUUIDFloat {
 	m := new(RecordsUUIDFloat)
 	m.Reset()
@@ -76,11 +79,12 @@ func (m *RecordsUUIDFloat) IsFlexible(version int16) bool {
 	return version >= 1
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *RecordsUUIDFloat) Size(version int16) int {
 	if version < 0 || version > 1 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -117,10 +121,9 @@ func (m *RecordsUUIDFloat) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = RecordsUUIDFloat{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("RecordsUuidFloat", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("RecordsUuidFloat", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -131,10 +134,9 @@ func (m *RecordsUUIDFloat) DecodeAliased(src []byte, version int16) (int, error)
 		return 0, runtime.UnsupportedVersion("decode", "RecordsUuidFloat", version, 0, 1)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("RecordsUuidFloat", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("RecordsUuidFloat", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -173,131 +175,77 @@ func (m *RecordsUUIDFloat) isDefault() bool {
 }
 
 func (m *RecordsUUIDFloat) size(version int16) int {
-	flexible := version >= 1
+	lengths := runtime.Lengths(version == 1)
 	n := 40
-	n += runtime.SizeNullBytes(m.Records, flexible)
-	n += runtime.SizeBytes(len(m.MoreRecords), flexible)
-	if version >= 1 {
+	n += runtime.SizeNullBytes(m.Records, lengths)
+	n += runtime.SizeBytes(len(m.MoreRecords), lengths)
+	if version == 1 {
 		n += 8
 	}
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	if version == 1 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
+	lengths := runtime.Lengths(version == 1)
+	var p []byte
 	var err error
-	flexible := version >= 1
-	if m.Records == nil {
-		b = runtime.AppendNullMarker(b, flexible, true)
-	} else {
-		b = runtime.AppendBytes(b, m.Records, flexible)
+	b = runtime.AppendNullBytes(b, m.Records, lengths)
+	b = runtime.AppendBytes(b, m.MoreRecords, lengths)
+	b, p = runtime.Extend(b, 40)
+	_ = p[39]
+	copy(p[0:16], m.ProcessID[:])
+	copy(p[16:32], m.ZeroID[:])
+	binary.BigEndian.PutUint64(p[32:], math.Float64bits(m.Rate))
+	if version == 1 {
+		b = runtime.AppendFloat64(b, m.Zero)
 	}
-	b = runtime.AppendBytes(b, m.MoreRecords, flexible)
-	switch {
-	case version == 0:
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 40)
-			_ = p[39]
-			copy(p[0:16], m.ProcessID[:])
-			copy(p[16:32], m.ZeroID[:])
-			binary.BigEndian.PutUint64(p[32:], math.Float64bits(m.Rate))
-		}
-	default:
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 48)
-			_ = p[47]
-			copy(p[0:16], m.ProcessID[:])
-			copy(p[16:32], m.ZeroID[:])
-			binary.BigEndian.PutUint64(p[32:], math.Float64bits(m.Rate))
-			binary.BigEndian.PutUint64(p[40:], math.Float64bits(m.Zero))
-		}
-	}
-	if (version < 1) && (m.Zero != 0.0) {
+	if (version != 1) && (m.Zero != 0.0) {
 		return b, runtime.NonDefaultError("Zero", version)
 	}
-	if flexible {
+	if version == 1 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *RecordsUUIDFloat) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 1
-	if win, ok := r.QuickBytes(flexible); ok {
-		m.Records = r.Keep(win, m.Records)
+func (m *RecordsUUIDFloat) decode(d *runtime.Decoder, off int, version int16) int {
+	lengths := runtime.Lengths(version == 1)
+	if win, end := d.QuickBytes(off, lengths); end > off {
+		m.Records, off = d.Keep(win, m.Records), end
 	} else {
-		m.Records = r.NullBytes(flexible, m.Records)
+		m.Records, off = d.NullBytes(off, lengths, m.Records, "Records")
 	}
-	if r.Failed() {
-		r.Within("Records")
-		return
-	}
-	if win, ok := r.QuickBytes(flexible); ok {
-		m.MoreRecords = r.Keep(win, m.MoreRecords)
+	if win, end := d.QuickBytes(off, lengths); end > off {
+		m.MoreRecords, off = d.Keep(win, m.MoreRecords), end
 	} else {
-		m.MoreRecords = r.Bytes(flexible, m.MoreRecords)
+		m.MoreRecords, off = d.Bytes(off, lengths, m.MoreRecords, "MoreRecords")
 	}
-	if r.Failed() {
-		r.Within("MoreRecords")
-		return
+	if p := d.Fixed(off, 40); p != nil {
+		_ = p[39]
+		m.ProcessID = runtime.UUID(p[0:16])
+		m.ZeroID = runtime.UUID(p[16:32])
+		m.Rate = math.Float64frombits(binary.BigEndian.Uint64(p[32:]))
+		off += 40
+	} else {
+		off = d.FailRun(off, []int{16, 32, 40}, []string{"ProcessId", "ZeroId", "Rate"})
 	}
-	switch {
-	case version == 0:
-		if p := r.Fixed(40); p != nil {
-			_ = p[39]
-			m.ProcessID = runtime.UUID(p[0:16])
-			m.ZeroID = runtime.UUID(p[16:32])
-			m.Rate = math.Float64frombits(binary.BigEndian.Uint64(p[32:]))
-		} else {
-			r.FailRun([]int{16, 32, 40}, []string{"ProcessId", "ZeroId", "Rate"})
-			return
-		}
+	if version == 1 {
+		m.Zero, off = d.Float64(off, "Zero")
+	} else {
 		m.Zero = 0.0
-	default:
-		if p := r.Fixed(48); p != nil {
-			_ = p[47]
-			m.ProcessID = runtime.UUID(p[0:16])
-			m.ZeroID = runtime.UUID(p[16:32])
-			m.Rate = math.Float64frombits(binary.BigEndian.Uint64(p[32:]))
-			m.Zero = math.Float64frombits(binary.BigEndian.Uint64(p[40:]))
-		} else {
-			r.FailRun([]int{16, 32, 40, 48}, []string{"ProcessId", "ZeroId", "Rate", "Zero"})
-			return
-		}
 	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
+	m.UnknownTags = m.UnknownTags[:0]
+	if version == 1 {
+		off = d.Tags(off, &m.UnknownTags)
 	}
+	return off
 }

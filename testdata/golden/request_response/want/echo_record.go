@@ -21,6 +21,9 @@ type EchoRecord struct {
 }
 
 // NewEchoRecord returns a EchoRecord holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewEchoRecord() *EchoRecord {
 	m := new(EchoRecord)
 	m.Reset()
@@ -52,11 +55,12 @@ func (m *EchoRecord) IsFlexible(version int16) bool {
 	return true
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *EchoRecord) Size(version int16) int {
 	if version < 0 || version > 0 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -93,10 +97,9 @@ func (m *EchoRecord) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = EchoRecord{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("EchoRecord", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("EchoRecord", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -107,10 +110,9 @@ func (m *EchoRecord) DecodeAliased(src []byte, version int16) (int, error) {
 		return 0, runtime.UnsupportedVersion("decode", "EchoRecord", version, 0, 0)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("EchoRecord", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("EchoRecord", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -130,12 +132,8 @@ func (m *EchoRecord) isDefault() bool {
 
 func (m *EchoRecord) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.Message), true)
-	if len(m.UnknownTags) == 0 {
-		n++
-	} else {
-		n += m.UnknownTags.SectionSize()
-	}
+	n += runtime.SizeString(len(m.Message), runtime.Compact)
+	n += runtime.SizeTagSection(m.UnknownTags)
 	return n
 }
 
@@ -144,34 +142,18 @@ func (m *EchoRecord) appendTo(b []byte, version int16) ([]byte, error) {
 	if len(m.Message) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("Message", runtime.ErrStringTooLong, "")
 	}
-	b = runtime.AppendString(b, m.Message, true)
+	b = runtime.AppendString(b, m.Message, runtime.Compact)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else {
-		if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
+	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+		return b, err
 	}
 	return b, nil
 }
 
-func (m *EchoRecord) decode(r *runtime.Reader, version int16) {
-	m.Message = r.String(true, m.Message)
-	if r.Failed() {
-		r.Within("Message")
-		return
-	}
+func (m *EchoRecord) decode(d *runtime.Decoder, off int, version int16) int {
+	m.Message, off = d.String(off, runtime.Compact, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
-		}
-	}
+	off = d.Tags(off, &m.UnknownTags)
+	return off
 }

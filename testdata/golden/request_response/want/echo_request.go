@@ -21,6 +21,9 @@ type EchoRequest struct {
 }
 
 // NewEchoRequest returns a EchoRequest holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewEchoRequest() *EchoRequest {
 	m := new(EchoRequest)
 	m.Reset()
@@ -65,11 +68,12 @@ func (m *EchoRequest) HeaderVersion(version int16) int16 {
 	return 1
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *EchoRequest) Size(version int16) int {
 	if version < 0 || version > 2 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -106,10 +110,9 @@ func (m *EchoRequest) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = EchoRequest{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("EchoRequest", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("EchoRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -120,10 +123,9 @@ func (m *EchoRequest) DecodeAliased(src []byte, version int16) (int, error) {
 		return 0, runtime.UnsupportedVersion("decode", "EchoRequest", version, 0, 2)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("EchoRequest", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("EchoRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -142,64 +144,40 @@ func (m *EchoRequest) isDefault() bool {
 }
 
 func (m *EchoRequest) size(version int16) int {
-	flexible := version >= 2
+	lengths := runtime.Lengths(version == 2)
 	n := 0
-	n += runtime.SizeString(len(m.Message), flexible)
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	n += runtime.SizeString(len(m.Message), lengths)
+	if version == 2 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *EchoRequest) appendTo(b []byte, version int16) ([]byte, error) {
+	lengths := runtime.Lengths(version == 2)
 	var err error
-	flexible := version >= 2
 	if len(m.Message) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("Message", runtime.ErrStringTooLong, "")
 	}
-	b = runtime.AppendString(b, m.Message, flexible)
-	if flexible {
+	b = runtime.AppendString(b, m.Message, lengths)
+	if version == 2 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *EchoRequest) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 2
-	m.Message = r.String(flexible, m.Message)
-	if r.Failed() {
-		r.Within("Message")
-		return
+func (m *EchoRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	lengths := runtime.Lengths(version == 2)
+	m.Message, off = d.String(off, lengths, m.Message, "Message")
+	m.UnknownTags = m.UnknownTags[:0]
+	if version == 2 {
+		off = d.Tags(off, &m.UnknownTags)
 	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
-	}
+	return off
 }

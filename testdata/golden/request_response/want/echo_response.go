@@ -2,10 +2,7 @@
 
 package request_response
 
-import (
-	"encoding/binary"
-	"github.com/kafkagen/kafkagen/runtime"
-)
+import "github.com/kafkagen/kafkagen/runtime"
 
 // EchoResponse is the Kafka EchoResponse response (API key 1000).
 // Valid versions: 0-2; flexible versions: 2+.
@@ -32,6 +29,9 @@ type EchoResponse struct {
 }
 
 // NewEchoResponse returns a EchoResponse holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewEchoResponse() *EchoResponse {
 	m := new(EchoResponse)
 	m.Reset()
@@ -76,11 +76,12 @@ func (m *EchoResponse) HeaderVersion(version int16) int16 {
 	return 0
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *EchoResponse) Size(version int16) int {
 	if version < 0 || version > 2 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -117,10 +118,9 @@ func (m *EchoResponse) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = EchoResponse{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("EchoResponse", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("EchoResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -131,10 +131,9 @@ func (m *EchoResponse) DecodeAliased(src []byte, version int16) (int, error) {
 		return 0, runtime.UnsupportedVersion("decode", "EchoResponse", version, 0, 2)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("EchoResponse", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("EchoResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -161,107 +160,56 @@ func (m *EchoResponse) isDefault() bool {
 }
 
 func (m *EchoResponse) size(version int16) int {
-	flexible := version >= 2
+	lengths := runtime.Lengths(version == 2)
 	n := 2
 	if version >= 1 {
 		n += 4
 	}
-	n += runtime.SizeString(len(m.Message), flexible)
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	n += runtime.SizeString(len(m.Message), lengths)
+	if version == 2 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
+	lengths := runtime.Lengths(version == 2)
 	var err error
-	flexible := version >= 2
-	switch {
-	case version == 0:
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 2)
-			_ = p[1]
-			binary.BigEndian.PutUint16(p[0:], uint16(m.ErrorCode))
-		}
-	default:
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 6)
-			_ = p[5]
-			binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
-			binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
-		}
+	if version >= 1 {
+		b = runtime.AppendInt32(b, m.ThrottleTimeMs)
 	}
 	if (version < 1) && (m.ThrottleTimeMs != 0) {
 		return b, runtime.NonDefaultError("ThrottleTimeMs", version)
 	}
+	b = runtime.AppendInt16(b, m.ErrorCode)
 	if len(m.Message) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("Message", runtime.ErrStringTooLong, "")
 	}
-	b = runtime.AppendString(b, m.Message, flexible)
-	if flexible {
+	b = runtime.AppendString(b, m.Message, lengths)
+	if version == 2 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *EchoResponse) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 2
-	switch {
-	case version == 0:
-		if p := r.Fixed(2); p != nil {
-			_ = p[1]
-			m.ErrorCode = int16(binary.BigEndian.Uint16(p[0:]))
-		} else {
-			r.FailRun([]int{2}, []string{"ErrorCode"})
-			return
-		}
-		m.ThrottleTimeMs = 0
-	default:
-		if p := r.Fixed(6); p != nil {
-			_ = p[5]
-			m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
-			m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-		} else {
-			r.FailRun([]int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
-			return
-		}
-	}
-	m.Message = r.String(flexible, m.Message)
-	if r.Failed() {
-		r.Within("Message")
-		return
-	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
+func (m *EchoResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	lengths := runtime.Lengths(version == 2)
+	if version >= 1 {
+		m.ThrottleTimeMs, off = d.Int32(off, "ThrottleTimeMs")
 	} else {
-		m.UnknownTags = m.UnknownTags[:0]
+		m.ThrottleTimeMs = 0
 	}
+	m.ErrorCode, off = d.Int16(off, "ErrorCode")
+	m.Message, off = d.String(off, lengths, m.Message, "Message")
+	m.UnknownTags = m.UnknownTags[:0]
+	if version == 2 {
+		off = d.Tags(off, &m.UnknownTags)
+	}
+	return off
 }

@@ -60,6 +60,9 @@ type TaggedExample struct {
 }
 
 // NewTaggedExample returns a TaggedExample holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewTaggedExample() *TaggedExample {
 	m := new(TaggedExample)
 	m.Reset()
@@ -91,11 +94,12 @@ func (m *TaggedExample) IsFlexible(version int16) bool {
 	return version >= 1
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *TaggedExample) Size(version int16) int {
 	if version < 0 || version > 3 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -132,10 +136,9 @@ func (m *TaggedExample) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = TaggedExample{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("TaggedExample", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("TaggedExample", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -146,10 +149,9 @@ func (m *TaggedExample) DecodeAliased(src []byte, version int16) (int, error) {
 		return 0, runtime.UnsupportedVersion("decode", "TaggedExample", version, 0, 3)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("TaggedExample", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("TaggedExample", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -204,12 +206,11 @@ func (m *TaggedExample) isDefault() bool {
 }
 
 func (m *TaggedExample) size(version int16) int {
-	flexible := version >= 1
 	n := 4
 	if version <= 1 {
 		n += 8
 	}
-	if flexible {
+	if version >= 1 {
 		numTags := len(m.UnknownTags)
 		if m.LeaderEpoch != -1 {
 			numTags++
@@ -217,20 +218,20 @@ func (m *TaggedExample) size(version int16) int {
 		}
 		if m.ClientName != "anonymous" {
 			numTags++
-			var sz int
-			sz += runtime.SizeString(len(m.ClientName), true)
+			sz := 0
+			sz += runtime.SizeString(len(m.ClientName), runtime.Compact)
 			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
 		if m.Rack.Valid {
 			numTags++
-			var sz int
-			sz += runtime.SizeNullString(m.Rack, true)
+			sz := 0
+			sz += runtime.SizeNullString(m.Rack, runtime.Compact)
 			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
 		if len(m.Replicas) != 0 {
 			numTags++
-			var sz int
-			sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
+			sz := 0
+			sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
 			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
 		if m.Enabled != true {
@@ -253,21 +254,17 @@ func (m *TaggedExample) size(version int16) int {
 		}
 		if !m.Snapshot.isDefault() {
 			numTags++
-			var sz int
+			sz := 0
 			sz += m.Snapshot.size(version)
 			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 		}
-		n += runtime.SizeUvarint(uint32(numTags))
-		if len(m.UnknownTags) > 0 {
-			n += m.UnknownTags.Size()
-		}
+		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
 	}
 	return n
 }
 
 func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	flexible := version >= 1
 	b = runtime.AppendInt32(b, m.PlainField)
 	if (version < 1) && (m.LeaderEpoch != -1) {
 		return b, runtime.NonDefaultError("LeaderEpoch", version)
@@ -296,7 +293,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 	if (version < 1) && (!m.Snapshot.isDefault()) {
 		return b, runtime.NonDefaultError("Snapshot", version)
 	}
-	if flexible {
+	if version >= 1 {
 		if len(m.UnknownTags) > 0 {
 			if err := m.UnknownTags.Check(8); err != nil {
 				return b, err
@@ -347,34 +344,30 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 		if hasTag1 {
 			b = runtime.AppendUvarint(b, 1)
-			var sz int
-			sz += runtime.SizeString(len(m.ClientName), true)
+			sz := 0
+			sz += runtime.SizeString(len(m.ClientName), runtime.Compact)
 			b = runtime.AppendUvarint(b, uint32(sz))
 			if len(m.ClientName) > runtime.MaxStringLen {
 				return b, runtime.EncodeError("ClientName", runtime.ErrStringTooLong, "")
 			}
-			b = runtime.AppendString(b, m.ClientName, true)
+			b = runtime.AppendString(b, m.ClientName, runtime.Compact)
 		}
 		if hasTag2 {
 			b = runtime.AppendUvarint(b, 2)
-			var sz int
-			sz += runtime.SizeNullString(m.Rack, true)
+			sz := 0
+			sz += runtime.SizeNullString(m.Rack, runtime.Compact)
 			b = runtime.AppendUvarint(b, uint32(sz))
-			if m.Rack.Valid {
-				if len(m.Rack.Value) > runtime.MaxStringLen {
-					return b, runtime.EncodeError("Rack", runtime.ErrStringTooLong, "")
-				}
-				b = runtime.AppendString(b, m.Rack.Value, true)
-			} else {
-				b = runtime.AppendNullMarker(b, true, false)
+			if m.Rack.Valid && len(m.Rack.Value) > runtime.MaxStringLen {
+				return b, runtime.EncodeError("Rack", runtime.ErrStringTooLong, "")
 			}
+			b = runtime.AppendNullString(b, m.Rack, runtime.Compact)
 		}
 		if hasTag3 {
 			b = runtime.AppendUvarint(b, 3)
-			var sz int
-			sz += runtime.SizeArrayLen(len(m.Replicas), true) + len(m.Replicas)*4
+			sz := 0
+			sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
 			b = runtime.AppendUvarint(b, uint32(sz))
-			b = runtime.AppendArrayLen(b, len(m.Replicas), true)
+			b = runtime.AppendArrayLen(b, len(m.Replicas), runtime.Compact)
 			for _, e := range m.Replicas {
 				b = runtime.AppendInt32(b, e)
 			}
@@ -401,31 +394,23 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 		if hasTag8 {
 			b = runtime.AppendUvarint(b, 8)
-			var sz int
+			sz := 0
 			sz += m.Snapshot.size(version)
 			b = runtime.AppendUvarint(b, uint32(sz))
 			if b, err = m.Snapshot.appendTo(b, version); err != nil {
 				return b, runtime.Within(err, "Snapshot")
 			}
 		}
-		if len(m.UnknownTags) > 0 {
-			b = runtime.AppendTags(b, m.UnknownTags)
-		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+		b = runtime.AppendTags(b, m.UnknownTags)
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *TaggedExample) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 1
-	m.PlainField = r.Int32()
-	if r.Failed() {
-		r.Within("PlainField")
-		return
-	}
+func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
+	var n int
+	m.PlainField, off = d.Int32(off, "PlainField")
 	if version < 1 {
 		m.LeaderEpoch = -1
 	}
@@ -448,145 +433,91 @@ func (m *TaggedExample) decode(r *runtime.Reader, version int16) {
 		m.Ratio = 0.5
 	}
 	if version <= 1 {
-		m.Leader = r.Int64()
-		if r.Failed() {
-			r.Within("Leader")
-			return
-		}
-	} else {
-		if version < 2 {
-			m.Leader = -1
-		}
+		m.Leader, off = d.Int64(off, "Leader")
 	}
 	if version < 1 {
 		m.Snapshot.Reset()
 	}
-	if flexible {
+	if version < 1 {
 		m.UnknownTags = m.UnknownTags[:0]
-		var seen uint64
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				switch tag {
-				case 0:
-					m.LeaderEpoch = r.Int32()
-					if r.Failed() {
-						r.Within("LeaderEpoch")
-						return
-					}
-					seen |= uint64(0x1)
-				case 1:
-					m.ClientName = r.String(true, m.ClientName)
-					if r.Failed() {
-						r.Within("ClientName")
-						return
-					}
-					seen |= uint64(0x2)
-				case 2:
-					m.Rack = r.NullString(true, m.Rack)
-					if r.Failed() {
-						r.Within("Rack")
-						return
-					}
-					seen |= uint64(0x4)
-				case 3:
-					{
-						n, ok := r.SmallArrayLen(true, 4)
-						if !ok {
-							n = r.ArrayLen(true, false, 4)
-						}
-						m.Replicas = runtime.Grow(m.Replicas, n)
-						for i := range m.Replicas {
-							m.Replicas[i] = r.Int32()
-						}
-					}
-					if r.Failed() {
-						r.Within("Replicas")
-						return
-					}
-					seen |= uint64(0x8)
-				case 4:
-					m.Enabled = r.Bool()
-					if r.Failed() {
-						r.Within("Enabled")
-						return
-					}
-					seen |= uint64(0x10)
-				case 5:
-					m.TopicID = r.UUID()
-					if r.Failed() {
-						r.Within("TopicId")
-						return
-					}
-					seen |= uint64(0x20)
-				case 6:
-					m.Ratio = r.Float64()
-					if r.Failed() {
-						r.Within("Ratio")
-						return
-					}
-					seen |= uint64(0x40)
-				case 7:
-					if version >= 2 {
-						m.Leader = r.Int64()
-						if r.Failed() {
-							r.Within("Leader")
-							return
-						}
-						seen |= uint64(0x80)
-					} else {
-						r.InvalidTag(tag, version)
-						r.Within("Leader")
-						return
-					}
-				case 8:
-					m.Snapshot.decode(r, version)
-					if r.Failed() {
-						r.Within("Snapshot")
-						return
-					}
-					seen |= uint64(0x100)
-				default:
-					m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				}
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-		if seen&uint64(0x1) == 0 {
-			m.LeaderEpoch = -1
-		}
-		if seen&uint64(0x2) == 0 {
-			m.ClientName = "anonymous"
-		}
-		if seen&uint64(0x4) == 0 {
-			m.Rack = runtime.NullString{}
-		}
-		if seen&uint64(0x8) == 0 {
-			m.Replicas = m.Replicas[:0]
-		}
-		if seen&uint64(0x10) == 0 {
-			m.Enabled = true
-		}
-		if seen&uint64(0x20) == 0 {
-			m.TopicID = runtime.UUID{}
-		}
-		if seen&uint64(0x40) == 0 {
-			m.Ratio = 0.5
-		}
-		if (version >= 2) && seen&uint64(0x80) == 0 {
-			m.Leader = -1
-		}
-		if seen&uint64(0x100) == 0 {
-			m.Snapshot.Reset()
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
+		return off
 	}
+	m.UnknownTags = m.UnknownTags[:0]
+	var seen uint64
+	var numTags int
+	for numTags, off = d.TagCount(off); numTags > 0 && !d.Failed(); numTags-- {
+		tag, size, next := d.TagHeader(off)
+		off = next
+		switch tag {
+		case 0:
+			m.LeaderEpoch, off = d.Int32(off, "LeaderEpoch")
+			seen |= uint64(0x1)
+		case 1:
+			m.ClientName, off = d.String(off, runtime.Compact, m.ClientName, "ClientName")
+			seen |= uint64(0x2)
+		case 2:
+			m.Rack, off = d.NullString(off, runtime.Compact, m.Rack, "Rack")
+			seen |= uint64(0x4)
+		case 3:
+			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
+				n, off = d.ArrayLen(off, runtime.Compact, 4, "Replicas")
+			}
+			m.Replicas = runtime.Grow(m.Replicas, n)
+			for i := range m.Replicas {
+				m.Replicas[i], off = d.Int32(off, "Replicas")
+			}
+			seen |= uint64(0x8)
+		case 4:
+			m.Enabled, off = d.Bool(off, "Enabled")
+			seen |= uint64(0x10)
+		case 5:
+			m.TopicID, off = d.UUID(off, "TopicId")
+			seen |= uint64(0x20)
+		case 6:
+			m.Ratio, off = d.Float64(off, "Ratio")
+			seen |= uint64(0x40)
+		case 7:
+			if version >= 2 {
+				m.Leader, off = d.Int64(off, "Leader")
+				seen |= uint64(0x80)
+			} else {
+				off = d.InvalidTag(off, tag, version, "Leader")
+			}
+		case 8:
+			off = d.Within(off, m.Snapshot.decode(d, off, version), "Snapshot")
+			seen |= uint64(0x100)
+		default:
+			m.UnknownTags, off = d.UnknownTag(off, m.UnknownTags, tag, size)
+		}
+	}
+	if seen&uint64(0x1) == 0 {
+		m.LeaderEpoch = -1
+	}
+	if seen&uint64(0x2) == 0 {
+		m.ClientName = "anonymous"
+	}
+	if seen&uint64(0x4) == 0 {
+		m.Rack = runtime.NullString{}
+	}
+	if seen&uint64(0x8) == 0 {
+		m.Replicas = m.Replicas[:0]
+	}
+	if seen&uint64(0x10) == 0 {
+		m.Enabled = true
+	}
+	if seen&uint64(0x20) == 0 {
+		m.TopicID = runtime.UUID{}
+	}
+	if seen&uint64(0x40) == 0 {
+		m.Ratio = 0.5
+	}
+	if (version != 1) && seen&uint64(0x80) == 0 {
+		m.Leader = -1
+	}
+	if seen&uint64(0x100) == 0 {
+		m.Snapshot.Reset()
+	}
+	return off
 }
 
 // TaggedExampleSnapshotID is the struct SnapshotId, used by TaggedExample (versions 1-3).
@@ -606,6 +537,16 @@ type TaggedExampleSnapshotID struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewTaggedExampleSnapshotID returns a TaggedExampleSnapshotID holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewTaggedExampleSnapshotID() *TaggedExampleSnapshotID {
+	m := new(TaggedExampleSnapshotID)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -636,25 +577,20 @@ func (m *TaggedExampleSnapshotID) size(version int16) int {
 	numTags := len(m.UnknownTags)
 	if m.Note != "none" {
 		numTags++
-		var sz int
-		sz += runtime.SizeString(len(m.Note), true)
+		sz := 0
+		sz += runtime.SizeString(len(m.Note), runtime.Compact)
 		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
 	}
-	n += runtime.SizeUvarint(uint32(numTags))
-	if len(m.UnknownTags) > 0 {
-		n += m.UnknownTags.Size()
-	}
+	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
 	return n
 }
 
 func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, error) {
-	{
-		var p []byte
-		b, p = runtime.Extend(b, 12)
-		_ = p[11]
-		binary.BigEndian.PutUint64(p[0:], uint64(m.EndOffset))
-		binary.BigEndian.PutUint32(p[8:], uint32(m.Epoch))
-	}
+	var p []byte
+	b, p = runtime.Extend(b, 12)
+	_ = p[11]
+	binary.BigEndian.PutUint64(p[0:], uint64(m.EndOffset))
+	binary.BigEndian.PutUint32(p[8:], uint32(m.Epoch))
 	if len(m.UnknownTags) > 0 {
 		if err := m.UnknownTags.Check(0); err != nil {
 			return b, err
@@ -668,54 +604,43 @@ func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, err
 	b = runtime.AppendUvarint(b, uint32(numTags))
 	if hasTag0 {
 		b = runtime.AppendUvarint(b, 0)
-		var sz int
-		sz += runtime.SizeString(len(m.Note), true)
+		sz := 0
+		sz += runtime.SizeString(len(m.Note), runtime.Compact)
 		b = runtime.AppendUvarint(b, uint32(sz))
 		if len(m.Note) > runtime.MaxStringLen {
 			return b, runtime.EncodeError("Note", runtime.ErrStringTooLong, "")
 		}
-		b = runtime.AppendString(b, m.Note, true)
+		b = runtime.AppendString(b, m.Note, runtime.Compact)
 	}
-	if len(m.UnknownTags) > 0 {
-		b = runtime.AppendTags(b, m.UnknownTags)
-	}
+	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
-func (m *TaggedExampleSnapshotID) decode(r *runtime.Reader, version int16) {
-	if p := r.Fixed(12); p != nil {
+func (m *TaggedExampleSnapshotID) decode(d *runtime.Decoder, off int, version int16) int {
+	if p := d.Fixed(off, 12); p != nil {
 		_ = p[11]
 		m.EndOffset = int64(binary.BigEndian.Uint64(p[0:]))
 		m.Epoch = int32(binary.BigEndian.Uint32(p[8:]))
+		off += 12
 	} else {
-		r.FailRun([]int{8, 12}, []string{"EndOffset", "Epoch"})
-		return
+		off = d.FailRun(off, []int{8, 12}, []string{"EndOffset", "Epoch"})
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	var seen uint64
-	if !r.EmptyTags() {
-		for i, n := 0, r.TagCount(); i < n; i++ {
-			tag, size := r.TagHeader()
-			switch tag {
-			case 0:
-				m.Note = r.String(true, m.Note)
-				if r.Failed() {
-					r.Within("Note")
-					return
-				}
-				seen |= uint64(0x1)
-			default:
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-			}
-			if r.Failed() {
-				return
-			}
-		}
-		if r.Failed() {
-			return
+	var numTags int
+	for numTags, off = d.TagCount(off); numTags > 0 && !d.Failed(); numTags-- {
+		tag, size, next := d.TagHeader(off)
+		off = next
+		switch tag {
+		case 0:
+			m.Note, off = d.String(off, runtime.Compact, m.Note, "Note")
+			seen |= uint64(0x1)
+		default:
+			m.UnknownTags, off = d.UnknownTag(off, m.UnknownTags, tag, size)
 		}
 	}
 	if seen&uint64(0x1) == 0 {
 		m.Note = "none"
 	}
+	return off
 }

@@ -2,10 +2,7 @@
 
 package versions_straddle
 
-import (
-	"encoding/binary"
-	"github.com/kafkagen/kafkagen/runtime"
-)
+import "github.com/kafkagen/kafkagen/runtime"
 
 // VersionsStraddle is the Kafka data structure VersionsStraddle.
 // Valid versions: 0-5; flexible versions: 3+.
@@ -40,6 +37,9 @@ type VersionsStraddle struct {
 }
 
 // NewVersionsStraddle returns a VersionsStraddle holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
 func NewVersionsStraddle() *VersionsStraddle {
 	m := new(VersionsStraddle)
 	m.Reset()
@@ -71,11 +71,12 @@ func (m *VersionsStraddle) IsFlexible(version int16) bool {
 	return version >= 3
 }
 
-// Size returns the exact encoded length at version, or 0 if the version is
-// not supported.
+// Size returns the exact encoded length at version. At a version the message
+// does not support it returns -1, which no length can be, so that it cannot
+// pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).
 func (m *VersionsStraddle) Size(version int16) int {
 	if version < 0 || version > 5 {
-		return 0
+		return -1
 	}
 	return m.size(version)
 }
@@ -112,10 +113,9 @@ func (m *VersionsStraddle) Decode(src []byte, version int16) (int, error) {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = VersionsStraddle{}
 	}
-	var r runtime.Reader
-	r.Init(src, false)
-	m.decode(&r, version)
-	return r.Finish("VersionsStraddle", version)
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("VersionsStraddle", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
@@ -126,10 +126,9 @@ func (m *VersionsStraddle) DecodeAliased(src []byte, version int16) (int, error)
 		return 0, runtime.UnsupportedVersion("decode", "VersionsStraddle", version, 0, 5)
 	}
 	m.aliased = true
-	var r runtime.Reader
-	r.Init(src, true)
-	m.decode(&r, version)
-	return r.Finish("VersionsStraddle", version)
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("VersionsStraddle", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -164,11 +163,11 @@ func (m *VersionsStraddle) isDefault() bool {
 }
 
 func (m *VersionsStraddle) size(version int16) int {
-	flexible := version >= 3
+	lengths := runtime.Lengths(version >= 3)
 	n := 0
-	n += runtime.SizeString(len(m.Name), flexible)
+	n += runtime.SizeString(len(m.Name), lengths)
 	if version >= 1 && version <= 4 {
-		n += runtime.SizeArrayLen(len(m.Window), flexible) + len(m.Window)*4
+		n += runtime.SizeArrayLen(len(m.Window), lengths) + len(m.Window)*4
 	}
 	if version <= 2 {
 		n += 2
@@ -177,47 +176,39 @@ func (m *VersionsStraddle) size(version int16) int {
 		n += 8
 	}
 	if version >= 2 {
-		n += runtime.SizeArrayLen(len(m.Groups), flexible)
-		for i1 := range m.Groups {
-			e1 := &m.Groups[i1]
-			n += runtime.SizeString(len(e1.GroupID), flexible)
+		n += runtime.SizeArrayLen(len(m.Groups), lengths)
+		for i := range m.Groups {
+			e := &m.Groups[i]
+			n += runtime.SizeString(len(e.GroupID), lengths)
 			if version >= 4 {
-				n += runtime.SizeArrayLen(len(e1.Members), flexible)
-				for _, e := range e1.Members {
-					n += runtime.SizeString(len(e), flexible)
+				n += runtime.SizeArrayLen(len(e.Members), lengths)
+				for _, e := range e.Members {
+					n += runtime.SizeString(len(e), lengths)
 				}
 			}
 			if version <= 3 {
 				n += 1
 			}
-			if flexible {
-				if len(e1.UnknownTags) == 0 {
-					n++
-				} else {
-					n += e1.UnknownTags.SectionSize()
-				}
+			if version >= 3 {
+				n += runtime.SizeTagSection(e.UnknownTags)
 			}
 		}
 	}
-	if flexible {
-		if len(m.UnknownTags) == 0 {
-			n++
-		} else {
-			n += m.UnknownTags.SectionSize()
-		}
+	if version >= 3 {
+		n += runtime.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
+	lengths := runtime.Lengths(version >= 3)
 	var err error
-	flexible := version >= 3
 	if len(m.Name) > runtime.MaxStringLen {
 		return b, runtime.EncodeError("Name", runtime.ErrStringTooLong, "")
 	}
-	b = runtime.AppendString(b, m.Name, flexible)
+	b = runtime.AppendString(b, m.Name, lengths)
 	if version >= 1 && version <= 4 {
-		b = runtime.AppendArrayLen(b, len(m.Window), flexible)
+		b = runtime.AppendArrayLen(b, len(m.Window), lengths)
 		for _, e := range m.Window {
 			b = runtime.AppendInt32(b, e)
 		}
@@ -225,243 +216,143 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 	if (version < 1 || version > 4) && (len(m.Window) != 0) {
 		return b, runtime.NonDefaultError("Window", version)
 	}
-	switch {
-	case version <= 1:
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 2)
-			_ = p[1]
-			binary.BigEndian.PutUint16(p[0:], uint16(m.OldOnly))
-		}
-	case version == 2:
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 10)
-			_ = p[9]
-			binary.BigEndian.PutUint16(p[0:], uint16(m.OldOnly))
-			binary.BigEndian.PutUint64(p[2:], uint64(m.Middle))
-		}
-	case version == 3:
-		{
-			var p []byte
-			b, p = runtime.Extend(b, 8)
-			_ = p[7]
-			binary.BigEndian.PutUint64(p[0:], uint64(m.Middle))
-		}
-	default:
+	if version <= 2 {
+		b = runtime.AppendInt16(b, m.OldOnly)
 	}
 	if (version > 2) && (m.OldOnly != 0) {
 		return b, runtime.NonDefaultError("OldOnly", version)
+	}
+	if version >= 2 && version <= 3 {
+		b = runtime.AppendInt64(b, m.Middle)
 	}
 	if (version < 2 || version > 3) && (m.Middle != 0) {
 		return b, runtime.NonDefaultError("Middle", version)
 	}
 	if version >= 2 {
-		b = runtime.AppendArrayLen(b, len(m.Groups), flexible)
-		for i1 := range m.Groups {
-			e1 := &m.Groups[i1]
-			if len(e1.GroupID) > runtime.MaxStringLen {
-				return b, runtime.WithinElem(runtime.EncodeError("GroupId", runtime.ErrStringTooLong, ""), "Groups", i1)
+		b = runtime.AppendArrayLen(b, len(m.Groups), lengths)
+		for i := range m.Groups {
+			e := &m.Groups[i]
+			if len(e.GroupID) > runtime.MaxStringLen {
+				return b, runtime.WithinElem(runtime.EncodeError("GroupId", runtime.ErrStringTooLong, ""), "Groups", i)
 			}
-			b = runtime.AppendString(b, e1.GroupID, flexible)
+			b = runtime.AppendString(b, e.GroupID, lengths)
 			if version >= 4 {
-				b = runtime.AppendArrayLen(b, len(e1.Members), flexible)
-				for _, e := range e1.Members {
+				b = runtime.AppendArrayLen(b, len(e.Members), lengths)
+				for _, e := range e.Members {
 					if len(e) > runtime.MaxStringLen {
-						return b, runtime.WithinElem(runtime.EncodeError("Members", runtime.ErrStringTooLong, ""), "Groups", i1)
+						return b, runtime.WithinElem(runtime.EncodeError("Members", runtime.ErrStringTooLong, ""), "Groups", i)
 					}
-					b = runtime.AppendString(b, e, flexible)
+					b = runtime.AppendString(b, e, lengths)
 				}
 			}
-			if (version < 4) && (len(e1.Members) != 0) {
-				return b, runtime.WithinElem(runtime.NonDefaultError("Members", version), "Groups", i1)
+			if (version < 4) && (len(e.Members) != 0) {
+				return b, runtime.WithinElem(runtime.NonDefaultError("Members", version), "Groups", i)
 			}
 			if version <= 3 {
-				b = runtime.AppendInt8(b, e1.State)
+				b = runtime.AppendInt8(b, e.State)
 			}
-			if (version > 3) && (e1.State != 0) {
-				return b, runtime.WithinElem(runtime.NonDefaultError("State", version), "Groups", i1)
+			if (version > 3) && (e.State != 0) {
+				return b, runtime.WithinElem(runtime.NonDefaultError("State", version), "Groups", i)
 			}
-			if flexible {
-				if len(e1.UnknownTags) == 0 {
+			if version >= 3 {
+				if len(e.UnknownTags) == 0 {
 					b = append(b, 0)
-				} else {
-					if b, err = runtime.AppendTagSection(b, e1.UnknownTags, -1); err != nil {
-						return b, runtime.WithinElem(err, "Groups", i1)
-					}
+				} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+					return b, runtime.WithinElem(err, "Groups", i)
 				}
-			} else {
-				if len(e1.UnknownTags) > 0 {
-					return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Groups", i1)
-				}
+			} else if len(e.UnknownTags) > 0 {
+				return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Groups", i)
 			}
 		}
 	}
 	if (version < 2) && (len(m.Groups) != 0) {
 		return b, runtime.NonDefaultError("Groups", version)
 	}
-	if flexible {
+	if version >= 3 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else {
-			if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-				return b, err
-			}
+		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+			return b, err
 		}
-	} else {
-		if len(m.UnknownTags) > 0 {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
-		}
+	} else if len(m.UnknownTags) > 0 {
+		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
 	}
 	return b, nil
 }
 
-func (m *VersionsStraddle) decode(r *runtime.Reader, version int16) {
-	flexible := version >= 3
-	m.Name = r.String(flexible, m.Name)
-	if r.Failed() {
-		r.Within("Name")
-		return
-	}
+func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) int {
+	lengths := runtime.Lengths(version >= 3)
+	var n int
+	m.Name, off = d.String(off, lengths, m.Name, "Name")
 	if version >= 1 && version <= 4 {
-		{
-			n, ok := r.SmallArrayLen(flexible, 4)
-			if !ok {
-				n = r.ArrayLen(flexible, false, 4)
-			}
-			m.Window = runtime.Grow(m.Window, n)
-			for i := range m.Window {
-				m.Window[i] = r.Int32()
-			}
+		if n, off = d.SmallArrayLen(off, lengths, 4); n < 0 {
+			n, off = d.ArrayLen(off, lengths, 4, "Window")
 		}
-		if r.Failed() {
-			r.Within("Window")
-			return
+		m.Window = runtime.Grow(m.Window, n)
+		for i := range m.Window {
+			m.Window[i], off = d.Int32(off, "Window")
 		}
 	} else {
 		m.Window = m.Window[:0]
 	}
-	switch {
-	case version <= 1:
-		if p := r.Fixed(2); p != nil {
-			_ = p[1]
-			m.OldOnly = int16(binary.BigEndian.Uint16(p[0:]))
-		} else {
-			r.FailRun([]int{2}, []string{"OldOnly"})
-			return
-		}
-		m.Middle = 0
-	case version == 2:
-		if p := r.Fixed(10); p != nil {
-			_ = p[9]
-			m.OldOnly = int16(binary.BigEndian.Uint16(p[0:]))
-			m.Middle = int64(binary.BigEndian.Uint64(p[2:]))
-		} else {
-			r.FailRun([]int{2, 10}, []string{"OldOnly", "Middle"})
-			return
-		}
-	case version == 3:
-		if p := r.Fixed(8); p != nil {
-			_ = p[7]
-			m.Middle = int64(binary.BigEndian.Uint64(p[0:]))
-		} else {
-			r.FailRun([]int{8}, []string{"Middle"})
-			return
-		}
+	if version <= 2 {
+		m.OldOnly, off = d.Int16(off, "OldOnly")
+	} else {
 		m.OldOnly = 0
-	default:
-		m.OldOnly = 0
+	}
+	if version >= 2 && version <= 3 {
+		m.Middle, off = d.Int64(off, "Middle")
+	} else {
 		m.Middle = 0
 	}
 	if version >= 2 {
-		{
-			n, ok := r.SmallArrayLen(flexible, 2)
-			if !ok {
-				n = r.ArrayLen(flexible, false, 2)
-			}
-			m.Groups = runtime.Grow(m.Groups, n)
-			for i1 := range m.Groups {
-				e1 := &m.Groups[i1]
-				e1.GroupID = r.String(flexible, e1.GroupID)
-				if r.Failed() {
-					r.Within("GroupId")
-					r.WithinElem("Groups", i1)
-					return
-				}
-				if version >= 4 {
-					{
-						n, ok := r.SmallArrayLen(flexible, 1)
-						if !ok {
-							n = r.ArrayLen(flexible, false, 1)
-						}
-						e1.Members = runtime.Grow(e1.Members, n)
-						for i := range e1.Members {
-							e1.Members[i] = r.String(flexible, e1.Members[i])
-						}
-					}
-					if r.Failed() {
-						r.Within("Members")
-						r.WithinElem("Groups", i1)
-						return
-					}
-				} else {
-					e1.Members = e1.Members[:0]
-				}
-				if version <= 3 {
-					e1.State = r.Int8()
-					if r.Failed() {
-						r.Within("State")
-						r.WithinElem("Groups", i1)
-						return
-					}
-				} else {
-					e1.State = 0
-				}
-				if flexible {
-					e1.UnknownTags = e1.UnknownTags[:0]
-					if !r.EmptyTags() {
-						for i, n := 0, r.TagCount(); i < n; i++ {
-							tag, size := r.TagHeader()
-							e1.UnknownTags = r.UnknownTag(e1.UnknownTags, tag, size)
-							if r.Failed() {
-								r.WithinElem("Groups", i1)
-								return
-							}
-						}
-						if r.Failed() {
-							r.WithinElem("Groups", i1)
-							return
-						}
-					}
-				} else {
-					e1.UnknownTags = e1.UnknownTags[:0]
-				}
-			}
+		if n, off = d.SmallArrayLen(off, lengths, 2); n < 0 {
+			n, off = d.ArrayLen(off, lengths, 2, "Groups")
 		}
-		if r.Failed() {
-			r.Within("Groups")
-			return
+		switch {
+		case m.Groups == nil:
+			m.Groups = make([]VersionsStraddleGroup, n)
+		case n > cap(m.Groups):
+			m.Groups = append(m.Groups[:cap(m.Groups)], make([]VersionsStraddleGroup, n-cap(m.Groups))...)
+		default:
+			m.Groups = m.Groups[:n]
+		}
+		for i := range m.Groups {
+			e := &m.Groups[i]
+			e.GroupID, off = d.String(off, lengths, e.GroupID, "GroupId")
+			if version >= 4 {
+				if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
+					n, off = d.ArrayLen(off, lengths, 1, "Members")
+				}
+				e.Members = runtime.Grow(e.Members, n)
+				for j := range e.Members {
+					e.Members[j], off = d.String(off, lengths, e.Members[j], "Members")
+				}
+			} else {
+				e.Members = e.Members[:0]
+			}
+			if version <= 3 {
+				e.State, off = d.Int8(off, "State")
+			} else {
+				e.State = 0
+			}
+			e.UnknownTags = e.UnknownTags[:0]
+			if version >= 3 {
+				off = d.Tags(off, &e.UnknownTags)
+			}
+			if d.Failed() {
+				d.WithinElem("Groups", i)
+				return off
+			}
 		}
 	} else {
 		m.Groups = m.Groups[:0]
 	}
-	if flexible {
-		m.UnknownTags = m.UnknownTags[:0]
-		if !r.EmptyTags() {
-			for i, n := 0, r.TagCount(); i < n; i++ {
-				tag, size := r.TagHeader()
-				m.UnknownTags = r.UnknownTag(m.UnknownTags, tag, size)
-				if r.Failed() {
-					return
-				}
-			}
-			if r.Failed() {
-				return
-			}
-		}
-	} else {
-		m.UnknownTags = m.UnknownTags[:0]
+	m.UnknownTags = m.UnknownTags[:0]
+	if version >= 3 {
+		off = d.Tags(off, &m.UnknownTags)
 	}
+	return off
 }
 
 // VersionsStraddleGroup is the struct Group, used by VersionsStraddle (versions 2-5).
@@ -481,6 +372,16 @@ type VersionsStraddleGroup struct {
 	// UnknownTags holds the tagged fields these specs do not define, in the order
 	// read; they are written back after the known ones.
 	UnknownTags runtime.Tags
+}
+
+// NewVersionsStraddleGroup returns a VersionsStraddleGroup holding its spec defaults.
+// Build values with it (or Reset), not with a composite literal: a field
+// left at Go's zero value is not at its default where the spec gives one,
+// and would be encoded as it is.
+func NewVersionsStraddleGroup() *VersionsStraddleGroup {
+	m := new(VersionsStraddleGroup)
+	m.Reset()
+	return m
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.

@@ -1,0 +1,183 @@
+package generator
+
+import (
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
+
+// readValue reads one field value into val. tagged: the value is a tagged
+// field's payload (a nullable struct's marker is then a uvarint, and
+// structs are never inlined).
+func readValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
+	t := fm.f.Type
+	lengths, classic := lengthsFor(fm, tagged)
+	name := Lit(fm.f.Name)
+	d := func(method string, args ...Code) *Statement {
+		return Id("d").Dot(method).Call(append([]Code{Id("off")}, args...)...)
+	}
+	assign := func(v *Statement, read *Statement) Code { return List(v, Id("off")).Op("=").Add(read) }
+	// byNullable reads with ifNull where the version allows null, with
+	// ifNot where it does not.
+	byNullable := func(ifNull, ifNot []Code) []Code {
+		c := fm.p.Nullable
+		switch {
+		case !fm.nullable || c.Never():
+			return ifNot
+		case c.Always():
+			return ifNull
+		}
+		return []Code{If(condExpr(c)).Block(ifNull...).Else().Block(ifNot...)}
+	}
+	if t.Array {
+		return readArray(fm, val, tagged, sc, byNullable)
+	}
+	switch t.Kind {
+	case schema.KindString:
+		if !fm.nullable {
+			return []Code{assign(val, d("String", lengths, val.Clone(), name))}
+		}
+		return byNullable(
+			[]Code{assign(val, d("NullString", lengths, val.Clone(), name))},
+			[]Code{assign(Add(val).Dot("Value"), d("String", lengths, Add(val).Dot("Value"), name)), Add(val).Dot("Valid").Op("=").True()},
+		)
+	case schema.KindBytes, schema.KindRecords:
+		read := byNullable(
+			[]Code{assign(val, d("NullBytes", lengths, val.Clone(), name))},
+			[]Code{assign(val, d("Bytes", lengths, val.Clone(), name))},
+		)
+		if t.Kind == schema.KindBytes || classic {
+			return read
+		}
+		// Record batches of 127 to 16382 bytes take the inlined path; the
+		// calls read the rest and report what is wrong.
+		return []Code{If(List(Id("win"), Id("end")).Op(":=").Id("d").Dot("QuickBytes").Call(Id("off"), lengths), Id("end").Op(">").Id("off")).Block(
+			List(val.Clone(), Id("off")).Op("=").List(Id("d").Dot("Keep").Call(Id("win"), val.Clone()), Id("end")),
+		).Else().Block(read...)}
+	case schema.KindStruct:
+		decode := Id("off").Op("=").Id("d").Dot("Within").Call(Id("off"), Add(val).Dot("decode").Call(Id("d"), Id("off"), Id("version")), name)
+		if !fm.nullable {
+			return []Code{decode}
+		}
+		alloc := If(Add(val).Op("==").Nil()).Block(Add(val).Op("=").New(Id(fm.elem.goName)))
+		marker := "StructMarker" // int8: negative is null
+		if tagged {
+			marker = "TaggedStructMarker" // uvarint: zero is null
+		}
+		return byNullable(
+			[]Code{If(List(Id("present"), Id("off")).Op("=").Add(d(marker, name)), Op("!").Id("present")).Block(
+				Add(val).Op("=").Nil(),
+			).Else().Block(alloc, decode)},
+			[]Code{alloc, decode},
+		)
+	}
+	return []Code{assign(val, readPrimitive(t.Kind, fm.f.Name))}
+}
+
+// readArray reads an array field: its count (a count below 127 in Compact
+// form inline), the slice grown to it reusing its capacity, then each
+// element. After a struct element, a failure stops the decode, naming the
+// element.
+func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable func(ifNull, ifNot []Code) []Code) []Code {
+	t := fm.f.Type
+	lengths, classic := lengthsFor(fm, tagged)
+	name := Lit(fm.f.Name)
+	minElem := Lit(fm.p.MinElemSize)
+	count := func(method string) []Code {
+		return []Code{List(Id("n"), Id("off")).Op("=").Id("d").Dot(method).Call(Id("off"), lengths, minElem.Clone(), name.Clone())}
+	}
+	var out []Code
+	slow := byNullable(count("NullArrayLen"), count("ArrayLen"))
+	if classic {
+		out = slow
+	} else {
+		out = []Code{If(List(Id("n"), Id("off")).Op("=").Id("d").Dot("SmallArrayLen").Call(Id("off"), lengths, minElem.Clone()), Id("n").Op("<").Lit(0)).Block(slow...)}
+	}
+	out = append(out, growTo(fm, val)...)
+	i := Id(sc.index)
+	elem := Add(val).Index(i.Clone())
+	read := func(method string, args ...Code) Code {
+		return List(elem.Clone(), Id("off")).Op("=").Id("d").Dot(method).Call(append([]Code{Id("off")}, args...)...)
+	}
+	var body []Code
+	switch t.Kind {
+	case schema.KindString:
+		body = []Code{read("String", lengths, elem.Clone(), name)}
+	case schema.KindBytes, schema.KindRecords:
+		body = []Code{read("Bytes", lengths, elem.Clone(), name)}
+	case schema.KindStruct:
+		failed := []Code{Id("d").Dot("WithinElem").Call(name, i.Clone()), Return(Id("off"))}
+		if fm.p.Inline && !tagged {
+			in := inlined(fm)
+			body = append([]Code{Id(in.recv).Op(":=").Op("&").Add(elem)}, decodeBody(fm.inlined, in)...)
+			body = append(body, If(Id("d").Dot("Failed").Call()).Block(failed...))
+		} else {
+			body = []Code{If(Id("off").Op("=").Add(elem).Dot("decode").Call(Id("d"), Id("off"), Id("version")), Id("d").Dot("Failed").Call()).Block(failed...)}
+		}
+	default:
+		body = []Code{List(elem.Clone(), Id("off")).Op("=").Add(readPrimitive(t.Kind, fm.f.Name))}
+	}
+	return append(out, For(i.Clone().Op(":=").Range().Add(val)).Block(body...))
+}
+
+// growTo gives the array val the length n read before it (-1: null),
+// reusing its capacity and keeping the elements past its length, and what
+// they hold, for reuse. Arrays of primitives share runtime.Grow; arrays of
+// structs grow in place, so that each struct type does not make Grow
+// compile once more.
+func growTo(fm *fieldModel, val *Statement) []Code {
+	if fm.f.Type.Kind != schema.KindStruct {
+		return []Code{Add(val).Op("=").Add(rt("Grow")).Call(val.Clone(), Id("n"))}
+	}
+	elem := Id(fm.elem.goName)
+	var cases []Code
+	if fm.nullable {
+		cases = append(cases, Case(Id("n").Op("<").Lit(0)).Block(Add(val).Op("=").Nil()))
+	}
+	return []Code{Switch().Block(append(cases,
+		Case(Add(val).Op("==").Nil()).Block(Add(val).Op("=").Make(Index().Add(elem), Id("n"))),
+		Case(Id("n").Op(">").Cap(val)).Block(
+			Add(val).Op("=").Append(Add(val).Index(Empty(), Cap(val)), Make(Index().Add(elem), Id("n").Op("-").Cap(val)).Op("...")),
+		),
+		Default().Block(Add(val).Op("=").Add(val).Index(Empty(), Id("n"))),
+	)...)}
+}
+
+// readPrimitive is the Decoder call reading one fixed-width value of the
+// field named field at off.
+func readPrimitive(k schema.Kind, field string) *Statement {
+	m := map[schema.Kind]string{
+		schema.KindBool: "Bool", schema.KindInt8: "Int8", schema.KindInt16: "Int16",
+		schema.KindUint16: "Uint16", schema.KindInt32: "Int32", schema.KindUint32: "Uint32",
+		schema.KindInt64: "Int64", schema.KindFloat64: "Float64", schema.KindUUID: "UUID",
+	}[k]
+	return Id("d").Dot(m).Call(Id("off"), Lit(field))
+}
+
+// decodeFixed reads a fixed-width value at offset off of the window p.
+func decodeFixed(k schema.Kind, off int) *Statement {
+	be := func(fn string) *Statement {
+		return Qual("encoding/binary", "BigEndian").Dot(fn).Call(Id("p").Index(Lit(off).Op(":")))
+	}
+	switch k {
+	case schema.KindBool:
+		return Id("p").Index(Lit(off)).Op("!=").Lit(0)
+	case schema.KindInt8:
+		return Int8().Call(Id("p").Index(Lit(off)))
+	case schema.KindInt16:
+		return Int16().Call(be("Uint16"))
+	case schema.KindUint16:
+		return be("Uint16")
+	case schema.KindInt32:
+		return Int32().Call(be("Uint32"))
+	case schema.KindUint32:
+		return be("Uint32")
+	case schema.KindInt64:
+		return Int64().Call(be("Uint64"))
+	case schema.KindFloat64:
+		return Qual("math", "Float64frombits").Call(be("Uint64"))
+	case schema.KindUUID:
+		return rt("UUID").Call(Id("p").Index(Lit(off).Op(":").Lit(off + 16)))
+	}
+	panic("not a fixed-width kind: " + k.String())
+}

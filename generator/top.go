@@ -1,0 +1,148 @@
+package generator
+
+import (
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/schema"
+)
+
+// emitTopMethods writes the runtime.Message and runtime.Versioned methods of
+// a top-level message (and runtime.APIMessage's for requests and
+// responses). MinVersion and MaxVersion are the versions generated, which
+// pruning may narrow; every method refuses the others.
+func emitTopMethods(f *File, sm *structModel) {
+	spec := sm.spec
+	recv := func() *Statement { return Params(Id("m").Op("*").Id(sm.goName)) }
+	vs := sm.p.Within
+	minV, maxV := int(vs.Lo), int(vs.Hi)
+	unsupported := func() *Statement {
+		return Id("version").Op("<").Lit(minV).Op("||").Id("version").Op(">").Lit(maxV)
+	}
+
+	docComment(f, "SpecName is the spec's name.")
+	f.Func().Add(recv()).Id("SpecName").Params().String().Block(Return(Lit(spec.Name)))
+	apiKey := -1
+	if spec.HasAPIKey {
+		apiKey = int(spec.APIKey)
+	}
+	docComment(f, "APIKey is the spec's apiKey (the record type of metadata records), or -1.")
+	f.Func().Add(recv()).Id("APIKey").Params().Int16().Block(Return(Lit(apiKey)))
+	if vs == spec.ValidVersions {
+		docComment(f, "MinVersion is the lowest valid version.")
+	} else {
+		docCommentf(f, "MinVersion is the lowest version generated (the spec's valid versions are %s).", spec.ValidVersions)
+	}
+	f.Func().Add(recv()).Id("MinVersion").Params().Int16().Block(Return(Lit(minV)))
+	docComment(f, "MaxVersion is the highest valid version.")
+	f.Func().Add(recv()).Id("MaxVersion").Params().Int16().Block(Return(Lit(maxV)))
+	docComment(f, "IsFlexible reports whether version uses compact encodings and tag sections.")
+	flex := spec.FlexibleVersions
+	var flexBody Code
+	switch {
+	case flex.Empty():
+		flexBody = Return(False())
+	case flex.Lo == 0:
+		flexBody = Return(True())
+	default:
+		flexBody = Return(Id("version").Op(">=").Lit(int(flex.Lo)))
+	}
+	f.Func().Add(recv()).Id("IsFlexible").Params(Id("version").Int16()).Bool().Block(flexBody)
+	f.Line()
+	if spec.Type == schema.TypeRequest || spec.Type == schema.TypeResponse {
+		emitHeaderVersion(f, sm)
+	}
+
+	docComment(f, "Size returns the exact encoded length at version. At a version the message\n"+
+		"does not support it returns -1, which no length can be, so that it cannot\n"+
+		"pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).")
+	f.Func().Add(recv()).Id("Size").Params(Id("version").Int16()).Int().Block(
+		If(unsupported()).Block(Return(Lit(-1))),
+		Return(Id("m").Dot("size").Call(Id("version"))),
+	)
+	f.Line()
+	docComment(f, "AppendTo appends the encoding at version to dst. When dst has no spare\ncapacity (nil, say) the exact size is computed first and dst grows once;\notherwise the message is written straight into dst's room, which grows\nas append would if it runs out. On error dst is returned unchanged.")
+	f.Func().Add(recv()).Id("AppendTo").Params(Id("dst").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(
+		If(unsupported()).Block(
+			Return(Id("dst"), rt("UnsupportedVersion").Call(Lit("encode"), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV))),
+		),
+		Id("b").Op(":=").Id("dst"),
+		If(Cap(Id("b")).Op("==").Len(Id("b"))).Block(
+			Id("b").Op("=").Make(Index().Byte(), Len(Id("dst")), Len(Id("dst")).Op("+").Id("m").Dot("size").Call(Id("version"))),
+			Copy(Id("b"), Id("dst")),
+		),
+		List(Id("b"), Err()).Op(":=").Id("m").Dot("appendTo").Call(Id("b"), Id("version")),
+		If(Err().Op("!=").Nil()).Block(
+			Return(Id("dst"), rt("Finish").Call(Err(), Lit(spec.Name), Id("version"))),
+		),
+		Return(Id("b"), Nil()),
+	)
+	f.Line()
+	decode := func(alias bool) []Code {
+		body := []Code{If(unsupported()).Block(
+			Return(Lit(0), rt("UnsupportedVersion").Call(Lit("decode"), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV))),
+		)}
+		if alias {
+			body = append(body, Id("m").Dot("aliased").Op("=").True())
+		} else {
+			body = append(body, If(Id("m").Dot("aliased")).Block(
+				Comment("Drop everything that points into an earlier caller's buffer."),
+				Op("*").Id("m").Op("=").Id(sm.goName).Values(),
+			))
+		}
+		init := "Init"
+		if alias {
+			init = "InitAliased"
+		}
+		return append(body,
+			Var().Id("d").Add(rt("Decoder")),
+			Id("d").Dot(init).Call(Id("src")),
+			Return(Id("d").Dot("Finish").Call(Lit(spec.Name), Id("version"), Id("m").Dot("decode").Call(Op("&").Id("d"), Lit(0), Id("version")))),
+		)
+	}
+	docComment(f, "Decode resets m, decodes it from src at version and returns the number of\nbytes read. Strings and byte slices are copied, never aliasing src: unchanged\nstrings are kept, and byte slices already in m are reused as buffers (a byte\nslice assigned to m may be overwritten).")
+	f.Func().Add(recv()).Id("Decode").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode(false)...)
+	f.Line()
+	docComment(f, "DecodeAliased is Decode, but strings and byte slices point into src, which\nmust stay unchanged while m is in use. It allocates nothing once m's slices\nhave grown to fit.")
+	f.Func().Add(recv()).Id("DecodeAliased").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode(true)...)
+	f.Line()
+}
+
+// emitHeaderVersion writes IsRequest and HeaderVersion of a request or
+// response.
+func emitHeaderVersion(f *File, sm *structModel) {
+	spec := sm.spec
+	recv := Params(Id("m").Op("*").Id(sm.goName))
+	isReq := spec.Type == schema.TypeRequest
+	docComment(f, "IsRequest reports whether this is the request side of the API.")
+	f.Func().Add(recv.Clone()).Id("IsRequest").Params().Bool().Block(Return(Lit(isReq)))
+	flexHeader, plainHeader, which := 2, 1, "request"
+	if !isReq {
+		flexHeader, plainHeader, which = 1, 0, "response"
+	}
+	var body []Code
+	flex := spec.FlexibleVersions
+	switch {
+	case !isReq && spec.APIKey == 18:
+		// ApiVersions responses always use header v0 (KIP-511), so that a
+		// client can read the error of an unsupported request version.
+		body = append(body, Return(Lit(0)))
+	case isReq && spec.APIKey == 7:
+		// ControlledShutdown v0 uses request header v0, which has no ClientId.
+		body = append(body, If(Id("version").Op("==").Lit(0)).Block(Return(Lit(0))))
+		fallthrough
+	default:
+		switch {
+		case flex.Empty():
+			body = append(body, Return(Lit(plainHeader)))
+		case flex.Lo == 0:
+			body = append(body, Return(Lit(flexHeader)))
+		default:
+			body = append(body,
+				If(Id("version").Op(">=").Lit(int(flex.Lo))).Block(Return(Lit(flexHeader))),
+				Return(Lit(plainHeader)))
+		}
+	}
+	docCommentf(f, "HeaderVersion is the %s header version used with version.", which)
+	f.Func().Add(recv.Clone()).Id("HeaderVersion").Params(Id("version").Int16()).Int16().Block(body...)
+	f.Line()
+}
