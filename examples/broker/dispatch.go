@@ -5,12 +5,14 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // Handle serves one decoded request and returns its response, or nil when
 // Kafka sends none (Produce with acks 0). The request's memory may be
-// reused once Handle returns: handlers copy what they keep. A request of a
-// key the broker does not serve is an error.
+// reused once Handle returns: handlers copy what they keep. An error means
+// the connection must be closed: a request of a key the broker does not
+// serve, or a failed Produce with acks 0.
 func (b *Broker) Handle(c *call, body runtime.APIMessage) (runtime.APIMessage, error) {
 	switch req := body.(type) {
 	case *kmsg.APIVersionsRequest:
@@ -22,10 +24,7 @@ func (b *Broker) Handle(c *call, body runtime.APIMessage) (runtime.APIMessage, e
 	case *kmsg.DeleteTopicsRequest:
 		return b.handleDeleteTopics(c, req), nil
 	case *kmsg.ProduceRequest:
-		if resp := b.handleProduce(c, req); resp != nil {
-			return resp, nil
-		}
-		return nil, nil // acks 0: no response
+		return b.produceAnswer(req, b.handleProduce(c, req))
 	case *kmsg.FetchRequest:
 		return b.handleFetch(c, req), nil
 	case *kmsg.ListOffsetsRequest:
@@ -62,4 +61,22 @@ func (b *Broker) Handle(c *call, body runtime.APIMessage) (runtime.APIMessage, e
 	// Unreachable while the server's decoder accepts only servedAPIs (a
 	// test checks every one has a handler).
 	return nil, fmt.Errorf("no handler for %T", body)
+}
+
+// produceAnswer is what the connection does after a Produce: send resp,
+// or with acks 0 send nothing, unless a partition failed. Kafka then closes
+// the connection, the one way to tell a producer that expects no answer
+// that it must refresh its metadata (KafkaApis.handleProduceRequest).
+func (b *Broker) produceAnswer(req *kmsg.ProduceRequest, resp *kmsg.ProduceResponse) (runtime.APIMessage, error) {
+	if req.Acks != 0 {
+		return resp, nil
+	}
+	for _, t := range resp.Responses {
+		for _, p := range t.PartitionResponses {
+			if p.ErrorCode != codeNone {
+				return nil, fmt.Errorf("acks 0 Produce to %s[%d] failed (%v), which Kafka answers by closing the connection", t.Name, p.Index, wire.ErrorCode(p.ErrorCode))
+			}
+		}
+	}
+	return nil, nil
 }

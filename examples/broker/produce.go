@@ -44,9 +44,6 @@ func (b *Broker) handleProduce(c *call, req *kmsg.ProduceRequest) *kmsg.ProduceR
 		}
 		resp.Responses = append(resp.Responses, rt)
 	}
-	if req.Acks == 0 {
-		return nil
-	}
 	return resp
 }
 

@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
+	"syscall"
 	"testing"
 	"time"
 
@@ -224,6 +227,22 @@ func TestProduceAcksZero(t *testing.T) {
 	// came before it, or the client would fail on the correlation id.
 	p := fetchOne(t, cl, 12, fetchReq(12, "quiet", runtime.UUID{}, 0, 0))
 	assert.Equal(t, int64(1), p.HighWatermark)
+}
+
+// A failed Produce with acks 0 closes the connection, as Kafka does: the
+// producer expects no answer, and a closed connection is how it learns to
+// refresh its metadata.
+func TestProduceAcksZeroFailureClosesConnection(t *testing.T) {
+	tb := startBroker(t, Config{AutoCreate: false})
+	cl := tb.client(t, "fire-and-forget")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req := produceReq("missing", 0, 0, v2Batch(t, records.CompressionNone, testRecord{value: []byte("v")}))
+	require.NoError(t, cl.Send(ctx, req, 9))
+	err := cl.Do(ctx, fetchReq(12, "missing", runtime.UUID{}, 0, 0), 12, kmsg.NewFetchResponse())
+	// EOF, or a reset when the Fetch arrived before the close: either way
+	// no answer came.
+	require.True(t, errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET), "want the connection closed, got %v", err)
 }
 
 func TestIdempotentProducer(t *testing.T) {
