@@ -2,11 +2,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/kafkagen/kafkagen/wire"
 	"slices"
 
 	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 func (b *Broker) handleCreateTopics(c *call, req *kmsg.CreateTopicsRequest) *kmsg.CreateTopicsResponse {
@@ -26,11 +26,7 @@ func (b *Broker) handleCreateTopics(c *call, req *kmsg.CreateTopicsRequest) *kms
 		case rt.ReplicationFactor != -1 && rt.ReplicationFactor != 1 && len(rt.Assignments) == 0:
 			code, msg = wire.InvalidReplicationFactor.Code, fmt.Sprintf("replication factor %d is larger than the 1 available broker", rt.ReplicationFactor)
 		case req.ValidateOnly:
-			if why := validTopicName(rt.Name); why != "" {
-				code, msg = wire.InvalidTopicException.Code, why
-			} else if b.topics[rt.Name] != nil {
-				code, msg = wire.TopicAlreadyExists.Code, fmt.Sprintf("topic %q already exists", rt.Name)
-			}
+			partitions, code, msg = b.checkNewTopic(rt.Name, partitions)
 		default:
 			var t *topic
 			t, code, msg = b.createTopic(rt.Name, partitions)
@@ -44,9 +40,6 @@ func (b *Broker) handleCreateTopics(c *call, req *kmsg.CreateTopicsRequest) *kms
 			res.ErrorMessage = runtime.NewNullString(msg)
 		} else if c.version >= 5 {
 			res.NumPartitions, res.ReplicationFactor = partitions, 1
-			if partitions == -1 {
-				res.NumPartitions = b.cfg.Partitions
-			}
 			res.Configs = []kmsg.CreateTopicsResponseCreatableTopicConfigs{}
 		}
 		if c.version < 1 {

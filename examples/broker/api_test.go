@@ -217,6 +217,10 @@ func TestCreateAndDeleteTopics(t *testing.T) {
 	assert.Equal(t, int32(2), res[1].NumPartitions, "-1 takes the broker's default")
 	assert.True(t, res[2].ErrorMessage.Valid)
 
+	res = create(7, true, topic("e", -1, 1), topic("a", 1, 1), topic("f", 0, 1), topic("a/b", 1, 1))
+	assert.Equal(t, []int16{codeNone, wire.TopicAlreadyExists.Code, wire.InvalidPartitions.Code, wire.InvalidTopicException.Code},
+		[]int16{res[0].ErrorCode, res[1].ErrorCode, res[2].ErrorCode, res[3].ErrorCode}, "validate-only checks what creating would")
+	assert.Equal(t, int32(2), res[0].NumPartitions, "validate-only answers the partitions the topic would get")
 	res = create(1, true, topic("e", 1, 1))
 	assert.Equal(t, codeNone, res[0].ErrorCode)
 	res = create(0, false, topic("e", 1, 1))

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/wire"
 	"slices"
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // The classic consumer group protocol (JoinGroup, SyncGroup, Heartbeat,

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/wire"
 	"math"
 	"slices"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // Coordinator key types of FindCoordinator.

@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"github.com/kafkagen/kafkagen/wire"
 	"sync"
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // groupCoordinator holds every group. One lock guards them all; requests
@@ -59,9 +59,17 @@ type joinRequest struct {
 // join runs a JoinGroup: it returns once the rebalance completes (or at once
 // with an error), or when ctx ends.
 func (c *groupCoordinator) join(ctx context.Context, r joinRequest) joinResult {
-	c.mu.Lock()
-	res, wait := c.joinLocked(r)
-	c.mu.Unlock()
+	return await(ctx, &c.mu, func() (joinResult, chan joinResult) { return c.joinLocked(r) },
+		joinResult{errorCode: wire.RebalanceInProgress.Code, memberID: r.memberID, generation: -1})
+}
+
+// await runs start under mu. When start hands back a channel instead of an
+// answer, the request waits there with mu released, until another member's
+// request answers it or ctx ends (the connection closed: cancelled).
+func await[R any](ctx context.Context, mu *sync.Mutex, start func() (R, chan R), cancelled R) R {
+	mu.Lock()
+	res, wait := start()
+	mu.Unlock()
 	if wait == nil {
 		return res
 	}
@@ -69,7 +77,7 @@ func (c *groupCoordinator) join(ctx context.Context, r joinRequest) joinResult {
 	case res = <-wait:
 		return res
 	case <-ctx.Done():
-		return joinResult{errorCode: wire.RebalanceInProgress.Code, memberID: r.memberID, generation: -1}
+		return cancelled
 	}
 }
 
@@ -227,18 +235,8 @@ type syncRequest struct {
 
 // sync runs a SyncGroup: followers wait for the leader's assignments.
 func (c *groupCoordinator) sync(ctx context.Context, r syncRequest) syncResult {
-	c.mu.Lock()
-	res, wait := c.syncLocked(r)
-	c.mu.Unlock()
-	if wait == nil {
-		return res
-	}
-	select {
-	case res = <-wait:
-		return res
-	case <-ctx.Done():
-		return syncResult{errorCode: wire.RebalanceInProgress.Code}
-	}
+	return await(ctx, &c.mu, func() (syncResult, chan syncResult) { return c.syncLocked(r) },
+		syncResult{errorCode: wire.RebalanceInProgress.Code})
 }
 
 func (c *groupCoordinator) syncLocked(r syncRequest) (syncResult, chan syncResult) {

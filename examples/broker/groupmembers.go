@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/wire"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // heartbeat keeps a member alive and tells it whether a rebalance started.

@@ -1,9 +1,11 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/wire"
+	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // maxOffsetMetadata is Kafka's offset.metadata.max.bytes default.
@@ -51,16 +53,23 @@ func (c *groupCoordinator) groupForCommit(o offsetOwner) (*group, int16) {
 func (c *groupCoordinator) commit(o offsetOwner, parts []topicPartition, offsets []committedOffset) (codes []int16) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	codes = make([]int16, len(parts))
 	g, code := c.groupForCommit(o)
+	return storeOffsets(code, parts, offsets, func(tp topicPartition, o committedOffset) { g.offsets[tp] = o })
+}
+
+// storeOffsets stores each offset whose metadata fits, answering a code per
+// partition: refused's (when not NONE) for all, or OFFSET_METADATA_TOO_LARGE
+// for the offsets whose metadata is too long.
+func storeOffsets(refused int16, parts []topicPartition, offsets []committedOffset, store func(topicPartition, committedOffset)) []int16 {
+	codes := make([]int16, len(parts))
 	for i := range parts {
 		switch {
-		case code != codeNone:
-			codes[i] = code
+		case refused != codeNone:
+			codes[i] = refused
 		case len(offsets[i].metadata.Value) > maxOffsetMetadata:
 			codes[i] = wire.OffsetMetadataTooLarge.Code
 		default:
-			g.offsets[parts[i]] = offsets[i]
+			store(parts[i], offsets[i])
 		}
 	}
 	return codes
@@ -71,7 +80,6 @@ func (c *groupCoordinator) commit(o offsetOwner, parts []topicPartition, offsets
 func (c *groupCoordinator) txnCommit(o offsetOwner, producerID int64, parts []topicPartition, offsets []committedOffset) (codes []int16) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	codes = make([]int16, len(parts))
 	code := codeNone
 	g := c.groups[o.groupID]
 	switch {
@@ -85,22 +93,14 @@ func (c *groupCoordinator) txnCommit(o offsetOwner, producerID int64, parts []to
 	case o.memberID != "" && o.generation >= 0 && o.generation != g.generation:
 		code = wire.IllegalGeneration.Code
 	}
-	for i := range parts {
-		switch {
-		case code != codeNone:
-			codes[i] = code
-		case len(offsets[i].metadata.Value) > maxOffsetMetadata:
-			codes[i] = wire.OffsetMetadataTooLarge.Code
-		default:
-			pending := g.txnOffsets[producerID]
-			if pending == nil {
-				pending = map[topicPartition]committedOffset{}
-				g.txnOffsets[producerID] = pending
-			}
-			pending[parts[i]] = offsets[i]
+	return storeOffsets(code, parts, offsets, func(tp topicPartition, o committedOffset) {
+		pending := g.txnOffsets[producerID]
+		if pending == nil {
+			pending = map[topicPartition]committedOffset{}
+			g.txnOffsets[producerID] = pending
 		}
-	}
-	return codes
+		pending[tp] = o
+	})
 }
 
 // endTxn applies (commit) or drops a producer's transactional offsets.
@@ -139,10 +139,7 @@ func (c *groupCoordinator) fetchOffsets(groupID string, parts []topicPartition, 
 			parts = append(parts, tp)
 		}
 		slices.SortFunc(parts, func(a, b topicPartition) int {
-			if n := strings.Compare(a.topic, b.topic); n != 0 {
-				return n
-			}
-			return int(a.partition - b.partition)
+			return cmp.Or(strings.Compare(a.topic, b.topic), cmp.Compare(a.partition, b.partition))
 		})
 	}
 	out := make([]fetchedOffset, len(parts))

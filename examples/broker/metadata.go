@@ -1,11 +1,11 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/wire"
 	"math"
 
 	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 func (b *Broker) handleMetadata(c *call, req *kmsg.MetadataRequest) *kmsg.MetadataResponse {

@@ -17,12 +17,8 @@ func (b *Broker) handleOffsetCommit(c *call, req *kmsg.OffsetCommitRequest) *kms
 	}
 	// v0 has no generation: it is a storage-only commit.
 	owner := offsetOwner{groupID: req.GroupID, memberID: req.MemberID, generation: req.GenerationIDOrMemberEpoch}
-	codes := b.commitKnown(parts, func(known []topicPartition, at []int) []int16 {
-		sub := make([]committedOffset, len(at))
-		for i, j := range at {
-			sub[i] = offsets[j]
-		}
-		return b.groups.commit(owner, known, sub)
+	codes := b.commitKnown(parts, offsets, func(known []topicPartition, offsets []committedOffset) []int16 {
+		return b.groups.commit(owner, known, offsets)
 	})
 	resp := kmsg.NewOffsetCommitResponse()
 	i := 0
@@ -37,22 +33,23 @@ func (b *Broker) handleOffsetCommit(c *call, req *kmsg.OffsetCommitRequest) *kms
 	return resp
 }
 
-// commitKnown runs commit for the partitions that exist and answers
-// UNKNOWN_TOPIC_OR_PARTITION for the others, as Kafka's OffsetCommit does.
-// commit gets the known partitions and their indexes in parts.
-func (b *Broker) commitKnown(parts []topicPartition, commit func(known []topicPartition, at []int) []int16) []int16 {
+// commitKnown runs commit for the partitions that exist, with their offsets,
+// and answers UNKNOWN_TOPIC_OR_PARTITION for the others, as Kafka's
+// OffsetCommit does. It returns a code per partition of parts.
+func (b *Broker) commitKnown(parts []topicPartition, offsets []committedOffset, commit func(known []topicPartition, offsets []committedOffset) []int16) []int16 {
 	codes := make([]int16, len(parts))
 	var known []topicPartition
+	var knownOffsets []committedOffset
 	var at []int
 	for i, tp := range parts {
 		if b.partitionExists(tp) {
-			known, at = append(known, tp), append(at, i)
+			known, knownOffsets, at = append(known, tp), append(knownOffsets, offsets[i]), append(at, i)
 		} else {
 			codes[i] = wire.UnknownTopicOrPartition.Code
 		}
 	}
 	if len(known) > 0 {
-		for i, code := range commit(known, at) {
+		for i, code := range commit(known, knownOffsets) {
 			codes[at[i]] = code
 		}
 	}

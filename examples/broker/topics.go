@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
-	"github.com/kafkagen/kafkagen/wire"
 	"slices"
 
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // topic is a topic's name, id and partitions.
@@ -38,20 +38,31 @@ func validTopicName(name string) string {
 	return ""
 }
 
-// createTopic adds a topic. b.mu must be held. It returns an error code and
-// message when the topic cannot be created.
-func (b *Broker) createTopic(name string, partitions int32) (*topic, int16, string) {
+// checkNewTopic says whether a topic could be created with partitions (-1:
+// the broker's default), returning the partitions it would get, or an error
+// code and message. b.mu must be held.
+func (b *Broker) checkNewTopic(name string, partitions int32) (int32, int16, string) {
 	if why := validTopicName(name); why != "" {
-		return nil, wire.InvalidTopicException.Code, why
+		return 0, wire.InvalidTopicException.Code, why
 	}
 	if _, ok := b.topics[name]; ok {
-		return nil, wire.TopicAlreadyExists.Code, fmt.Sprintf("topic %q already exists", name)
+		return 0, wire.TopicAlreadyExists.Code, fmt.Sprintf("topic %q already exists", name)
 	}
 	if partitions == -1 {
 		partitions = b.cfg.Partitions
 	}
 	if partitions < 1 {
-		return nil, wire.InvalidPartitions.Code, fmt.Sprintf("number of partitions must be at least 1, got %d", partitions)
+		return 0, wire.InvalidPartitions.Code, fmt.Sprintf("number of partitions must be at least 1, got %d", partitions)
+	}
+	return partitions, codeNone, ""
+}
+
+// createTopic adds a topic. b.mu must be held. It returns an error code and
+// message when the topic cannot be created.
+func (b *Broker) createTopic(name string, partitions int32) (*topic, int16, string) {
+	partitions, code, msg := b.checkNewTopic(name, partitions)
+	if code != codeNone {
+		return nil, code, msg
 	}
 	t := &topic{name: name, id: newUUID(), partitions: make([]*partitionLog, partitions)}
 	for i := range t.partitions {

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/wire"
 	"math"
 	"sync"
 	"time"
+
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // The transaction coordinator: producer ids for idempotent and transactional

@@ -74,11 +74,7 @@ func (b *Broker) handleTxnOffsetCommit(c *call, req *kmsg.TxnOffsetCommitRequest
 	}
 	code := fenced(c, b.txns.checkOffsets(req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.GroupID))
 	owner := offsetOwner{groupID: req.GroupID, memberID: req.MemberID, generation: req.GenerationID}
-	codes := b.commitKnown(parts, func(known []topicPartition, at []int) []int16 {
-		sub := make([]committedOffset, len(at))
-		for i, j := range at {
-			sub[i] = offsets[j]
-		}
+	codes := b.commitKnown(parts, offsets, func(known []topicPartition, offsets []committedOffset) []int16 {
 		if code != codeNone {
 			out := make([]int16, len(known))
 			for i := range out {
@@ -86,7 +82,7 @@ func (b *Broker) handleTxnOffsetCommit(c *call, req *kmsg.TxnOffsetCommitRequest
 			}
 			return out
 		}
-		return b.groups.txnCommit(owner, req.ProducerID, known, sub)
+		return b.groups.txnCommit(owner, req.ProducerID, known, offsets)
 	})
 	resp := kmsg.NewTxnOffsetCommitResponse()
 	i := 0
