@@ -7,18 +7,22 @@ import (
 	"strings"
 )
 
-// updateCaptures replaces dest (testdata/captures) with the frames the
-// broker captured into src: src/<client id>/<Api>-v<ver>.bin becomes
-// dest/<client>/<step>/<Api>-v<ver>.bin, where the client id is
-// "<client>-<step>". Client ids of no known client are left out (and
-// counted in the returned note). It returns the number of frames written.
+// updateCaptures replaces the folders of the clients in specs under dest
+// (testdata/captures) with the frames the broker captured into src:
+// src/<client id>/<Api>-v<ver>.bin becomes dest/<client>/<step>/<Api>-v<ver>.bin,
+// where the client id is "<client>-<step>". The folders of clients that did
+// not run (-clients) are kept. Client ids of no client in specs are left
+// out (and named in the returned note). It returns the number of frames
+// written.
 func updateCaptures(src, dest string, specs []clientSpec) (int, string, error) {
 	ids, err := os.ReadDir(src)
 	if err != nil {
 		return 0, "", fmt.Errorf("captures: %w", err)
 	}
-	if err := os.RemoveAll(dest); err != nil {
-		return 0, "", fmt.Errorf("captures: %w", err)
+	for _, s := range specs {
+		if err := os.RemoveAll(filepath.Join(dest, s.Name)); err != nil {
+			return 0, "", fmt.Errorf("captures: %w", err)
+		}
 	}
 	frames := 0
 	var skipped []string

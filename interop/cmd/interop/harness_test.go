@@ -52,15 +52,11 @@ func TestPairsByClient(t *testing.T) {
 
 func TestUpdateCaptures(t *testing.T) {
 	src, dest := t.TempDir(), filepath.Join(t.TempDir(), "captures")
-	write := func(path, data string) {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
-	}
-	write(filepath.Join(src, "kafka-go-none", "Produce-v7.bin"), "p")
-	write(filepath.Join(src, "kafka-go-none", "Metadata-v6.bin"), "m")
-	write(filepath.Join(src, "sarama-v0.8.2-gzip", "Produce-v0.bin"), "s")
-	write(filepath.Join(src, "stranger", "Fetch-v4.bin"), "x")
-	write(filepath.Join(dest, "kcat", "old", "Fetch-v1.bin"), "stale")
+	writeFile(t, filepath.Join(src, "kafka-go-none", "Produce-v7.bin"), "p")
+	writeFile(t, filepath.Join(src, "kafka-go-none", "Metadata-v6.bin"), "m")
+	writeFile(t, filepath.Join(src, "sarama-v0.8.2-gzip", "Produce-v0.bin"), "s")
+	writeFile(t, filepath.Join(src, "stranger", "Fetch-v4.bin"), "x")
+	writeFile(t, filepath.Join(dest, "kcat", "old", "Fetch-v1.bin"), "stale")
 
 	frames, note, err := updateCaptures(src, dest, clientSpecs)
 	require.NoError(t, err)
@@ -71,4 +67,30 @@ func TestUpdateCaptures(t *testing.T) {
 	assert.Equal(t, "s", string(data))
 	assert.FileExists(t, filepath.Join(dest, "kafka-go", "none", "Metadata-v6.bin"))
 	assert.NoDirExists(t, filepath.Join(dest, "kcat"), "stale captures are removed")
+}
+
+// A run of some clients (-clients) replaces their captures only.
+func TestUpdateCapturesKeepsClientsNotRun(t *testing.T) {
+	src, dest := t.TempDir(), filepath.Join(t.TempDir(), "captures")
+	writeFile(t, filepath.Join(src, "kcat-none", "Produce-v7.bin"), "new")
+	writeFile(t, filepath.Join(dest, "kcat", "old", "Fetch-v1.bin"), "stale")
+	writeFile(t, filepath.Join(dest, "sarama", "none", "Produce-v9.bin"), "kept")
+
+	only, err := selectClients("kcat")
+	require.NoError(t, err)
+	frames, _, err := updateCaptures(src, dest, only)
+	require.NoError(t, err)
+	assert.Equal(t, 1, frames)
+	assert.FileExists(t, filepath.Join(dest, "kcat", "none", "Produce-v7.bin"))
+	assert.NoDirExists(t, filepath.Join(dest, "kcat", "old"), "the client that ran loses its stale captures")
+	data, err := os.ReadFile(filepath.Join(dest, "sarama", "none", "Produce-v9.bin"))
+	require.NoError(t, err, "a client that did not run keeps its captures")
+	assert.Equal(t, "kept", string(data))
+}
+
+// writeFile writes data to path, creating its folder.
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
 }
