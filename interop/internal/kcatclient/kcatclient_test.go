@@ -4,7 +4,8 @@ import (
 	"os/exec"
 	"testing"
 
-	"github.com/kafkagen/kafkagen/interop/internal/scenario"
+	"github.com/kafkagen/kafkagen/interop/internal/kfakerun"
+	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
@@ -14,5 +15,5 @@ func TestStepsAgainstKfake(t *testing.T) {
 	}
 	// kcat produces to topics it never created, as users of a Kafka with
 	// auto.create.topics.enable do; the example broker creates them too.
-	scenario.RunAgainstKfake(t, Steps, nil, kfake.AllowAutoTopicCreation())
+	require.NoError(t, kfakerun.Run(t.Logf, Steps, nil, kfake.AllowAutoTopicCreation()))
 }

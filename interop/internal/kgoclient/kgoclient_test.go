@@ -3,9 +3,10 @@ package kgoclient
 import (
 	"testing"
 
-	"github.com/kafkagen/kafkagen/interop/internal/scenario"
+	"github.com/kafkagen/kafkagen/interop/internal/kfakerun"
+	"github.com/stretchr/testify/require"
 )
 
 func TestStepsAgainstKfake(t *testing.T) {
-	scenario.RunAgainstKfake(t, Steps, nil)
+	require.NoError(t, kfakerun.Run(t.Logf, Steps, nil))
 }

@@ -3,7 +3,8 @@ package saramaclient
 import (
 	"testing"
 
-	"github.com/kafkagen/kafkagen/interop/internal/scenario"
+	"github.com/kafkagen/kafkagen/interop/internal/kfakerun"
+	"github.com/stretchr/testify/require"
 )
 
 // TestStepsAgainstKfake leaves out the message-set steps: kfake accepts
@@ -15,5 +16,5 @@ func TestStepsAgainstKfake(t *testing.T) {
 			skip[s.Name] = "message sets v0/v1: kfake takes Produce v3 and later only"
 		}
 	}
-	scenario.RunAgainstKfake(t, Steps, skip)
+	require.NoError(t, kfakerun.Run(t.Logf, Steps, skip))
 }
