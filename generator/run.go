@@ -27,6 +27,9 @@ type Config struct {
 	// JSON adds, per spec, a <spec>_json.go file with Kafka's JSON form
 	// (AppendJSON, DecodeJSON, MarshalJSON, UnmarshalJSON; json.go).
 	JSON bool
+	// Prune leaves messages and versions out (see Prune); the zero value
+	// generates everything.
+	Prune Prune
 }
 
 // ErrStale is returned by a check run when the output folder differs from
@@ -51,7 +54,10 @@ func Run(cfg Config) error {
 	if err != nil {
 		return err
 	}
-	files, err := Generate(cfg.Package, specs)
+	if specs, err = cfg.Prune.selectSpecs(specs); err != nil {
+		return &configError{err.Error()}
+	}
+	files, err := GenerateWith(cfg.Package, specs, cfg.Prune)
 	if err != nil {
 		return err
 	}
@@ -84,6 +90,9 @@ func configErrorf(format string, args ...any) error {
 // validateConfig checks cfg before anything is read or written, fills in
 // the default package name, and returns the spec rules of cfg.Release.
 func validateConfig(cfg *Config) (schema.Rules, error) {
+	if cfg.Prune.MinVersion < 0 {
+		return schema.Rules{}, configErrorf("minimum version %d is negative", cfg.Prune.MinVersion)
+	}
 	if cfg.Package == "" {
 		abs, err := filepath.Abs(cfg.Out)
 		if err != nil {

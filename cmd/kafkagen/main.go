@@ -17,6 +17,8 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/kafkagen/kafkagen/generator"
 	"github.com/kafkagen/kafkagen/generator/schema"
@@ -59,8 +61,25 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if the output folder is not what would be generated")
 	fs.StringVar(&opts.Release, "release", "", "Kafka release of the spec folder, such as 2.8: accept its specs as that release's generator did (default: the current rules)")
 	fs.BoolVar(&opts.JSON, "json", false, "also generate AppendJSON/DecodeJSON/MarshalJSON/UnmarshalJSON in Kafka's JSON form (a <spec>_json.go file per spec)")
+	fs.Func("messages", "generate only these `LIST`, comma-separated: spec names (FetchRequest), API names (Fetch) or API keys (1); an API brings its request, response and the header specs", func(v string) error {
+		for _, m := range strings.Split(v, ",") {
+			if m = strings.TrimSpace(m); m != "" {
+				opts.Prune.Messages = append(opts.Prune.Messages, m)
+			}
+		}
+		return nil
+	})
+	fs.Func("min-version", "generate requests and responses from this `VERSION` up; lower versions are refused with runtime.ErrUnsupportedVersion", func(v string) error {
+		n, err := strconv.ParseInt(v, 10, 16)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%q is not a version (0 to 32767)", v)
+		}
+		opts.Prune.MinVersion = int16(n)
+		return nil
+	})
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: kafkagen [-in DIR] [-out DIR] [-package NAME] [-check] [-release VERSION] [-json]\n\n"+
+		fmt.Fprintf(stderr, "Usage: kafkagen [-in DIR] [-out DIR] [-package NAME] [-check] [-release VERSION] [-json]\n"+
+			"                [-messages LIST] [-min-version VERSION]\n\n"+
 			"kafkagen generates Go encoders and decoders from Apache Kafka JSON message specs:\n"+
 			"one Go file per spec in -in, all in one package in -out. With no flags it\n"+
 			"regenerates generated/ from schemas/. Hand-written files in -out are kept;\n"+
