@@ -27,13 +27,7 @@ type client struct {
 // Steps returns the scenarios, n records each, against broker (host:port).
 func Steps(broker string, n int) []scenario.Step {
 	c := client{broker: broker, n: n}
-	var steps []scenario.Step
-	for _, codec := range scenario.Codecs {
-		steps = append(steps, scenario.Step{Name: codec, Run: func(ctx context.Context) (string, error) {
-			return c.produceConsume(ctx, codec)
-		}})
-	}
-	return append(steps,
+	return append(scenario.CodecSteps(c.produceConsume),
 		scenario.Step{Name: "group", Run: c.group},
 		scenario.Step{Name: "init-producer-id", Run: c.initProducerID},
 	)

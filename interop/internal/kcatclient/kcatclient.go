@@ -30,12 +30,9 @@ type client struct {
 // Steps returns the scenarios, n records each, against broker (host:port).
 func Steps(broker string, n int) []scenario.Step {
 	c := client{broker: broker, n: n}
-	var steps []scenario.Step
-	for _, codec := range scenario.Codecs {
-		steps = append(steps, scenario.Step{Name: codec, Run: func(ctx context.Context) (string, error) {
-			return c.produceConsume(ctx, codec, "-X", "compression.codec="+codec, "-X", "acks=1")
-		}})
-	}
+	steps := scenario.CodecSteps(func(ctx context.Context, codec string) (string, error) {
+		return c.produceConsume(ctx, codec, "-X", "compression.codec="+codec, "-X", "acks=1")
+	})
 	return append(steps,
 		scenario.Step{Name: "idempotent", Run: func(ctx context.Context) (string, error) {
 			return c.produceConsume(ctx, "idempotent", "-X", "enable.idempotence=true")

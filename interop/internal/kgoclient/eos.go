@@ -20,16 +20,11 @@ func (c client) groupTransact(ctx context.Context) (string, error) {
 	const step = "eos"
 	in, out := scenario.ClientID(Name, step+"-in"), scenario.ClientID(Name, step+"-out")
 	groupID := scenario.ClientID(Name, step)
-	admin, err := c.newClient(step + "-producer")
+	admin, err := c.clientWithTopics(ctx, step+"-producer", []string{in, out})
 	if err != nil {
 		return "", err
 	}
 	defer admin.Close()
-	for _, topic := range []string{in, out} {
-		if err := createTopic(ctx, admin, topic); err != nil {
-			return "", err
-		}
-	}
 	want := scenario.Records(in, c.n, true)
 	if err := produce(ctx, admin, in, want); err != nil {
 		return "", err
@@ -113,14 +108,11 @@ func (c client) groupTransact(ctx context.Context) (string, error) {
 func (c client) deleteTopic(ctx context.Context) (string, error) {
 	const step = "delete-topic"
 	topic := scenario.ClientID(Name, step)
-	cl, err := c.newClient(step)
+	cl, err := c.clientWithTopics(ctx, step, []string{topic})
 	if err != nil {
 		return "", err
 	}
 	defer cl.Close()
-	if err := createTopic(ctx, cl, topic); err != nil {
-		return "", err
-	}
 	if err := produce(ctx, cl, topic, scenario.Records(topic, 2, true)); err != nil {
 		return "", err
 	}

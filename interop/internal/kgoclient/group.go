@@ -18,14 +18,11 @@ func (c client) group(ctx context.Context) (string, error) {
 	const step = "group"
 	topic := scenario.ClientID(Name, step)
 	groupID := topic
-	producer, err := c.newClient(step + "-producer")
+	producer, err := c.clientWithTopics(ctx, step+"-producer", []string{topic})
 	if err != nil {
 		return "", err
 	}
 	defer producer.Close()
-	if err := createTopic(ctx, producer, topic); err != nil {
-		return "", err
-	}
 	want := scenario.Records(topic, c.n, true)
 	if err := produce(ctx, producer, topic, want); err != nil {
 		return "", err

@@ -28,12 +28,9 @@ type client struct {
 // Steps returns the scenarios, n records each, against broker (host:port).
 func Steps(broker string, n int) []scenario.Step {
 	c := client{broker: broker, n: n}
-	var steps []scenario.Step
-	for _, codec := range scenario.Codecs {
-		steps = append(steps, scenario.Step{Name: codec, Run: func(ctx context.Context) (string, error) {
-			return c.produceConsumeAt(ctx, codec, kgo.LeaderAck(), compression(codec))
-		}})
-	}
+	steps := scenario.CodecSteps(func(ctx context.Context, codec string) (string, error) {
+		return c.produceConsumeAt(ctx, codec, kgo.LeaderAck(), compression(codec))
+	})
 	steps = append(steps, c.pinnedSteps()...)
 	return append(steps,
 		scenario.Step{Name: "acks0", Run: func(ctx context.Context) (string, error) {
@@ -73,19 +70,32 @@ func (c client) newClient(step string, opts ...kgo.Opt) (*kgo.Client, error) {
 	return kgo.NewClient(append(base, opts...)...)
 }
 
+// clientWithTopics opens a client for step (newClient) and creates topics
+// with it; the caller closes the client.
+func (c client) clientWithTopics(ctx context.Context, step string, topics []string, opts ...kgo.Opt) (*kgo.Client, error) {
+	cl, err := c.newClient(step, opts...)
+	if err != nil {
+		return nil, err
+	}
+	for _, topic := range topics {
+		if err := createTopic(ctx, cl, topic); err != nil {
+			cl.Close()
+			return nil, err
+		}
+	}
+	return cl, nil
+}
+
 // produceConsumeAt creates a topic, produces the records in one batch and
 // reads them back from offset 0; extra options go to both clients.
 func (c client) produceConsumeAt(ctx context.Context, step string, acks kgo.Acks, codec kgo.CompressionCodec, extra ...kgo.Opt) (string, error) {
 	topic := scenario.ClientID(Name, step)
-	cl, err := c.newClient(step, append([]kgo.Opt{kgo.RequiredAcks(acks), kgo.DisableIdempotentWrite(),
+	cl, err := c.clientWithTopics(ctx, step, []string{topic}, append([]kgo.Opt{kgo.RequiredAcks(acks), kgo.DisableIdempotentWrite(),
 		kgo.ProducerBatchCompression(codec), kgo.ProducerLinger(50 * time.Millisecond)}, extra...)...)
 	if err != nil {
 		return "", err
 	}
 	defer cl.Close()
-	if err := createTopic(ctx, cl, topic); err != nil {
-		return "", err
-	}
 	want := scenario.Records(topic, c.n, true)
 	if err := produce(ctx, cl, topic, want); err != nil {
 		return "", err
@@ -105,14 +115,11 @@ func (c client) produceConsumeAt(ctx context.Context, step string, acks kgo.Acks
 func (c client) idempotent(ctx context.Context) (string, error) {
 	const step = "idempotent"
 	topic := scenario.ClientID(Name, step)
-	cl, err := c.newClient(step)
+	cl, err := c.clientWithTopics(ctx, step, []string{topic})
 	if err != nil {
 		return "", err
 	}
 	defer cl.Close()
-	if err := createTopic(ctx, cl, topic); err != nil {
-		return "", err
-	}
 	want := scenario.Records(topic, c.n, true)
 	half := len(want) / 2
 	for _, part := range [][]scenario.Record{want[:half], want[half:]} {

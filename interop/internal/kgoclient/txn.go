@@ -15,14 +15,11 @@ import (
 func (c client) transactions(ctx context.Context) (string, error) {
 	const step = "txn"
 	topic := scenario.ClientID(Name, step)
-	cl, err := c.newClient(step, kgo.TransactionalID(topic))
+	cl, err := c.clientWithTopics(ctx, step, []string{topic}, kgo.TransactionalID(topic))
 	if err != nil {
 		return "", err
 	}
 	defer cl.Close()
-	if err := createTopic(ctx, cl, topic); err != nil {
-		return "", err
-	}
 	records := scenario.Records(topic, 2*c.n, true)
 	aborted, committed := records[:c.n], records[c.n:]
 	for _, txn := range []struct {

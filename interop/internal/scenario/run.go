@@ -41,6 +41,17 @@ func RunSteps(ctx context.Context, out io.Writer, client string, steps []Step) i
 	return failed
 }
 
+// CodecSteps returns one step per codec of Codecs, named after the codec,
+// each calling run with it: the produce-and-consume-back steps every client
+// starts with.
+func CodecSteps(run func(ctx context.Context, codec string) (string, error)) []Step {
+	steps := make([]Step, len(Codecs))
+	for i, codec := range Codecs {
+		steps[i] = Step{Name: codec, Run: func(ctx context.Context) (string, error) { return run(ctx, codec) }}
+	}
+	return steps
+}
+
 // ClientID is the client id a client uses for one step: the broker captures
 // the first request of each (client id, api, version) and the harness files
 // it under the client and the step, so every step gets its own id.
