@@ -22,6 +22,7 @@ type CorrelationError struct {
 	APIKey    int16 // the api key of the request that expected Want
 }
 
+// Error names both correlation ids and the api key of the request.
 func (e *CorrelationError) Error() string {
 	return fmt.Sprintf("kafka client: response correlation id %d, but the oldest request in flight (api key %d) has %d", e.Got, e.APIKey, e.Want)
 }

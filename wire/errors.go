@@ -20,6 +20,7 @@ type Error struct {
 	Retriable bool
 }
 
+// Error is Kafka's name, the code and Kafka's default message.
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s (kafka error %d): %s", e.Name, e.Code, e.Message)
 }

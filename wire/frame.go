@@ -24,6 +24,7 @@ type FrameSizeError struct {
 	Max  int   // the limit in force
 }
 
+// Error says which size was refused and why.
 func (e *FrameSizeError) Error() string {
 	if e.Size < 0 {
 		return fmt.Sprintf("kafka frame: negative size %d", e.Size)

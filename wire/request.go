@@ -36,6 +36,8 @@ type UnsupportedRequestError struct {
 	Err      error // ErrUnknownAPIKey or ErrUnsupportedRequestVersion
 }
 
+// Error names the api key, version and correlation id, and the supported
+// versions when the key is known.
 func (e *UnsupportedRequestError) Error() string {
 	if e.Min < 0 {
 		return fmt.Sprintf("kafka request: api key %d (version %d, correlation id %d): %v",
@@ -75,6 +77,7 @@ type VersionRange struct {
 	MaxVersion int16
 }
 
+// String is "key K vMIN-vMAX".
 func (v VersionRange) String() string {
 	return fmt.Sprintf("key %d v%d-v%d", v.APIKey, v.MinVersion, v.MaxVersion)
 }
@@ -258,6 +261,6 @@ func AppendAPIVersionsUnsupported(dst []byte, correlationID int32, supported Ver
 	b = runtime.AppendInt16(b, supported.APIKey)
 	b = runtime.AppendInt16(b, supported.MinVersion)
 	b = runtime.AppendInt16(b, supported.MaxVersion)
-	_ = EndFrame(b, start) // 24 bytes always fit
+	_ = EndFrame(b, start) // 20 bytes always fit
 	return b
 }
