@@ -139,18 +139,31 @@ func (d *decoder) length(compact, wide bool) int {
 	return n
 }
 
+// lengthOrNull reads the length of a string, bytes or array (see length).
+// When the value ends there (a failed read, or null: an error with ErrNull
+// where nullable is false) it returns that value and done; else the length.
+func (d *decoder) lengthOrNull(compact, wide, nullable bool) (n int, v Value, done bool) {
+	start := d.off
+	n = d.length(compact, wide)
+	switch {
+	case d.err != nil:
+		return n, Value{}, true
+	case n < 0 && !nullable:
+		d.fail(start, runtime.ErrNull, "")
+		return n, Value{}, true
+	case n < 0:
+		return n, Value{Null: true}, true
+	}
+	return n, Value{}, false
+}
+
 // str reads a string; null where nullable is false fails with ErrNull.
 func (d *decoder) str(compact, nullable bool) Value {
 	start := d.off
-	n := d.length(compact, false)
+	n, v, done := d.lengthOrNull(compact, false, nullable)
 	switch {
-	case d.err != nil:
-		return Value{}
-	case n < 0 && !nullable:
-		d.fail(start, runtime.ErrNull, "")
-		return Value{}
-	case n < 0:
-		return Value{Null: true}
+	case done:
+		return v
 	case n > runtime.MaxStringLen:
 		d.fail(start, runtime.ErrInvalidLength, fmt.Sprintf("string length %d over %d", n, runtime.MaxStringLen))
 		return Value{}
@@ -161,16 +174,9 @@ func (d *decoder) str(compact, nullable bool) Value {
 // bytes reads bytes or records; null where nullable is false fails with
 // ErrNull. An empty value is non-nil.
 func (d *decoder) bytes(compact, nullable bool) Value {
-	start := d.off
-	n := d.length(compact, true)
-	switch {
-	case d.err != nil:
-		return Value{}
-	case n < 0 && !nullable:
-		d.fail(start, runtime.ErrNull, "")
-		return Value{}
-	case n < 0:
-		return Value{Null: true}
+	n, v, done := d.lengthOrNull(compact, true, nullable)
+	if done {
+		return v
 	}
 	b := d.take(n)
 	if b == nil && d.err == nil {

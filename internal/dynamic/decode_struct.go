@@ -131,15 +131,9 @@ func (d *decoder) readField(f *schema.Field, compact, tagged bool) Value {
 func (d *decoder) readArray(f *schema.Field, compact, nullable bool) Value {
 	at := len(d.path) - 1 // the field's name, which an element's index joins
 	start := d.off
-	n := d.length(compact, true)
-	switch {
-	case d.err != nil:
-		return Value{}
-	case n < 0 && !nullable:
-		d.fail(start, runtime.ErrNull, "")
-		return Value{}
-	case n < 0:
-		return Value{Null: true}
+	n, v, done := d.lengthOrNull(compact, true, nullable)
+	if done {
+		return v
 	}
 	if n*max(d.minElemSize(f, compact), 1) > len(d.buf)-d.off {
 		d.fail(start, runtime.ErrInvalidLength, fmt.Sprintf("array of %d elements, but only %d bytes remain", n, len(d.buf)-start))

@@ -71,14 +71,20 @@ func heartbeatFrame(t *testing.T) []byte {
 	)
 }
 
-func TestFrames(t *testing.T) {
-	byName := projectSpecs(t)
+// projectFrameSpecs indexes the project's specs (schemas/) for frames.
+func projectFrameSpecs(t *testing.T) *Specs {
+	t.Helper()
 	var all []*schema.Spec
-	for _, s := range byName {
+	for _, s := range projectSpecs(t) {
 		all = append(all, s)
 	}
 	specs, err := NewSpecs(all)
 	require.NoError(t, err)
+	return specs
+}
+
+func TestFrames(t *testing.T) {
+	specs := projectFrameSpecs(t)
 
 	frame := heartbeatFrame(t)
 	f, err := specs.DecodeRequest(frame)
@@ -104,13 +110,7 @@ func TestFrames(t *testing.T) {
 // Bad frames fail with the sentinel, the field path and the byte offset in
 // the frame.
 func TestFrameErrors(t *testing.T) {
-	byName := projectSpecs(t)
-	var all []*schema.Spec
-	for _, s := range byName {
-		all = append(all, s)
-	}
-	specs, err := NewSpecs(all)
-	require.NoError(t, err)
+	specs := projectFrameSpecs(t)
 	good := heartbeatFrame(t)
 	header := 14
 	listeners := header + 1 + 1 + 4 + 8 + 8 + 8 // 44
@@ -125,7 +125,7 @@ func TestFrameErrors(t *testing.T) {
 		err   error
 		want  string
 	}{
-		{"cut in a listener's port", good[:listeners+8], runtime.ErrShortBuffer,
+		{"cut in a listener's security protocol", good[:listeners+8], runtime.ErrShortBuffer,
 			"kafka decode BrokerHeartbeatRequest.Listeners[0].SecurityProtocol v0 at byte 51: short buffer: need 2 bytes, have 1"},
 		{"listener count past the bytes left", good[:listeners+7], runtime.ErrInvalidLength,
 			"kafka decode BrokerHeartbeatRequest.Listeners v0 at byte 44: invalid length: array of 1 elements, but only 7 bytes remain"},
