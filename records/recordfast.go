@@ -8,8 +8,9 @@ package records
 // both always agree.
 //
 // It is the hot loop of reading, written out for the compiler: each varint
-// is one bounds check, one load and one test on its one-byte path (more
-// reads a second byte), lengths skip the zigzag arithmetic (an even value
+// is one bounds check, one load and one test on its one-byte path, a
+// second byte read in place without a helper's return value to merge,
+// lengths skip the zigzag arithmetic (an even value
 // is a length, 1 is -1), and every slice is cut from rec, whose length
 // bounds it. Helpers that do not inline cost more than the repetition.
 func (r *Record) decodeV2Fast(data []byte, p int) (next int, ok bool) {
@@ -18,9 +19,10 @@ func (r *Record) decodeV2Fast(data []byte, p int) (next int, ok bool) {
 	}
 	u, i := uint(data[p]), p+1
 	if u >= 0x80 {
-		if u, i = more(data, i, u); i < 0 {
+		if uint(i) >= uint(len(data)) || data[i] >= 0x80 {
 			return 0, false
 		}
+		u, i = u&0x7f|uint(data[i])<<7, i+1
 	}
 	end := i + int(u>>1)
 	if u&1 != 0 || u < 6<<1 || end > len(data) {
@@ -36,18 +38,20 @@ func (r *Record) decodeV2Fast(data []byte, p int) (next int, ok bool) {
 		return 0, false
 	}
 	if u, i = uint(rec[i]), i+1; u >= 0x80 {
-		if u, i = more(rec, i, u); i < 0 {
+		if uint(i) >= uint(len(rec)) || rec[i] >= 0x80 {
 			return 0, false
 		}
+		u, i = u&0x7f|uint(rec[i])<<7, i+1
 	}
 	r.TimestampDelta = int64(u>>1) ^ -int64(u&1)
 	if uint(i) >= uint(len(rec)) {
 		return 0, false
 	}
 	if u, i = uint(rec[i]), i+1; u >= 0x80 {
-		if u, i = more(rec, i, u); i < 0 {
+		if uint(i) >= uint(len(rec)) || rec[i] >= 0x80 {
 			return 0, false
 		}
+		u, i = u&0x7f|uint(rec[i])<<7, i+1
 	}
 	r.OffsetDelta = int32(u>>1) ^ -int32(u&1)
 
@@ -56,9 +60,10 @@ func (r *Record) decodeV2Fast(data []byte, p int) (next int, ok bool) {
 		return 0, false
 	}
 	if u, i = uint(rec[i]), i+1; u >= 0x80 {
-		if u, i = more(rec, i, u); i < 0 {
+		if uint(i) >= uint(len(rec)) || rec[i] >= 0x80 {
 			return 0, false
 		}
+		u, i = u&0x7f|uint(rec[i])<<7, i+1
 	}
 	if k := i + int(u>>1); u&1 == 0 && k <= len(rec) {
 		r.Key, i = rec[i:k:k], k
@@ -71,9 +76,10 @@ func (r *Record) decodeV2Fast(data []byte, p int) (next int, ok bool) {
 		return 0, false
 	}
 	if u, i = uint(rec[i]), i+1; u >= 0x80 {
-		if u, i = more(rec, i, u); i < 0 {
+		if uint(i) >= uint(len(rec)) || rec[i] >= 0x80 {
 			return 0, false
 		}
+		u, i = u&0x7f|uint(rec[i])<<7, i+1
 	}
 	if k := i + int(u>>1); u&1 == 0 && k <= len(rec) {
 		r.Value, i = rec[i:k:k], k
@@ -88,23 +94,28 @@ func (r *Record) decodeV2Fast(data []byte, p int) (next int, ok bool) {
 		return 0, false
 	}
 	if u, i = uint(rec[i]), i+1; u >= 0x80 {
-		if u, i = more(rec, i, u); i < 0 {
+		if uint(i) >= uint(len(rec)) || rec[i] >= 0x80 {
 			return 0, false
 		}
+		u, i = u&0x7f|uint(rec[i])<<7, i+1
 	}
 	if u&1 != 0 || u>>1 > uint(cap(r.Headers)) {
 		return 0, false
 	}
-	hs := r.Headers[:u>>1]
+	if len(r.Headers) != int(u>>1) {
+		r.Headers = r.Headers[:u>>1] // most batches keep one count: store it once
+	}
+	hs := r.Headers
 	for j := range hs {
 		h := &hs[j]
 		if uint(i) >= uint(len(rec)) {
 			return 0, false
 		}
 		if u, i = uint(rec[i]), i+1; u >= 0x80 {
-			if u, i = more(rec, i, u); i < 0 {
+			if uint(i) >= uint(len(rec)) || rec[i] >= 0x80 {
 				return 0, false
 			}
+			u, i = u&0x7f|uint(rec[i])<<7, i+1
 		}
 		if k := i + int(u>>1); u&1 == 0 && k <= len(rec) {
 			h.Key, i = rec[i:k:k], k
@@ -115,9 +126,10 @@ func (r *Record) decodeV2Fast(data []byte, p int) (next int, ok bool) {
 			return 0, false
 		}
 		if u, i = uint(rec[i]), i+1; u >= 0x80 {
-			if u, i = more(rec, i, u); i < 0 {
+			if uint(i) >= uint(len(rec)) || rec[i] >= 0x80 {
 				return 0, false
 			}
+			u, i = u&0x7f|uint(rec[i])<<7, i+1
 		}
 		if k := i + int(u>>1); u&1 == 0 && k <= len(rec) {
 			h.Value, i = rec[i:k:k], k
@@ -130,17 +142,5 @@ func (r *Record) decodeV2Fast(data []byte, p int) (next int, ok bool) {
 	if i != end {
 		return 0, false
 	}
-	r.Headers = hs
 	return end, true
-}
-
-// more reads the second byte of a varint whose first byte u had the
-// continuation bit, returning the zigzag-encoded value and the position
-// after it, or a position of -1 when the varint runs past b or is longer
-// than two bytes.
-func more(b []byte, i int, u uint) (uint, int) {
-	if uint(i) < uint(len(b)) && b[i] < 0x80 {
-		return u&0x7f | uint(b[i])<<7, i + 1
-	}
-	return 0, -1
 }
