@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
@@ -78,9 +79,19 @@ func (b *Broker) producePartition(c *call, req *kmsg.ProduceRequest, tp topicPar
 	if len(batches) == 0 {
 		return fail(wire.InvalidRecord.Code, "no record batches")
 	}
-	for _, in := range batches {
-		if in.meta.Transactional {
-			if code := b.txns.producing(in.meta.ProducerID, in.meta.ProducerEpoch, tp); code != codeNone {
+	if slices.ContainsFunc(batches, func(in incomingBatch) bool { return in.meta.Transactional }) {
+		// The coordinator stays locked until the batches are appended, so
+		// that no EndTxn or timeout abort writes its marker between the check
+		// and the append: a batch after its transaction's marker would keep
+		// the partition's last stable offset back for ever. (Lock order:
+		// txns, then b, as the coordinator's markers take them.)
+		b.txns.mu.Lock()
+		defer b.txns.mu.Unlock()
+		for _, in := range batches {
+			if !in.meta.Transactional {
+				continue
+			}
+			if code := b.txns.producingLocked(in.meta.ProducerID, in.meta.ProducerEpoch, tp); code != codeNone {
 				return fail(code, "transactional batch of producer %d epoch %d: %s", in.meta.ProducerID, in.meta.ProducerEpoch, wire.ErrorCode(code))
 			}
 		}

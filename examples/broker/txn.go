@@ -189,11 +189,10 @@ func (c *txnCoordinator) checkOffsets(txnID string, producerID int64, epoch int1
 	return codeNone
 }
 
-// producing checks a transactional batch: its producer's transaction must be
-// open, hold the partition, and the epoch must be current.
-func (c *txnCoordinator) producing(producerID int64, epoch int16, tp topicPartition) int16 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// producingLocked checks a transactional batch: its producer's transaction
+// must be open, hold the partition, and the epoch must be current. c.mu must
+// be held, and kept until the batch is appended (see producePartition).
+func (c *txnCoordinator) producingLocked(producerID int64, epoch int16, tp topicPartition) int16 {
 	for _, t := range c.txns {
 		if t.producerID != producerID {
 			continue
