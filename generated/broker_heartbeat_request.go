@@ -262,14 +262,10 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 7); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
 	}
-	switch {
-	case m.Listeners == nil:
-		m.Listeners = make([]BrokerHeartbeatRequestListener, n)
-	case n > cap(m.Listeners):
-		m.Listeners = append(m.Listeners[:cap(m.Listeners)], make([]BrokerHeartbeatRequestListener, n-cap(m.Listeners))...)
-	default:
-		m.Listeners = m.Listeners[:n]
+	if n > cap(m.Listeners) || m.Listeners == nil {
+		m.Listeners = append(make([]BrokerHeartbeatRequestListener, 0, n), m.Listeners[:cap(m.Listeners)]...)
 	}
+	m.Listeners = m.Listeners[:n]
 	for i := range m.Listeners {
 		e := &m.Listeners[i]
 		e.Name, off = d.String(off, runtime.Compact, e.Name, "Name")

@@ -217,14 +217,10 @@ func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version in
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
 	}
-	switch {
-	case m.Mirrors == nil:
-		m.Mirrors = make([]DescribeMirrorsResponseDescribedMirror, n)
-	case n > cap(m.Mirrors):
-		m.Mirrors = append(m.Mirrors[:cap(m.Mirrors)], make([]DescribeMirrorsResponseDescribedMirror, n-cap(m.Mirrors))...)
-	default:
-		m.Mirrors = m.Mirrors[:n]
+	if n > cap(m.Mirrors) || m.Mirrors == nil {
+		m.Mirrors = append(make([]DescribeMirrorsResponseDescribedMirror, 0, n), m.Mirrors[:cap(m.Mirrors)]...)
 	}
+	m.Mirrors = m.Mirrors[:n]
 	for i := range m.Mirrors {
 		if off = m.Mirrors[i].decode(d, off, version); d.Failed() {
 			d.WithinElem("Mirrors", i)
@@ -327,14 +323,10 @@ func (m *DescribeMirrorsResponseDescribedMirror) decode(d *runtime.Decoder, off 
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	}
-	switch {
-	case m.Topics == nil:
-		m.Topics = make([]DescribeMirrorsResponseTopicPartitions, n)
-	case n > cap(m.Topics):
-		m.Topics = append(m.Topics[:cap(m.Topics)], make([]DescribeMirrorsResponseTopicPartitions, n-cap(m.Topics))...)
-	default:
-		m.Topics = m.Topics[:n]
+	if n > cap(m.Topics) || m.Topics == nil {
+		m.Topics = append(make([]DescribeMirrorsResponseTopicPartitions, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
+	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
 		if off = m.Topics[i].decode(d, off, version); d.Failed() {
 			d.WithinElem("Topics", i)
@@ -444,14 +436,10 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(d *runtime.Decoder, off 
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 30); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 30, "Partitions")
 	}
-	switch {
-	case m.Partitions == nil:
-		m.Partitions = make([]DescribeMirrorsResponsePartitionDetail, n)
-	case n > cap(m.Partitions):
-		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]DescribeMirrorsResponsePartitionDetail, n-cap(m.Partitions))...)
-	default:
-		m.Partitions = m.Partitions[:n]
+	if n > cap(m.Partitions) || m.Partitions == nil {
+		m.Partitions = append(make([]DescribeMirrorsResponsePartitionDetail, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
+	m.Partitions = m.Partitions[:n]
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		if p := d.Fixed(off, 28); p != nil {

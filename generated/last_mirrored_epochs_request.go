@@ -185,14 +185,10 @@ func (m *LastMirroredEpochsRequest) decode(d *runtime.Decoder, off int, version 
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	}
-	switch {
-	case m.Topics == nil:
-		m.Topics = make([]LastMirroredEpochsRequestTopicData, n)
-	case n > cap(m.Topics):
-		m.Topics = append(m.Topics[:cap(m.Topics)], make([]LastMirroredEpochsRequestTopicData, n-cap(m.Topics))...)
-	default:
-		m.Topics = m.Topics[:n]
+	if n > cap(m.Topics) || m.Topics == nil {
+		m.Topics = append(make([]LastMirroredEpochsRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
+	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
 		if off = m.Topics[i].decode(d, off, version); d.Failed() {
 			d.WithinElem("Topics", i)
@@ -291,14 +287,10 @@ func (m *LastMirroredEpochsRequestTopicData) decode(d *runtime.Decoder, off int,
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 5, "Partitions")
 	}
-	switch {
-	case m.Partitions == nil:
-		m.Partitions = make([]LastMirroredEpochsRequestPartitionData, n)
-	case n > cap(m.Partitions):
-		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]LastMirroredEpochsRequestPartitionData, n-cap(m.Partitions))...)
-	default:
-		m.Partitions = m.Partitions[:n]
+	if n > cap(m.Partitions) || m.Partitions == nil {
+		m.Partitions = append(make([]LastMirroredEpochsRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
+	m.Partitions = m.Partitions[:n]
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")

@@ -217,14 +217,10 @@ func (m *LastMirroredEpochsResponse) decode(d *runtime.Decoder, off int, version
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	}
-	switch {
-	case m.Topics == nil:
-		m.Topics = make([]LastMirroredEpochsResponseTopicResult, n)
-	case n > cap(m.Topics):
-		m.Topics = append(m.Topics[:cap(m.Topics)], make([]LastMirroredEpochsResponseTopicResult, n-cap(m.Topics))...)
-	default:
-		m.Topics = m.Topics[:n]
+	if n > cap(m.Topics) || m.Topics == nil {
+		m.Topics = append(make([]LastMirroredEpochsResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
+	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
 		if off = m.Topics[i].decode(d, off, version); d.Failed() {
 			d.WithinElem("Topics", i)
@@ -328,14 +324,10 @@ func (m *LastMirroredEpochsResponseTopicResult) decode(d *runtime.Decoder, off i
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 11); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 11, "Partitions")
 	}
-	switch {
-	case m.Partitions == nil:
-		m.Partitions = make([]LastMirroredEpochsResponsePartitionResult, n)
-	case n > cap(m.Partitions):
-		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]LastMirroredEpochsResponsePartitionResult, n-cap(m.Partitions))...)
-	default:
-		m.Partitions = m.Partitions[:n]
+	if n > cap(m.Partitions) || m.Partitions == nil {
+		m.Partitions = append(make([]LastMirroredEpochsResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
+	m.Partitions = m.Partitions[:n]
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		if p := d.Fixed(off, 10); p != nil {

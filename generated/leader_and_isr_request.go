@@ -229,14 +229,10 @@ func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16)
 		off = d.FailRun(off, []int{4, 8, 12, 13}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs", "IsInit"})
 	}
 	n, off = d.ArrayLen(off, runtime.Classic, 23, "PartitionStates")
-	switch {
-	case m.PartitionStates == nil:
-		m.PartitionStates = make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, n)
-	case n > cap(m.PartitionStates):
-		m.PartitionStates = append(m.PartitionStates[:cap(m.PartitionStates)], make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, n-cap(m.PartitionStates))...)
-	default:
-		m.PartitionStates = m.PartitionStates[:n]
+	if n > cap(m.PartitionStates) || m.PartitionStates == nil {
+		m.PartitionStates = append(make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, 0, n), m.PartitionStates[:cap(m.PartitionStates)]...)
 	}
+	m.PartitionStates = m.PartitionStates[:n]
 	for i := range m.PartitionStates {
 		e := &m.PartitionStates[i]
 		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")

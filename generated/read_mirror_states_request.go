@@ -192,10 +192,9 @@ func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version in
 	switch {
 	case n < 0:
 		m.Topics = nil
-	case m.Topics == nil:
-		m.Topics = make([]ReadMirrorStatesRequestTopicData, n)
-	case n > cap(m.Topics):
-		m.Topics = append(m.Topics[:cap(m.Topics)], make([]ReadMirrorStatesRequestTopicData, n-cap(m.Topics))...)
+	case n > cap(m.Topics) || m.Topics == nil:
+		m.Topics = append(make([]ReadMirrorStatesRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
+		m.Topics = m.Topics[:n]
 	default:
 		m.Topics = m.Topics[:n]
 	}
@@ -297,14 +296,10 @@ func (m *ReadMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, v
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 5, "Partitions")
 	}
-	switch {
-	case m.Partitions == nil:
-		m.Partitions = make([]ReadMirrorStatesRequestPartitionData, n)
-	case n > cap(m.Partitions):
-		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]ReadMirrorStatesRequestPartitionData, n-cap(m.Partitions))...)
-	default:
-		m.Partitions = m.Partitions[:n]
+	if n > cap(m.Partitions) || m.Partitions == nil {
+		m.Partitions = append(make([]ReadMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
+	m.Partitions = m.Partitions[:n]
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")

@@ -217,14 +217,10 @@ func (m *ReadMirrorStatesResponse) decode(d *runtime.Decoder, off int, version i
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	}
-	switch {
-	case m.Topics == nil:
-		m.Topics = make([]ReadMirrorStatesResponseTopicResult, n)
-	case n > cap(m.Topics):
-		m.Topics = append(m.Topics[:cap(m.Topics)], make([]ReadMirrorStatesResponseTopicResult, n-cap(m.Topics))...)
-	default:
-		m.Topics = m.Topics[:n]
+	if n > cap(m.Topics) || m.Topics == nil {
+		m.Topics = append(make([]ReadMirrorStatesResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
+	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
 		if off = m.Topics[i].decode(d, off, version); d.Failed() {
 			d.WithinElem("Topics", i)
@@ -336,14 +332,10 @@ func (m *ReadMirrorStatesResponseTopicResult) decode(d *runtime.Decoder, off int
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 20); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 20, "Partitions")
 	}
-	switch {
-	case m.Partitions == nil:
-		m.Partitions = make([]ReadMirrorStatesResponsePartitionResult, n)
-	case n > cap(m.Partitions):
-		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]ReadMirrorStatesResponsePartitionResult, n-cap(m.Partitions))...)
-	default:
-		m.Partitions = m.Partitions[:n]
+	if n > cap(m.Partitions) || m.Partitions == nil {
+		m.Partitions = append(make([]ReadMirrorStatesResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
+	m.Partitions = m.Partitions[:n]
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		if p := d.Fixed(off, 6); p != nil {

@@ -207,14 +207,10 @@ func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) 
 		off = d.FailRun(off, []int{4, 8, 12}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs"})
 	}
 	n, off = d.ArrayLen(off, runtime.Classic, 6, "Partitions")
-	switch {
-	case m.Partitions == nil:
-		m.Partitions = make([]StopReplicaRequestStopReplicaPartition, n)
-	case n > cap(m.Partitions):
-		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]StopReplicaRequestStopReplicaPartition, n-cap(m.Partitions))...)
-	default:
-		m.Partitions = m.Partitions[:n]
+	if n > cap(m.Partitions) || m.Partitions == nil {
+		m.Partitions = append(make([]StopReplicaRequestStopReplicaPartition, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
+	m.Partitions = m.Partitions[:n]
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")

@@ -179,14 +179,10 @@ func (m *StopReplicaResponse) decode(d *runtime.Decoder, off int, version int16)
 	var n int
 	m.ErrorCode, off = d.Int16(off, "ErrorCode")
 	n, off = d.ArrayLen(off, runtime.Classic, 7, "PartitionErrors")
-	switch {
-	case m.PartitionErrors == nil:
-		m.PartitionErrors = make([]StopReplicaResponseStopReplicaPartitionError, n)
-	case n > cap(m.PartitionErrors):
-		m.PartitionErrors = append(m.PartitionErrors[:cap(m.PartitionErrors)], make([]StopReplicaResponseStopReplicaPartitionError, n-cap(m.PartitionErrors))...)
-	default:
-		m.PartitionErrors = m.PartitionErrors[:n]
+	if n > cap(m.PartitionErrors) || m.PartitionErrors == nil {
+		m.PartitionErrors = append(make([]StopReplicaResponseStopReplicaPartitionError, 0, n), m.PartitionErrors[:cap(m.PartitionErrors)]...)
 	}
+	m.PartitionErrors = m.PartitionErrors[:n]
 	for i := range m.PartitionErrors {
 		e := &m.PartitionErrors[i]
 		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")

@@ -188,14 +188,10 @@ func (m *WriteMirrorStatesRequest) decode(d *runtime.Decoder, off int, version i
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	}
-	switch {
-	case m.Topics == nil:
-		m.Topics = make([]WriteMirrorStatesRequestTopicData, n)
-	case n > cap(m.Topics):
-		m.Topics = append(m.Topics[:cap(m.Topics)], make([]WriteMirrorStatesRequestTopicData, n-cap(m.Topics))...)
-	default:
-		m.Topics = m.Topics[:n]
+	if n > cap(m.Topics) || m.Topics == nil {
+		m.Topics = append(make([]WriteMirrorStatesRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
+	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
 		if off = m.Topics[i].decode(d, off, version); d.Failed() {
 			d.WithinElem("Topics", i)
@@ -304,14 +300,10 @@ func (m *WriteMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, 
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 18); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 18, "Partitions")
 	}
-	switch {
-	case m.Partitions == nil:
-		m.Partitions = make([]WriteMirrorStatesRequestPartitionData, n)
-	case n > cap(m.Partitions):
-		m.Partitions = append(m.Partitions[:cap(m.Partitions)], make([]WriteMirrorStatesRequestPartitionData, n-cap(m.Partitions))...)
-	default:
-		m.Partitions = m.Partitions[:n]
+	if n > cap(m.Partitions) || m.Partitions == nil {
+		m.Partitions = append(make([]WriteMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
+	m.Partitions = m.Partitions[:n]
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")

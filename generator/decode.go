@@ -60,49 +60,82 @@ func readsMarker(sm *structModel) bool {
 	return false
 }
 
-// decodeBody decodes into the struct held by sc.recv.
+// decodeBody decodes into the struct held by sc.recv. The defaults of the
+// fields that are never in place come first, one block per condition.
 func decodeBody(sm *structModel, sc scope) []Code {
+	var defaults defaultBlocks
 	var body []Code
 	for _, st := range sm.p.Steps {
-		var read, absent []Code
+		if st.When.Never() {
+			for _, f := range st.Fields {
+				defaults.add(sm.field(f), st.When.Within, sc)
+			}
+			continue
+		}
+		var read []Code
 		if st.Run {
 			read = readRun(sm, st, sc)
 		} else {
 			fm := sm.field(st.Fields[0])
 			read = readValue(fm, sc.r().Dot(fm.goName), false, sc)
 		}
-		for _, f := range st.Fields {
-			absent = append(absent, absentDefault(sm.field(f), outside(st.When), sc)...)
-		}
-		switch {
-		case st.When.Always():
+		if st.When.Always() {
 			body = append(body, read...)
-		case st.When.Never():
-			body = append(body, absent...)
-		case len(absent) == 0:
+			continue
+		}
+		var absent defaultBlocks
+		for _, f := range st.Fields {
+			absent.add(sm.field(f), outside(st.When), sc)
+		}
+		if code := absent.code(); len(code) > 0 {
+			body = append(body, If(condExpr(st.When)).Block(read...).Else().Block(code...))
+		} else {
 			body = append(body, If(condExpr(st.When)).Block(read...))
-		default:
-			body = append(body, If(condExpr(st.When)).Block(read...).Else().Block(absent...))
 		}
 	}
+	body = append(defaults.code(), body...)
 	if sm.hasTags {
 		body = append(body, readTagSection(sm, sc)...)
 	}
 	return body
 }
 
-// absentDefault sets a field to its default at the versions w where it is
-// not in place, unless it is tagged there (the tag section then sets it).
-func absentDefault(fm *fieldModel, w schema.Versions, sc scope) []Code {
+// defaultBlocks gathers the defaults of fields at versions where they are
+// neither in place nor tagged, one block per condition.
+type defaultBlocks []*defaultBlock
+
+type defaultBlock struct {
+	notTagged plan.Cond // the fields are not tagged (unless static)
+	stmts     []Code
+}
+
+// add sets fm to its default at the versions w where it is not in place,
+// unless it is tagged there (the tag section then sets it).
+func (b *defaultBlocks) add(fm *fieldModel, w schema.Versions, sc scope) {
 	tagged := rebase(fm.p.Tagged, w)
-	def := fm.setDefault(sc.r().Dot(fm.goName))
-	switch {
-	case tagged.Always():
-		return nil
-	case tagged.Never():
-		return def
+	if tagged.Always() {
+		return
 	}
-	return []Code{If(notCondExpr(tagged)).Block(def...)}
+	def := fm.setDefault(sc.r().Dot(fm.goName))
+	for _, g := range *b {
+		if g.notTagged == tagged || g.notTagged.Never() && tagged.Never() {
+			g.stmts = append(g.stmts, def...)
+			return
+		}
+	}
+	*b = append(*b, &defaultBlock{notTagged: tagged, stmts: def})
+}
+
+func (b defaultBlocks) code() []Code {
+	var out []Code
+	for _, g := range b {
+		if g.notTagged.Never() {
+			out = append(out, g.stmts...)
+		} else {
+			out = append(out, If(notCondExpr(g.notTagged)).Block(g.stmts...))
+		}
+	}
+	return out
 }
 
 // readRun reads a run of fixed-width fields: a single field with its own

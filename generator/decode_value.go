@@ -129,18 +129,18 @@ func growTo(fm *fieldModel, val *Statement) []Code {
 	if fm.f.Type.Kind != schema.KindStruct {
 		return []Code{Add(val).Op("=").Add(rt("Grow")).Call(val.Clone(), Id("n"))}
 	}
-	elem := Id(fm.elem.goName)
-	var cases []Code
-	if fm.nullable {
-		cases = append(cases, Case(Id("n").Op("<").Lit(0)).Block(Add(val).Op("=").Nil()))
+	// A new backing array holds the old elements; an empty array is not
+	// nil (null).
+	grow := Add(val).Op("=").Append(Make(Index().Id(fm.elem.goName), Lit(0), Id("n")), Add(val).Index(Empty(), Cap(val)).Op("..."))
+	needed := Id("n").Op(">").Cap(val).Op("||").Add(val).Op("==").Nil()
+	if !fm.nullable {
+		return []Code{If(needed).Block(grow), Add(val).Op("=").Add(val).Index(Empty(), Id("n"))}
 	}
-	return []Code{Switch().Block(append(cases,
-		Case(Add(val).Op("==").Nil()).Block(Add(val).Op("=").Make(Index().Add(elem), Id("n"))),
-		Case(Id("n").Op(">").Cap(val)).Block(
-			Add(val).Op("=").Append(Add(val).Index(Empty(), Cap(val)), Make(Index().Add(elem), Id("n").Op("-").Cap(val)).Op("...")),
-		),
+	return []Code{Switch().Block(
+		Case(Id("n").Op("<").Lit(0)).Block(Add(val).Op("=").Nil()),
+		Case(needed).Block(grow, Add(val).Op("=").Add(val).Index(Empty(), Id("n"))),
 		Default().Block(Add(val).Op("=").Add(val).Index(Empty(), Id("n"))),
-	)...)}
+	)}
 }
 
 // readPrimitive is the Decoder call reading one fixed-width value of the

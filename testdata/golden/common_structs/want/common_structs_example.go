@@ -225,14 +225,10 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 	if n, off = d.SmallArrayLen(off, lengths, 3); n < 0 {
 		n, off = d.ArrayLen(off, lengths, 3, "Backups")
 	}
-	switch {
-	case m.Backups == nil:
-		m.Backups = make([]CommonStructsExampleEndpoint, n)
-	case n > cap(m.Backups):
-		m.Backups = append(m.Backups[:cap(m.Backups)], make([]CommonStructsExampleEndpoint, n-cap(m.Backups))...)
-	default:
-		m.Backups = m.Backups[:n]
+	if n > cap(m.Backups) || m.Backups == nil {
+		m.Backups = append(make([]CommonStructsExampleEndpoint, 0, n), m.Backups[:cap(m.Backups)]...)
 	}
+	m.Backups = m.Backups[:n]
 	for i := range m.Backups {
 		e := &m.Backups[i]
 		e.Host, off = d.String(off, lengths, e.Host, "Host")
@@ -250,14 +246,10 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 		if n, off = d.SmallArrayLen(off, lengths, 5); n < 0 {
 			n, off = d.ArrayLen(off, lengths, 5, "Clusters")
 		}
-		switch {
-		case m.Clusters == nil:
-			m.Clusters = make([]CommonStructsExampleCluster, n)
-		case n > cap(m.Clusters):
-			m.Clusters = append(m.Clusters[:cap(m.Clusters)], make([]CommonStructsExampleCluster, n-cap(m.Clusters))...)
-		default:
-			m.Clusters = m.Clusters[:n]
+		if n > cap(m.Clusters) || m.Clusters == nil {
+			m.Clusters = append(make([]CommonStructsExampleCluster, 0, n), m.Clusters[:cap(m.Clusters)]...)
 		}
+		m.Clusters = m.Clusters[:n]
 		for i := range m.Clusters {
 			if off = m.Clusters[i].decode(d, off, version); d.Failed() {
 				d.WithinElem("Clusters", i)

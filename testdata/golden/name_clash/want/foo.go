@@ -253,14 +253,10 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
 	}
-	switch {
-	case m.Bars == nil:
-		m.Bars = make([]FooBar2, n)
-	case n > cap(m.Bars):
-		m.Bars = append(m.Bars[:cap(m.Bars)], make([]FooBar2, n-cap(m.Bars))...)
-	default:
-		m.Bars = m.Bars[:n]
+	if n > cap(m.Bars) || m.Bars == nil {
+		m.Bars = append(make([]FooBar2, 0, n), m.Bars[:cap(m.Bars)]...)
 	}
+	m.Bars = m.Bars[:n]
 	for i := range m.Bars {
 		e := &m.Bars[i]
 		e.Value, off = d.Int32(off, "Value")

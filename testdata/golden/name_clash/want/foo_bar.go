@@ -180,14 +180,10 @@ func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
 	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
 		n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
 	}
-	switch {
-	case m.Qux == nil:
-		m.Qux = make([]FooBarQux, n)
-	case n > cap(m.Qux):
-		m.Qux = append(m.Qux[:cap(m.Qux)], make([]FooBarQux, n-cap(m.Qux))...)
-	default:
-		m.Qux = m.Qux[:n]
+	if n > cap(m.Qux) || m.Qux == nil {
+		m.Qux = append(make([]FooBarQux, 0, n), m.Qux[:cap(m.Qux)]...)
 	}
+	m.Qux = m.Qux[:n]
 	for i := range m.Qux {
 		e := &m.Qux[i]
 		e.APIKey, off = d.Int16(off, "APIKey")

@@ -321,10 +321,9 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 	switch {
 	case n < 0:
 		m.Items = nil
-	case m.Items == nil:
-		m.Items = make([]NullableArraysItem, n)
-	case n > cap(m.Items):
-		m.Items = append(m.Items[:cap(m.Items)], make([]NullableArraysItem, n-cap(m.Items))...)
+	case n > cap(m.Items) || m.Items == nil:
+		m.Items = append(make([]NullableArraysItem, 0, n), m.Items[:cap(m.Items)]...)
+		m.Items = m.Items[:n]
 	default:
 		m.Items = m.Items[:n]
 	}

@@ -285,6 +285,13 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 
 func (m *NullableStructExample) decode(d *runtime.Decoder, off int, version int16) int {
 	var present bool
+	if version < 3 {
+		m.Checkpoint = nil
+		if m.Hint == nil {
+			m.Hint = new(NullableStructExampleHint)
+		}
+		m.Hint.Reset()
+	}
 	if version >= 2 {
 		if present, off = d.StructMarker(off, "Coordinator"); !present {
 			m.Coordinator = nil
@@ -307,15 +314,6 @@ func (m *NullableStructExample) decode(d *runtime.Decoder, off int, version int1
 			m.Cursor = new(NullableStructExampleCursor)
 		}
 		off = d.Within(off, m.Cursor.decode(d, off, version), "Cursor")
-	}
-	if version < 3 {
-		m.Checkpoint = nil
-	}
-	if version < 3 {
-		if m.Hint == nil {
-			m.Hint = new(NullableStructExampleHint)
-		}
-		m.Hint.Reset()
 	}
 	if version < 3 {
 		m.UnknownTags = m.UnknownTags[:0]

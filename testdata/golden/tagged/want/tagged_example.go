@@ -410,33 +410,19 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 
 func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
-	m.PlainField, off = d.Int32(off, "PlainField")
 	if version < 1 {
 		m.LeaderEpoch = -1
-	}
-	if version < 1 {
 		m.ClientName = "anonymous"
-	}
-	if version < 1 {
 		m.Rack = runtime.NullString{}
-	}
-	if version < 1 {
 		m.Replicas = m.Replicas[:0]
-	}
-	if version < 1 {
 		m.Enabled = true
-	}
-	if version < 1 {
 		m.TopicID = runtime.UUID{}
-	}
-	if version < 1 {
 		m.Ratio = 0.5
+		m.Snapshot.Reset()
 	}
+	m.PlainField, off = d.Int32(off, "PlainField")
 	if version <= 1 {
 		m.Leader, off = d.Int64(off, "Leader")
-	}
-	if version < 1 {
-		m.Snapshot.Reset()
 	}
 	if version < 1 {
 		m.UnknownTags = m.UnknownTags[:0]

@@ -309,14 +309,10 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 		if n, off = d.SmallArrayLen(off, lengths, 2); n < 0 {
 			n, off = d.ArrayLen(off, lengths, 2, "Groups")
 		}
-		switch {
-		case m.Groups == nil:
-			m.Groups = make([]VersionsStraddleGroup, n)
-		case n > cap(m.Groups):
-			m.Groups = append(m.Groups[:cap(m.Groups)], make([]VersionsStraddleGroup, n-cap(m.Groups))...)
-		default:
-			m.Groups = m.Groups[:n]
+		if n > cap(m.Groups) || m.Groups == nil {
+			m.Groups = append(make([]VersionsStraddleGroup, 0, n), m.Groups[:cap(m.Groups)]...)
 		}
+		m.Groups = m.Groups[:n]
 		for i := range m.Groups {
 			e := &m.Groups[i]
 			e.GroupID, off = d.String(off, lengths, e.GroupID, "GroupId")
