@@ -1,0 +1,206 @@
+package bench
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"testing"
+
+	"github.com/IBM/sarama"
+	"github.com/kafkagen/kafkagen/records"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// Reading the records of a Fetch response (see recordset_test.go). Every
+// reader sums the same lengths, headers walked by index (a range loop's
+// copy of each header would cost the harness more than some readers).
+
+func rsReadOurs(r *records.Reader, rr *records.RecordReader, rec *records.Record, blob []byte) rsSummary {
+	var s rsSummary
+	r.Reset(blob)
+	for r.Next() {
+		if rr.Reset(r.Batch(), nil) != nil {
+			panic(rr.Err())
+		}
+		for rr.Next(rec) {
+			s.records++
+			s.bytes += len(rec.Key) + len(rec.Value)
+			for i := range rec.Headers {
+				s.bytes += len(rec.Headers[i].Key) + len(rec.Headers[i].Value)
+			}
+		}
+		if rr.Err() != nil {
+			panic(rr.Err())
+		}
+	}
+	if r.Err() != nil {
+		panic(r.Err())
+	}
+	return s
+}
+
+// rsReadKmsg reads each batch with kmsg (ReadFrom, or UnsafeReadFrom when
+// unsafe, which aliases header keys as strings), checks its CRC, and reads
+// each record from its length.
+func rsReadKmsg(batch *kmsg.RecordBatch, rec *kmsg.Record, blob []byte, unsafe bool) rsSummary {
+	var s rsSummary
+	for len(blob) > 0 {
+		n := 12 + int(binary.BigEndian.Uint32(blob[8:]))
+		if err := batch.ReadFrom(blob[:n]); err != nil {
+			panic(err)
+		}
+		if uint32(batch.CRC) != crc32.Checksum(blob[21:n], castagnoli) {
+			panic("crc")
+		}
+		blob = blob[n:]
+		raw := batch.Records
+		for i := int32(0); i < batch.NumRecords; i++ {
+			length, k := binary.Varint(raw)
+			end := k + int(length)
+			var err error
+			if unsafe {
+				err = rec.UnsafeReadFrom(raw[:end])
+			} else {
+				err = rec.ReadFrom(raw[:end])
+			}
+			if err != nil {
+				panic(err)
+			}
+			raw = raw[end:]
+			s.records++
+			s.bytes += len(rec.Key) + len(rec.Value)
+			for i := range rec.Headers {
+				s.bytes += len(rec.Headers[i].Key) + len(rec.Headers[i].Value)
+			}
+		}
+	}
+	return s
+}
+
+// rsFetchBody wraps blob in a v4 Fetch response for sarama's decoder.
+func rsFetchBody(blob []byte) []byte {
+	resp := kmsg.NewFetchResponse()
+	resp.Version = 4
+	p := kmsg.NewFetchResponseTopicPartition()
+	p.RecordBatches = blob
+	t := kmsg.NewFetchResponseTopic()
+	t.Topic = "t"
+	t.Partitions = append(t.Partitions, p)
+	resp.Topics = append(resp.Topics, t)
+	return resp.AppendTo(nil)
+}
+
+func rsReadSarama(body []byte) rsSummary {
+	resp := &sarama.FetchResponse{}
+	if err := saramaDecodeBody(body, saramaDecoder(resp), 4); err != nil {
+		panic(err)
+	}
+	var s rsSummary
+	for _, set := range resp.GetBlock("t", 0).RecordsSet {
+		for _, r := range set.RecordBatch.Records {
+			s.records++
+			s.bytes += len(r.Key) + len(r.Value)
+			for i := range r.Headers {
+				s.bytes += len(r.Headers[i].Key) + len(r.Headers[i].Value)
+			}
+		}
+	}
+	return s
+}
+
+// rsVarint reads a zigzag varint, its one- and two-byte forms inline (as
+// the floors' fastest way to follow a length), and its length.
+func rsVarint(b []byte) (int, int) {
+	if len(b) > 0 && b[0] < 0x80 {
+		return int(b[0]>>1) ^ -int(b[0]&1), 1
+	}
+	if len(b) > 1 && b[1] < 0x80 {
+		u := int(b[0]&0x7f) | int(b[1])<<7
+		return u>>1 ^ -(u & 1), 2
+	}
+	v, n := binary.Varint(b)
+	return int(v), n
+}
+
+// rsWalk is the floor under reading: each batch's CRC, then its records'
+// lengths followed to the end, nothing else read.
+func rsWalk(blob []byte) rsSummary {
+	var s rsSummary
+	for len(blob) > 0 {
+		n := 12 + int(binary.BigEndian.Uint32(blob[8:]))
+		if binary.BigEndian.Uint32(blob[17:]) != crc32.Checksum(blob[21:n], castagnoli) {
+			panic("crc")
+		}
+		raw := blob[61:n]
+		for len(raw) > 0 {
+			length, k := rsVarint(raw)
+			raw = raw[k+length:]
+			s.records++
+		}
+		blob = blob[n:]
+	}
+	return s
+}
+
+// rsWalkFields is a floor under any reader that finds every key, value
+// and header: each batch's CRC, then every varint of every record
+// followed, the lengths summed as the readers sum them, no record filled
+// in and nothing checked.
+func rsWalkFields(blob []byte) rsSummary {
+	var s rsSummary
+	for len(blob) > 0 {
+		n := 12 + int(binary.BigEndian.Uint32(blob[8:]))
+		if binary.BigEndian.Uint32(blob[17:]) != crc32.Checksum(blob[21:n], castagnoli) {
+			panic("crc")
+		}
+		raw := blob[61:n]
+		for len(raw) > 0 {
+			length, k := rsVarint(raw)
+			rec := raw[k+1 : k+length] // after the attributes
+			raw = raw[k+length:]
+			_, k = rsVarint(rec) // timestamp delta
+			rec = rec[k:]
+			_, k = rsVarint(rec) // offset delta
+			rec = rec[k:]
+			for range 2 { // key, value
+				l, k := rsVarint(rec)
+				rec = rec[k+max(l, 0):]
+				s.bytes += max(l, 0)
+			}
+			headers, k := rsVarint(rec)
+			rec = rec[k:]
+			for range 2 * headers {
+				l, k := rsVarint(rec)
+				rec = rec[k+max(l, 0):]
+				s.bytes += max(l, 0)
+			}
+			s.records++
+		}
+		blob = blob[n:]
+	}
+	return s
+}
+
+func BenchmarkRecordsetRead(b *testing.B) {
+	blob := rsBlob()
+	run := func(op, impl string, f func()) {
+		b.Run("op="+op+"/impl="+impl, func(b *testing.B) {
+			b.SetBytes(int64(len(blob)))
+			b.ReportAllocs()
+			for b.Loop() {
+				f()
+			}
+		})
+	}
+	var r records.Reader
+	var rr records.RecordReader
+	var rec records.Record
+	run("read", "kafkagen", func() { rsReadOurs(&r, &rr, &rec, blob) })
+	var kb kmsg.RecordBatch
+	var kr kmsg.Record
+	run("read", "kmsg", func() { rsReadKmsg(&kb, &kr, blob, false) })
+	run("read", "kmsg-unsafe", func() { rsReadKmsg(&kb, &kr, blob, true) })
+	body := rsFetchBody(blob)
+	run("read", "sarama", func() { rsReadSarama(body) })
+	run("walk", "floor", func() { rsWalk(blob) })
+	run("walk-fields", "floor", func() { rsWalkFields(blob) })
+}
