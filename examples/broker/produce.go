@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -70,11 +69,7 @@ func (b *Broker) producePartition(c *call, req *kmsg.ProduceRequest, tp topicPar
 	}
 	batches, err := c.rec.incoming(blob, c.version)
 	if err != nil {
-		code := wire.CorruptMessage.Code
-		if errors.Is(err, errNeedsV2) {
-			code = wire.InvalidRecord.Code
-		}
-		return fail(code, "%v", err)
+		return fail(produceErrorCode(err), "%v", err)
 	}
 	if len(batches) == 0 {
 		return fail(wire.InvalidRecord.Code, "no record batches")

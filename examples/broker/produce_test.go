@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -187,33 +188,42 @@ func TestProduceRejects(t *testing.T) {
 	good := v2Batch(t, records.CompressionNone, testRecord{value: []byte("v")})
 	badCRC := append([]byte{}, good...)
 	badCRC[len(badCRC)-1] ^= 0xff
+	zstd := v2Batch(t, records.CompressionZstd, testRecord{value: []byte("v")})
 	tests := []struct {
 		name      string
+		version   int16
 		topic     string
 		partition int32
 		acks      int16
 		blob      []byte
 		code      int16
 	}{
-		{"crc", "t", 0, 1, badCRC, wire.CorruptMessage.Code},
-		{"truncated", "t", 0, 1, good[:len(good)-3], wire.CorruptMessage.Code},
-		{"empty", "t", 0, 1, []byte{}, wire.InvalidRecord.Code},
-		{"acks", "t", 0, 2, good, wire.InvalidRequiredAcks.Code},
-		{"partition", "t", 5, 1, good, wire.UnknownTopicOrPartition.Code},
-		{"no auto-create", "missing", 0, 1, good, wire.UnknownTopicOrPartition.Code},
-		{"bad name", "a/b", 0, 1, good, wire.UnknownTopicOrPartition.Code},
+		{"crc", 9, "t", 0, 1, badCRC, wire.CorruptMessage.Code},
+		{"truncated", 9, "t", 0, 1, good[:len(good)-3], wire.CorruptMessage.Code},
+		{"empty", 9, "t", 0, 1, []byte{}, wire.InvalidRecord.Code},
+		{"two batches", 9, "t", 0, 1, append(slices.Clone(good), good...), wire.InvalidRecord.Code},
+		{"zstd before v7", 6, "t", 0, 1, zstd, wire.UnsupportedCompressionType.Code},
+		{"acks", 9, "t", 0, 2, good, wire.InvalidRequiredAcks.Code},
+		{"partition", 9, "t", 5, 1, good, wire.UnknownTopicOrPartition.Code},
+		{"no auto-create", 9, "missing", 0, 1, good, wire.UnknownTopicOrPartition.Code},
+		{"bad name", 9, "a/b", 0, 1, good, wire.UnknownTopicOrPartition.Code},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp := do(t, cl, produceReq(tt.topic, tt.partition, tt.acks, tt.blob), 9, kmsg.NewProduceResponse())
+			resp := do(t, cl, produceReq(tt.topic, tt.partition, tt.acks, tt.blob), tt.version, kmsg.NewProduceResponse())
 			p := resp.Responses[0].PartitionResponses[0]
 			assert.Equal(t, tt.code, p.ErrorCode)
 			assert.Equal(t, int64(-1), p.BaseOffset)
-			assert.True(t, p.ErrorMessage.Valid, "v8+ answers carry a message")
+			if tt.version >= 8 {
+				assert.True(t, p.ErrorMessage.Valid, "v8+ answers carry a message")
+			}
 		})
 	}
 	p := fetchOne(t, cl, 12, fetchReq(12, "t", runtime.UUID{}, 0, 0))
 	assert.Equal(t, int64(0), p.HighWatermark, "nothing was appended")
+
+	res := do(t, cl, produceReq("t", 0, 1, zstd), 7, kmsg.NewProduceResponse()).Responses[0].PartitionResponses[0]
+	assert.Equal(t, codeNone, res.ErrorCode, "zstd from produce v7 on")
 }
 
 func TestProduceAcksZero(t *testing.T) {

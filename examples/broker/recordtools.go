@@ -6,11 +6,32 @@ import (
 	"fmt"
 
 	"github.com/kafkagen/kafkagen/records"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
-// errNeedsV2 is a Produce request of v3 or later carrying a legacy message
-// set: Kafka accepts only record batches v2 there (INVALID_RECORD).
-var errNeedsV2 = errors.New("produce v3 and later carry only record batches v2")
+// What Kafka's ProduceRequest.validateRecords refuses in a partition's
+// records, before reading them further.
+var (
+	// errNeedsV2: a legacy message set in Produce v3 or later (INVALID_RECORD).
+	errNeedsV2 = errors.New("produce v3 and later carry only record batches v2")
+	// errOneBatch: Produce v3 and later carry exactly one batch per
+	// partition (INVALID_RECORD).
+	errOneBatch = errors.New("produce v3 and later carry exactly one record batch per partition")
+	// errZstdBeforeV7: zstd needs Produce v7 (UNSUPPORTED_COMPRESSION_TYPE).
+	errZstdBeforeV7 = errors.New("zstd compression needs produce v7 or later")
+)
+
+// produceErrorCode is the error code Kafka answers for a partition whose
+// records incoming refused.
+func produceErrorCode(err error) int16 {
+	switch {
+	case errors.Is(err, errNeedsV2), errors.Is(err, errOneBatch):
+		return wire.InvalidRecord.Code
+	case errors.Is(err, errZstdBeforeV7):
+		return wire.UnsupportedCompressionType.Code
+	}
+	return wire.CorruptMessage.Code
+}
 
 // recordTools are one connection's reusable record readers, decompressor
 // and builders (none of which is safe for concurrent use).
@@ -35,8 +56,13 @@ func (t *recordTools) incoming(blob []byte, version int16) ([]incomingBatch, err
 	t.reader.Reset(blob)
 	for t.reader.Next() {
 		rb := t.reader.Batch()
-		if rb.Magic < records.MagicV2 && version >= 3 {
+		switch {
+		case rb.Magic < records.MagicV2 && version >= 3:
 			return nil, fmt.Errorf("batch at byte %d has magic %d: %w", rb.Pos, rb.Magic, errNeedsV2)
+		case version >= 3 && rb.Pos > 0:
+			return nil, fmt.Errorf("a second batch at byte %d: %w", rb.Pos, errOneBatch)
+		case rb.Compression() == records.CompressionZstd && version < 7:
+			return nil, fmt.Errorf("batch at byte %d, produce v%d: %w", rb.Pos, version, errZstdBeforeV7)
 		}
 		if err := t.rr.Reset(rb, &t.dec); err != nil {
 			return nil, err
