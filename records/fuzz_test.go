@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/kafkagen/kafkagen/internal/corpus"
@@ -80,7 +81,10 @@ func FuzzRead(f *testing.F) {
 				continue
 			}
 			n := 0
-			for rr.Next(&rec) {
+			for p := rr.p; rr.Next(&rec); p = rr.p {
+				if b.Magic == MagicV2 {
+					checkGeneralAgrees(t, &rr, &rec, p)
+				}
 				n++
 			}
 			if err := rr.Err(); err != nil {
@@ -99,6 +103,27 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("batches cover %d bytes and the tail %d of %d", covered, len(r.Tail()), len(blob))
 		}
 	})
+}
+
+// checkGeneralAgrees decodes the v2 record Next just read at p again with
+// the general decoder, which must agree with whichever path Next took.
+func checkGeneralAgrees(t *testing.T, rr *RecordReader, got *Record, p int) {
+	var want Record
+	next, fe := want.decodeV2(rr.data, p)
+	if fe != nil || next != rr.p {
+		t.Fatalf("record at %d: Next read it to %d, decodeV2 to %d with %v", p, rr.p, next, fe)
+	}
+	want.Offset, want.Timestamp, want.Sequence = got.Offset, got.Timestamp, got.Sequence
+	if len(want.Headers) == 0 {
+		want.Headers = got.Headers[:0:0]
+	}
+	gotCopy := *got
+	if len(gotCopy.Headers) == 0 {
+		gotCopy.Headers = got.Headers[:0:0]
+	}
+	if !reflect.DeepEqual(want, gotCopy) {
+		t.Fatalf("record at %d: Next read %+v, decodeV2 %+v", p, gotCopy, want)
+	}
 }
 
 func checkError(t *testing.T, err error) {
