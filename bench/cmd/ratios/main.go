@@ -159,6 +159,9 @@ func main() {
 		bound    float64
 	}{
 		{"Recordset read: kmsg ReadFrom / ours ≥ 3×", key{"RecordsetRead", "read", "kmsg"}, key{"RecordsetRead", "read", "kafkagen"}, true, 3},
+		// ReadFrom copies each header key into a string; UnsafeReadFrom
+		// aliases it, as ours does: the same target, like for like.
+		{"Recordset read: kmsg UnsafeReadFrom / ours ≥ 3×", key{"RecordsetRead", "read", "kmsg-unsafe"}, key{"RecordsetRead", "read", "kafkagen"}, true, 3},
 		{"Recordset read: sarama / ours ≥ 5×", key{"RecordsetRead", "read", "sarama"}, key{"RecordsetRead", "read", "kafkagen"}, true, 5},
 		{"Recordset read: ours / walk floor ≤ 1.5×", key{"RecordsetRead", "read", "kafkagen"}, key{"RecordsetRead", "walk", "floor"}, false, 1.5},
 		{"Recordset build: kmsg / ours ≥ 2×", key{"RecordsetBuild", "build", "kmsg"}, key{"RecordsetBuild", "build", "kafkagen"}, true, 2},
@@ -180,15 +183,13 @@ func main() {
 			}
 		}
 	}
-	// Context for the record-set targets: kmsg with header keys aliased as
-	// ours are, the floor of finding every field, the floor under
-	// building, and AppendTo (the builder's buffer copied) beside
-	// Start/Finish.
+	// Context for the record-set targets: the floor of finding every
+	// field, the floor under building, and AppendTo (the builder's buffer
+	// copied) beside Start/Finish.
 	for _, c := range []struct {
 		num, den key
 		what     string
 	}{
-		{key{"RecordsetRead", "read", "kmsg-unsafe"}, key{"RecordsetRead", "read", "kafkagen"}, "Recordset read: kmsg UnsafeReadFrom / ours"},
 		{key{"RecordsetRead", "read", "kafkagen"}, key{"RecordsetRead", "walk-fields", "floor"}, "Recordset read: ours / every-field walk floor"},
 		{key{"RecordsetRead", "walk-fields", "floor"}, key{"RecordsetRead", "walk", "floor"}, "Recordset read: every-field walk / walk floor"},
 		{key{"RecordsetBuild", "build", "kafkagen"}, key{"RecordsetBuild", "copy", "floor"}, "Recordset build: ours / copy floor"},
