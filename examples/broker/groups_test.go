@@ -62,7 +62,9 @@ func describeGroup(t *testing.T, cl *wire.Client, group string) kmsg.DescribeGro
 }
 
 func TestConsumerGroupRebalance(t *testing.T) {
-	tb := startBroker(t, Config{AutoCreate: true, InitialRebalanceDelay: 50 * time.Millisecond})
+	// The delay must outlast the gap between the two joins even on a loaded
+	// machine, or the second starts generation 2.
+	tb := startBroker(t, Config{AutoCreate: true, InitialRebalanceDelay: 500 * time.Millisecond})
 	a, b := tb.client(t, "member-a"), tb.client(t, "member-b")
 
 	// Both join together; the first rebalance waits the initial delay.

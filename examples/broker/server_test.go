@@ -190,10 +190,10 @@ func TestServeLifecycle(t *testing.T) {
 	}()
 	require.Eventually(t, func() bool {
 		data, err := os.ReadFile(stats)
-		return err == nil && bytes.Contains(data, []byte(`"Metadata v12": 1`))
-	}, 5*time.Second, 50*time.Millisecond, "stats are written while running")
+		return err == nil && bytes.Contains(data, []byte(`"Fetch v12": 1`))
+	}, 5*time.Second, 50*time.Millisecond, "stats are written while running, the fetch waiting")
+	require.NoError(t, os.Remove(stats), "removed to see the exit write it again")
 
-	time.Sleep(100 * time.Millisecond)
 	cancel()
 	select {
 	case err := <-done:
@@ -203,7 +203,7 @@ func TestServeLifecycle(t *testing.T) {
 	}
 	<-waiting // answered empty or cut off: either way it returned
 	data, err := os.ReadFile(stats)
-	require.NoError(t, err)
+	require.NoError(t, err, "stats are written on exit")
 	assert.Contains(t, string(data), `"Fetch v12": 1`)
 	_, err = os.Stat(filepath.Join(dir, "capture", "life", "Fetch-v12.bin"))
 	assert.NoError(t, err)
