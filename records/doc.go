@@ -13,11 +13,12 @@
 // of the Err sentinels.
 //
 // Writing: a BatchBuilder builds v2 batches (producer state, transactional
-// and control flags, LogAppendTime, delete horizon, compression), and
-// AppendEndTxnMarker a transaction marker. AppendMessage and
-// MessageSetBuilder write legacy messages and compressed wrappers. A
-// broker appending to its log assigns offsets with AssignOffsets, in place
-// wherever the format allows.
+// and control flags, LogAppendTime, delete horizon, compression), in its
+// own buffer (AppendTo copies the batch out) or straight into the
+// caller's (Start, Finish), and AppendEndTxnMarker a transaction marker.
+// AppendMessage and MessageSetBuilder write legacy messages and compressed
+// wrappers. A broker appending to its log assigns offsets with
+// AssignOffsets, in place wherever the format allows.
 //
 // Compression: gzip, snappy (Java's xerial framing, and raw blocks), lz4
 // (KIP-57 frames, magic 0's old header checksum included) and zstd, on

@@ -90,3 +90,32 @@ func ExampleAppendEndTxnMarker() {
 	}
 	// Output: true true 4000 COMMIT 7
 }
+
+// Build two batches straight into a request's buffer: Start begins each
+// at the end of the buffer and Finish completes it there, without the
+// copy AppendTo makes.
+func ExampleBatchBuilder_Start() {
+	buf := []byte("request header ...")
+	bb := records.NewBatchBuilder()
+	for i := range 2 {
+		bb.Start(buf)
+		bb.BaseOffset = int64(i * 10)
+		bb.ProducerID, bb.ProducerEpoch, bb.BaseSequence = 7, 0, int32(i*10)
+		bb.Append(1700000000000, nil, []byte("first"))
+		bb.Append(1700000000001, nil, []byte("second"))
+		var err error
+		if buf, err = bb.Finish(); err != nil {
+			panic(err)
+		}
+	}
+
+	var r records.Reader
+	r.Reset(buf[len("request header ..."):])
+	for r.Next() {
+		b := r.Batch()
+		fmt.Printf("batch offsets %d-%d, sequence %d-%d\n", b.BaseOffset, b.LastOffset(), b.BaseSequence, b.LastSequence())
+	}
+	// Output:
+	// batch offsets 0-1, sequence 0-1
+	// batch offsets 10-11, sequence 10-11
+}

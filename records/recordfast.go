@@ -8,11 +8,11 @@ package records
 // both always agree.
 //
 // It is the hot loop of reading, written out for the compiler: each varint
-// is one bounds check, one load and one test on its one-byte path, a
-// second byte read in place without a helper's return value to merge,
-// lengths skip the zigzag arithmetic (an even value
-// is a length, 1 is -1), and every slice is cut from rec, whose length
-// bounds it. Helpers that do not inline cost more than the repetition.
+// is one bounds check, one load and one test on its one-byte path, its
+// second byte read in place (a helper's return values would be merged and
+// tested again), lengths skip the zigzag arithmetic (an even value is a
+// length, 1 is -1), and every slice is cut from rec, whose length bounds
+// it. Helpers that do not inline cost more than the repetition.
 func (r *Record) decodeV2Fast(data []byte, p int) (next int, ok bool) {
 	if uint(p) >= uint(len(data)) {
 		return 0, false
