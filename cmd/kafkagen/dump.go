@@ -150,6 +150,8 @@ func newDumper(c *dumpConfig, stdout, stderr io.Writer) (*dumper, error) {
 		return nil, usageError{"give either -requests or -api-key and -version, not both"}
 	case c.apiKey > 0x7fff || c.version > 0x7fff:
 		return nil, usageError{"-api-key and -version are 16-bit"}
+	case c.maxFrame <= 0:
+		return nil, usageError{fmt.Sprintf("-max-frame %d: must be at least 1", c.maxFrame)}
 	}
 	d := &dumper{cfg: c, out: bufio.NewWriter(stdout), stderr: stderr}
 	d.opts.OmitUnknownTags = c.omitTags

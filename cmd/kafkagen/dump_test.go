@@ -168,6 +168,8 @@ func TestDumpMisuse(t *testing.T) {
 		{[]string{"-in", projectSpecDir, "-response"}, "kafkagen dump: responses need -api-key and -version, or -requests FILE\n"},
 		{[]string{"-in", projectSpecDir, "-api-key", "1", "-version", "0"}, "kafkagen dump: -api-key and -version describe responses: add -response\n"},
 		{[]string{"-in", projectSpecDir, "-requests", "x", "-api-key", "1"}, "kafkagen dump: give either -requests or -api-key and -version, not both\n"},
+		{[]string{"-in", projectSpecDir, "-response", "-api-key", "65536", "-version", "0"}, "kafkagen dump: -api-key and -version are 16-bit\n"},
+		{[]string{"-in", projectSpecDir, "-max-frame", "0"}, "kafkagen dump: -max-frame 0: must be at least 1\n"},
 		{[]string{"-in", projectSpecDir, "-records", "hex"}, "kafkagen dump: -records \"hex\": want batches, base64 or size\n"},
 		{[]string{"-in", projectSpecDir, "-message", "PartitionChangeRecord"}, "kafkagen dump: -message needs -version\n"},
 		{[]string{"-in", projectSpecDir, "-message", "PartitionChangeRecord", "-version", "0", "-response"}, "kafkagen dump: -message frames have no header: -response, -requests and -api-key do not apply\n"},
