@@ -175,18 +175,17 @@ func (b *BatchBuilder) add(delta int32, ts int64, key, value []byte, headers []H
 	b.maxTime = max(b.maxTime, ts)
 	b.lastDelta = delta
 	b.count++
-	dst := b.buf
 	// Every varint takes at most 10 bytes: the length, two deltas, two
 	// lengths, the header count, and two lengths per header.
 	bound := 60 + len(key) + len(value)
 	for j := range headers {
 		bound += 20 + len(headers[j].Key) + len(headers[j].Value)
 	}
-	if cap(dst)-len(dst) < bound {
-		dst = growOutOfLine(dst, bound)
+	if cap(b.buf)-len(b.buf) < bound {
+		b.buf = growOutOfLine(b.buf, bound)
 	}
-	n := len(dst)
-	w := dst[n : n+bound]
+	n := len(b.buf)
+	w := b.buf[n : n+bound]
 	w[2] = 0 // attributes
 	i := putUvarint(w, 3, zigzag(ts-b.baseTime))
 	i = putUvarint(w, i, zigzag(int64(delta)))
@@ -203,8 +202,7 @@ func (b *BatchBuilder) add(delta int32, ts int64, key, value []byte, headers []H
 	} else {
 		i = fitLength(w, body)
 	}
-	dst = dst[:n+i]
-	b.buf = dst
+	b.buf = b.buf[:n+i] // only the length changes: one store
 }
 
 // AppendTo appends the batch to dst. It does not reset the builder. A
