@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -93,4 +96,26 @@ func writeFile(t *testing.T, path, data string) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, []byte(data), 0o644))
+}
+
+// A client that outlives its timeout is killed with every process it
+// started.
+func TestRunClientTimeoutKillsItsProcesses(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	spec := clientSpec{Name: "sleepy", Command: func(_, _, _ string, _ int) []string {
+		return []string{"sh", "-c", "sleep 60 & echo $! > " + pidFile + "; wait"}
+	}}
+	start := time.Now()
+	res := runClient(context.Background(), spec, t.TempDir(), "", "", 1, 300*time.Millisecond)
+	assert.Less(t, time.Since(start), 5*time.Second, "the run ended at its timeout, not when the child would have")
+	require.Len(t, res.Failed, 1)
+	assert.Contains(t, res.Failed[0], "FAIL sleepy: timed out after 300ms")
+	data, err := os.ReadFile(pidFile)
+	require.NoError(t, err)
+	pid := strings.TrimSpace(string(data))
+	assert.Eventually(t, func() bool {
+		stat, err := os.ReadFile("/proc/" + pid + "/stat")
+		// Gone, or a zombie waiting for a parent to reap it: not running.
+		return err != nil || strings.Contains(string(stat), ") Z ")
+	}, 5*time.Second, 20*time.Millisecond, "the client's child %s still runs", pid)
 }
