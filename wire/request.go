@@ -60,9 +60,13 @@ func (e *UnsupportedRequestError) Answerable() bool {
 // Request is a decoded request: its header and its body, a generated message
 // of the right type for the api key.
 type Request struct {
-	Header        RequestHeader
+	Header RequestHeader
+	// HeaderVersion is the version Header was read at (the body's
+	// HeaderVersion for its version); -1 when the api key is unknown.
 	HeaderVersion int16
-	Body          runtime.APIMessage
+	// Body is the decoder's message for the api key, decoded at
+	// Header.APIVersion; nil when decoding failed.
+	Body runtime.APIMessage
 	// Frame is the request's frame (without the size prefix); the body starts
 	// at BodyOffset. A server that re-encodes requests to check them compares
 	// against Frame[BodyOffset:].
