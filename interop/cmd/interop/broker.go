@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -122,8 +121,7 @@ func (b *broker) stop() error {
 	select {
 	case err := <-b.exited:
 		b.exited <- err
-		var exit *exec.ExitError
-		if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 0) {
+		if err != nil { // a non-zero exit status: the broker failed to stop cleanly
 			return fmt.Errorf("broker exit on SIGTERM: %w (log: %s)", err, b.logPath)
 		}
 		return nil
