@@ -164,33 +164,6 @@ func (m *BrokerHeartbeatRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *BrokerHeartbeatRequest) isDefault() bool {
-	if m.CurrentState != 0 {
-		return false
-	}
-	if m.TargetState != 0 {
-		return false
-	}
-	if m.BrokerID != 0 {
-		return false
-	}
-	if m.BrokerEpoch != -1 {
-		return false
-	}
-	if m.LeaseDurationMs != 0 {
-		return false
-	}
-	if m.CurMetadataOffset != 0 {
-		return false
-	}
-	if len(m.Listeners) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *BrokerHeartbeatRequest) size(version int16) int {
 	n := 30
 	n += runtime.SizeArrayLen(len(m.Listeners), runtime.Compact)
@@ -330,22 +303,4 @@ func (m *BrokerHeartbeatRequestListener) Reset() {
 	m.Port = 0
 	m.SecurityProtocol = 0
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *BrokerHeartbeatRequestListener) isDefault() bool {
-	if m.Name != "" {
-		return false
-	}
-	if m.Host != "" {
-		return false
-	}
-	if m.Port != 0 {
-		return false
-	}
-	if m.SecurityProtocol != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }

@@ -159,30 +159,6 @@ func (m *BrokerHeartbeatResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *BrokerHeartbeatResponse) isDefault() bool {
-	if m.ThrottleTimeMs != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	if m.ActiveControllerID != 0 {
-		return false
-	}
-	if m.NextState != 0 {
-		return false
-	}
-	if m.BrokerEpoch != -1 {
-		return false
-	}
-	if m.LeaseDurationMs != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *BrokerHeartbeatResponse) size(version int16) int {
 	n := 27
 	n += runtime.SizeTagSection(m.UnknownTags)

@@ -131,15 +131,6 @@ func (m *DescribeMirrorsRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *DescribeMirrorsRequest) isDefault() bool {
-	if m.MirrorNames != nil {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *DescribeMirrorsRequest) size(version int16) int {
 	n := 0
 	n += runtime.SizeArrayLen(len(m.MirrorNames), runtime.Compact)

@@ -149,24 +149,6 @@ func (m *DescribeMirrorsResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *DescribeMirrorsResponse) isDefault() bool {
-	if m.ThrottleTimeMs != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	if m.ErrorMessage.Valid {
-		return false
-	}
-	if len(m.Mirrors) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *DescribeMirrorsResponse) size(version int16) int {
 	n := 6
 	n += runtime.SizeNullString(m.ErrorMessage, runtime.Compact)
@@ -269,21 +251,6 @@ func (m *DescribeMirrorsResponseDescribedMirror) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *DescribeMirrorsResponseDescribedMirror) isDefault() bool {
-	if m.ErrorCode != 0 {
-		return false
-	}
-	if m.MirrorName != "" {
-		return false
-	}
-	if len(m.Topics) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
 	n := 2
 	n += runtime.SizeString(len(m.MirrorName), runtime.Compact)
@@ -368,18 +335,6 @@ func (m *DescribeMirrorsResponseTopicPartitions) Reset() {
 	m.TopicName = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *DescribeMirrorsResponseTopicPartitions) isDefault() bool {
-	if m.TopicName != "" {
-		return false
-	}
-	if len(m.Partitions) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }
 
 func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
@@ -510,25 +465,4 @@ func (m *DescribeMirrorsResponsePartitionDetail) Reset() {
 	m.Lag = -1
 	m.State = ""
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *DescribeMirrorsResponsePartitionDetail) isDefault() bool {
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	if m.SourceOffset != -1 {
-		return false
-	}
-	if m.DestinationOffset != -1 {
-		return false
-	}
-	if m.Lag != -1 {
-		return false
-	}
-	if m.State != "" {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }

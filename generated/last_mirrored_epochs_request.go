@@ -136,18 +136,6 @@ func (m *LastMirroredEpochsRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *LastMirroredEpochsRequest) isDefault() bool {
-	if m.MirrorName != "" {
-		return false
-	}
-	if len(m.Topics) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *LastMirroredEpochsRequest) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.MirrorName), runtime.Compact)
@@ -230,18 +218,6 @@ func (m *LastMirroredEpochsRequestTopicData) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *LastMirroredEpochsRequestTopicData) isDefault() bool {
-	if m.Name != "" {
-		return false
-	}
-	if len(m.Partitions) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }
 
 func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
@@ -331,13 +307,4 @@ func NewLastMirroredEpochsRequestPartitionData() *LastMirroredEpochsRequestParti
 func (m *LastMirroredEpochsRequestPartitionData) Reset() {
 	m.PartitionIndex = 0
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *LastMirroredEpochsRequestPartitionData) isDefault() bool {
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }

@@ -149,24 +149,6 @@ func (m *LastMirroredEpochsResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *LastMirroredEpochsResponse) isDefault() bool {
-	if m.ThrottleTimeMs != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	if m.ErrorMessage.Valid {
-		return false
-	}
-	if len(m.Topics) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *LastMirroredEpochsResponse) size(version int16) int {
 	n := 6
 	n += runtime.SizeNullString(m.ErrorMessage, runtime.Compact)
@@ -262,18 +244,6 @@ func (m *LastMirroredEpochsResponseTopicResult) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *LastMirroredEpochsResponseTopicResult) isDefault() bool {
-	if m.Name != "" {
-		return false
-	}
-	if len(m.Partitions) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }
 
 func (m *LastMirroredEpochsResponseTopicResult) size(version int16) int {
@@ -386,19 +356,4 @@ func (m *LastMirroredEpochsResponsePartitionResult) Reset() {
 	m.LastMirroredEpoch = 0
 	m.ErrorCode = 0
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *LastMirroredEpochsResponsePartitionResult) isDefault() bool {
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	if m.LastMirroredEpoch != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }

@@ -149,27 +149,6 @@ func (m *LeaderAndIsrRequest) Reset() {
 	m.PartitionStates = m.PartitionStates[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *LeaderAndIsrRequest) isDefault() bool {
-	if m.ControllerID != 0 {
-		return false
-	}
-	if m.ControllerEpoch != 0 {
-		return false
-	}
-	if m.AckTimeoutMs != 0 {
-		return false
-	}
-	if m.IsInit != false {
-		return false
-	}
-	if len(m.PartitionStates) != 0 {
-		return false
-	}
-	return true
-}
-
 func (m *LeaderAndIsrRequest) size(version int16) int {
 	n := 13
 	n += runtime.SizeArrayLen(len(m.PartitionStates), runtime.Classic)
@@ -314,31 +293,4 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Reset() {
 	m.Isr = m.Isr[:0]
 	m.ZkVersion = 0
 	m.Replicas = m.Replicas[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) isDefault() bool {
-	if m.TopicName != "" {
-		return false
-	}
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	if m.Leader != 0 {
-		return false
-	}
-	if m.LeaderEpoch != 0 {
-		return false
-	}
-	if len(m.Isr) != 0 {
-		return false
-	}
-	if m.ZkVersion != 0 {
-		return false
-	}
-	if len(m.Replicas) != 0 {
-		return false
-	}
-	return true
 }

@@ -134,18 +134,6 @@ func (m *LeaderAndIsrResponse) Reset() {
 	m.PartitionErrors = m.PartitionErrors[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *LeaderAndIsrResponse) isDefault() bool {
-	if m.ErrorCode != 0 {
-		return false
-	}
-	if len(m.PartitionErrors) != 0 {
-		return false
-	}
-	return true
-}
-
 func (m *LeaderAndIsrResponse) size(version int16) int {
 	n := 2
 	n += runtime.SizeArrayLen(len(m.PartitionErrors), runtime.Classic)
@@ -232,19 +220,4 @@ func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.ErrorCode = 0
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) isDefault() bool {
-	if m.TopicName != "" {
-		return false
-	}
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	return true
 }

@@ -159,36 +159,6 @@ func (m *PartitionChangeRecord) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *PartitionChangeRecord) isDefault() bool {
-	if m.PartitionID != -1 {
-		return false
-	}
-	if m.TopicID != (runtime.UUID{}) {
-		return false
-	}
-	if m.Isr != nil {
-		return false
-	}
-	if m.Leader != -2 {
-		return false
-	}
-	if m.Replicas != nil {
-		return false
-	}
-	if m.RemovingReplicas != nil {
-		return false
-	}
-	if m.AddingReplicas != nil {
-		return false
-	}
-	if m.IsUnclean != -1 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *PartitionChangeRecord) size(version int16) int {
 	n := 20
 	numTags := len(m.UnknownTags)

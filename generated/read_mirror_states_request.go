@@ -136,18 +136,6 @@ func (m *ReadMirrorStatesRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *ReadMirrorStatesRequest) isDefault() bool {
-	if m.MirrorName != "" {
-		return false
-	}
-	if m.Topics != nil {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *ReadMirrorStatesRequest) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.MirrorName), runtime.Compact)
@@ -241,18 +229,6 @@ func (m *ReadMirrorStatesRequestTopicData) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *ReadMirrorStatesRequestTopicData) isDefault() bool {
-	if m.Name != "" {
-		return false
-	}
-	if len(m.Partitions) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *ReadMirrorStatesRequestTopicData) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.Name), runtime.Compact)
@@ -340,13 +316,4 @@ func NewReadMirrorStatesRequestPartitionData() *ReadMirrorStatesRequestPartition
 func (m *ReadMirrorStatesRequestPartitionData) Reset() {
 	m.PartitionIndex = 0
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *ReadMirrorStatesRequestPartitionData) isDefault() bool {
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }

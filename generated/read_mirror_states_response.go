@@ -149,24 +149,6 @@ func (m *ReadMirrorStatesResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *ReadMirrorStatesResponse) isDefault() bool {
-	if m.ThrottleTimeMs != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	if m.ErrorMessage.Valid {
-		return false
-	}
-	if len(m.Topics) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *ReadMirrorStatesResponse) size(version int16) int {
 	n := 6
 	n += runtime.SizeNullString(m.ErrorMessage, runtime.Compact)
@@ -262,18 +244,6 @@ func (m *ReadMirrorStatesResponseTopicResult) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *ReadMirrorStatesResponseTopicResult) isDefault() bool {
-	if m.Name != "" {
-		return false
-	}
-	if len(m.Partitions) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }
 
 func (m *ReadMirrorStatesResponseTopicResult) size(version int16) int {
@@ -412,25 +382,4 @@ func (m *ReadMirrorStatesResponsePartitionResult) Reset() {
 	m.LastMirroredOffset = -1
 	m.LastMirroredEpoch = -1
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *ReadMirrorStatesResponsePartitionResult) isDefault() bool {
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	if m.State != "" {
-		return false
-	}
-	if m.LastMirroredOffset != -1 {
-		return false
-	}
-	if m.LastMirroredEpoch != -1 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }

@@ -142,24 +142,6 @@ func (m *RequestHeader) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *RequestHeader) isDefault() bool {
-	if m.RequestAPIKey != 0 {
-		return false
-	}
-	if m.RequestAPIVersion != 0 {
-		return false
-	}
-	if m.CorrelationID != 0 {
-		return false
-	}
-	if !m.ClientID.Valid || m.ClientID.Value != "" {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *RequestHeader) size(version int16) int {
 	n := 8
 	if version >= 1 {

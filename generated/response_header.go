@@ -121,15 +121,6 @@ func (m *ResponseHeader) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *ResponseHeader) isDefault() bool {
-	if m.CorrelationID != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *ResponseHeader) size(version int16) int {
 	n := 4
 	if version == 1 {

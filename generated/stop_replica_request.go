@@ -144,24 +144,6 @@ func (m *StopReplicaRequest) Reset() {
 	m.Partitions = m.Partitions[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *StopReplicaRequest) isDefault() bool {
-	if m.ControllerID != 0 {
-		return false
-	}
-	if m.ControllerEpoch != 0 {
-		return false
-	}
-	if m.AckTimeoutMs != 0 {
-		return false
-	}
-	if len(m.Partitions) != 0 {
-		return false
-	}
-	return true
-}
-
 func (m *StopReplicaRequest) size(version int16) int {
 	n := 12
 	n += runtime.SizeArrayLen(len(m.Partitions), runtime.Classic)
@@ -260,19 +242,4 @@ func (m *StopReplicaRequestStopReplicaPartition) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.DeletePartition = false
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *StopReplicaRequestStopReplicaPartition) isDefault() bool {
-	if m.TopicName != "" {
-		return false
-	}
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	if m.DeletePartition != false {
-		return false
-	}
-	return true
 }

@@ -134,18 +134,6 @@ func (m *StopReplicaResponse) Reset() {
 	m.PartitionErrors = m.PartitionErrors[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *StopReplicaResponse) isDefault() bool {
-	if m.ErrorCode != 0 {
-		return false
-	}
-	if len(m.PartitionErrors) != 0 {
-		return false
-	}
-	return true
-}
-
 func (m *StopReplicaResponse) size(version int16) int {
 	n := 2
 	n += runtime.SizeArrayLen(len(m.PartitionErrors), runtime.Classic)
@@ -232,19 +220,4 @@ func (m *StopReplicaResponseStopReplicaPartitionError) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.ErrorCode = 0
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *StopReplicaResponseStopReplicaPartitionError) isDefault() bool {
-	if m.TopicName != "" {
-		return false
-	}
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	return true
 }

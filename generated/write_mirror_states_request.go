@@ -139,18 +139,6 @@ func (m *WriteMirrorStatesRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *WriteMirrorStatesRequest) isDefault() bool {
-	if m.MirrorName != "" {
-		return false
-	}
-	if len(m.Topics) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *WriteMirrorStatesRequest) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.MirrorName), runtime.Compact)
@@ -233,18 +221,6 @@ func (m *WriteMirrorStatesRequestTopicData) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *WriteMirrorStatesRequestTopicData) isDefault() bool {
-	if m.Name != "" {
-		return false
-	}
-	if len(m.Partitions) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }
 
 func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
@@ -368,22 +344,4 @@ func (m *WriteMirrorStatesRequestPartitionData) Reset() {
 	m.LastMirroredOffset = -1
 	m.LastMirroredEpoch = -1
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *WriteMirrorStatesRequestPartitionData) isDefault() bool {
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	if m.State != "" {
-		return false
-	}
-	if m.LastMirroredOffset != -1 {
-		return false
-	}
-	if m.LastMirroredEpoch != -1 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }

@@ -149,24 +149,6 @@ func (m *WriteMirrorStatesResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *WriteMirrorStatesResponse) isDefault() bool {
-	if m.ThrottleTimeMs != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	if m.ErrorMessage.Valid {
-		return false
-	}
-	if len(m.Topics) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *WriteMirrorStatesResponse) size(version int16) int {
 	n := 6
 	n += runtime.SizeNullString(m.ErrorMessage, runtime.Compact)
@@ -262,18 +244,6 @@ func (m *WriteMirrorStatesResponseTopicResult) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *WriteMirrorStatesResponseTopicResult) isDefault() bool {
-	if m.Name != "" {
-		return false
-	}
-	if len(m.Partitions) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }
 
 func (m *WriteMirrorStatesResponseTopicResult) size(version int16) int {
@@ -379,16 +349,4 @@ func (m *WriteMirrorStatesResponsePartitionResult) Reset() {
 	m.PartitionIndex = 0
 	m.ErrorCode = 0
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *WriteMirrorStatesResponsePartitionResult) isDefault() bool {
-	if m.PartitionIndex != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }

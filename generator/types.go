@@ -62,6 +62,9 @@ func emitReset(f *File, sm *structModel) {
 	docComment(f, "Reset sets every field to its spec default, keeping the capacity of slices.")
 	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("Reset").Params().Block(body...)
 	f.Line()
+	if !sm.p.Compared {
+		return
+	}
 	docComment(f, "isDefault reports whether every field holds its default (Java's equals\nagainst a new instance), which decides whether a tagged struct is written.")
 	f.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("isDefault").Params().Bool().Block(def...)
 	f.Line()

@@ -64,6 +64,8 @@ func AppendUvarint(b []byte, v uint32) []byte {
 // appendLen writes a length of a string (int16), bytes or records (int32) or
 // an array count (int32), or its compact form (uvarint n+1). n = -1 is null.
 // wide selects int32 over int16 in the non-compact form.
+//
+//go:noinline
 func appendLen(b []byte, n int, l Lengths, wide bool) []byte {
 	switch {
 	case l == Compact:
@@ -76,32 +78,34 @@ func appendLen(b []byte, n int, l Lengths, wide bool) []byte {
 }
 
 // AppendString writes a non-null string. The caller checks the length limit.
+// A Compact string under 127 bytes is written inline; the rest by a call.
 func AppendString(b []byte, s string, l Lengths) []byte {
-	b = appendLen(b, len(s), l, false)
-	if s == "" { // common (empty metadata, client ids): skip the memmove call
-		return b
+	if l && len(s) < 0x7f { // l: Compact (written so, the call stays inlinable)
+		return append(append(b, byte(len(s)+1)), s...)
 	}
+	return appendString(b, s, l)
+}
+
+//go:noinline
+func appendString(b []byte, s string, l Lengths) []byte {
+	b = appendLen(b, len(s), l, false)
 	return append(b, s...)
 }
 
 // AppendNullString writes a nullable string.
 func AppendNullString(b []byte, s NullString, l Lengths) []byte {
 	if !s.Valid {
-		return AppendNullMarker(b, l, false)
+		return appendLen(b, -1, l, false)
 	}
 	return AppendString(b, s.Value, l)
 }
 
 // AppendNullMarker writes the length of a null string (wide: of null bytes,
-// records or an array).
+// records or an array). Generated code now calls AppendNullString,
+// AppendNullBytes and AppendArrayLen(-1); this stays for code generated
+// before them.
 func AppendNullMarker(b []byte, l Lengths, wide bool) []byte {
-	switch {
-	case l == Compact:
-		return append(b, 0)
-	case wide:
-		return append(b, 0xff, 0xff, 0xff, 0xff)
-	}
-	return append(b, 0xff, 0xff)
+	return appendLen(b, -1, l, wide)
 }
 
 // AppendBytes writes bytes or records; nil is written as empty.
@@ -118,8 +122,12 @@ func AppendNullBytes(b []byte, v []byte, l Lengths) []byte {
 	return AppendBytes(b, v, l)
 }
 
-// AppendArrayLen writes an array count; n = -1 is null.
+// AppendArrayLen writes an array count; n = -1 is null. A Compact count
+// under 127 is written inline; the rest by a call.
 func AppendArrayLen(b []byte, n int, l Lengths) []byte {
+	if l && uint(n+1) < 0x80 { // l: Compact (written so, the call stays inlinable)
+		return append(b, byte(n+1))
+	}
 	return appendLen(b, n, l, true)
 }
 

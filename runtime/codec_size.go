@@ -28,11 +28,10 @@ func SizeString(n int, l Lengths) int {
 
 // SizeNullString is the encoded size of a nullable string.
 func SizeNullString(s NullString, l Lengths) int {
-	n := len(s.Value)
 	if !s.Valid {
-		n = -1
+		return SizeString(-1, l)
 	}
-	return SizeString(n, l)
+	return SizeString(len(s.Value), l)
 }
 
 // SizeBytes is the encoded size of bytes or records of length n (n = -1: null).
@@ -45,11 +44,10 @@ func SizeBytes(n int, l Lengths) int {
 
 // SizeNullBytes is the encoded size of nullable bytes (nil: null).
 func SizeNullBytes(v []byte, l Lengths) int {
-	n := len(v)
 	if v == nil {
-		n = -1
+		return SizeBytes(-1, l)
 	}
-	return SizeBytes(n, l)
+	return SizeBytes(len(v), l)
 }
 
 // SizeArrayLen is the encoded size of an array count (n = -1: null).

@@ -62,6 +62,31 @@ func inlinable(f *Field) bool {
 	return true
 }
 
+// markCompared marks the structs whose values are compared with their
+// defaults: those of struct fields (not arrays), and, since comparing a
+// struct compares its fields, theirs.
+func markCompared(m *Message) {
+	var mark func(s *Struct)
+	mark = func(s *Struct) {
+		if s.Compared {
+			return
+		}
+		s.Compared = true
+		for _, f := range s.Fields {
+			if f.Elem != nil && !f.Schema.Type.Array {
+				mark(f.Elem)
+			}
+		}
+	}
+	for _, s := range m.Structs {
+		for _, f := range s.Fields {
+			if f.Elem != nil && !f.Schema.Type.Array {
+				mark(f.Elem)
+			}
+		}
+	}
+}
+
 // at is s planned for the versions w only (a subset of its Within): every
 // condition is settled again for w, and the steps regrouped.
 func (s *Struct) at(w schema.Versions) *Struct {

@@ -69,6 +69,11 @@ type Struct struct {
 	// Methods: the struct has its own size, appendTo and decode methods,
 	// because it is the message or some use of it calls them.
 	Methods bool
+	// Compared: some code asks whether a value of the struct holds its
+	// defaults (isDefault): the struct is the type of a struct field (not
+	// an array), which is written in a tag section only when it does not,
+	// and must where a version lacks it.
+	Compared bool
 }
 
 // Field is the plan of one field.
@@ -156,6 +161,7 @@ func Build(spec *schema.Spec, opts Options) (*Message, error) {
 		}
 	}
 	decideInlining(m)
+	markCompared(m)
 	return m, nil
 }
 

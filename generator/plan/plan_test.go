@@ -15,7 +15,7 @@ import (
 
 // describe renders a plan one line per struct, step and tag:
 //
-//	<struct> <within> flexible=<cond> [methods] min=<bytes>
+//	<struct> <within> flexible=<cond> [methods] [compared] min=<bytes>
 //	  run|one <in place>: <field> [attributes]...
 //	  tag <n> <field> <tagged>
 //
@@ -28,6 +28,9 @@ func describe(m *Message) string {
 		fmt.Fprintf(&b, "%s %s flexible=%s", s.Schema.Name, s.Within, s.Flexible)
 		if s.Methods {
 			b.WriteString(" methods")
+		}
+		if s.Compared {
+			b.WriteString(" compared")
 		}
 		fmt.Fprintf(&b, " min=%d\n", s.MinSize)
 		for _, st := range s.Steps {
@@ -156,7 +159,7 @@ TaggedExample 0-3 flexible=1-3 methods min=5
   tag 6 Ratio always
   tag 7 Leader 2-3
   tag 8 Snapshot always
-SnapshotId 1-3 flexible=always methods min=13
+SnapshotId 1-3 flexible=always methods compared min=13
   run always: EndOffset default=-1 Epoch default=-1
   one never: Note present=always default="none"
   tag 0 Note always
@@ -169,14 +172,14 @@ NullableStructExample 0-4 flexible=3-4 methods min=2
   one never: Hint present=3-4 nullable=always
   tag 0 Checkpoint always
   tag 1 Hint always
-Node 0-4 flexible=3-4 methods min=5
+Node 0-4 flexible=3-4 methods compared min=5
   run always: NodeId default=-1
   one always: Host compact=3-4
-Cursor 0-4 flexible=3-4 methods min=8
+Cursor 0-4 flexible=3-4 methods compared min=8
   run always: Position
-Checkpoint 3-4 flexible=always methods min=9
+Checkpoint 3-4 flexible=always methods compared min=9
   run always: Offset default=-1
-Hint 3-4 flexible=always methods min=3
+Hint 3-4 flexible=always methods compared min=3
   run always: Weight default=1
 `},
 		{"field_flexible", "ExampleHeader", Options{}, `

@@ -131,21 +131,6 @@ func (m *CommonStructsExample) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *CommonStructsExample) isDefault() bool {
-	if !m.Primary.isDefault() {
-		return false
-	}
-	if len(m.Backups) != 0 {
-		return false
-	}
-	if len(m.Clusters) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *CommonStructsExample) size(version int16) int {
 	lengths := runtime.Lengths(version == 1)
 	n := 0
@@ -381,18 +366,6 @@ func (m *CommonStructsExampleCluster) Reset() {
 	m.ClusterID = ""
 	m.Controller.Reset()
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *CommonStructsExampleCluster) isDefault() bool {
-	if m.ClusterID != "" {
-		return false
-	}
-	if !m.Controller.isDefault() {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }
 
 func (m *CommonStructsExampleCluster) size(version int16) int {

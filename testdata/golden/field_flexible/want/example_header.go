@@ -142,24 +142,6 @@ func (m *ExampleHeader) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *ExampleHeader) isDefault() bool {
-	if m.RequestAPIKey != 0 {
-		return false
-	}
-	if m.CorrelationID != 0 {
-		return false
-	}
-	if !m.ClientID.Valid || m.ClientID.Value != "" {
-		return false
-	}
-	if len(m.Token) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *ExampleHeader) size(version int16) int {
 	n := 6
 	if version >= 1 {

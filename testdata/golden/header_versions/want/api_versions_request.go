@@ -134,15 +134,6 @@ func (m *APIVersionsRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *APIVersionsRequest) isDefault() bool {
-	if m.ClientSoftwareName != "" {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *APIVersionsRequest) size(version int16) int {
 	lengths := runtime.Lengths(version == 3)
 	n := 0

@@ -131,15 +131,6 @@ func (m *APIVersionsResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *APIVersionsResponse) isDefault() bool {
-	if m.ErrorCode != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *APIVersionsResponse) size(version int16) int {
 	n := 2
 	if version == 3 {

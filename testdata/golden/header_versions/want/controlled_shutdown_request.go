@@ -137,15 +137,6 @@ func (m *ControlledShutdownRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *ControlledShutdownRequest) isDefault() bool {
-	if m.BrokerID != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *ControlledShutdownRequest) size(version int16) int {
 	n := 4
 	if version == 3 {

@@ -134,15 +134,6 @@ func (m *ControlledShutdownResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *ControlledShutdownResponse) isDefault() bool {
-	if m.ErrorCode != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *ControlledShutdownResponse) size(version int16) int {
 	n := 2
 	if version == 3 {

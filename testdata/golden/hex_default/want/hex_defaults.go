@@ -154,36 +154,6 @@ func (m *HexDefaults) Reset() {
 	m.MinInt32 = -2147483648
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *HexDefaults) isDefault() bool {
-	if m.MaxInt8 != 127 {
-		return false
-	}
-	if m.MaxInt16 != 32767 {
-		return false
-	}
-	if m.MaxInt32 != 2147483647 {
-		return false
-	}
-	if m.Mask != 71777214294589695 {
-		return false
-	}
-	if m.MaxInt64 != 9223372036854775807 {
-		return false
-	}
-	if m.MaxUint16 != 65535 {
-		return false
-	}
-	if m.MaxUint32 != 4294967295 {
-		return false
-	}
-	if m.MinInt32 != -2147483648 {
-		return false
-	}
-	return true
-}
-
 func (m *HexDefaults) size(version int16) int {
 	n := 33
 	return n

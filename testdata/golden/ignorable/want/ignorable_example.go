@@ -141,30 +141,6 @@ func (m *IgnorableExample) Reset() {
 	m.Flags.Reset()
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *IgnorableExample) isDefault() bool {
-	if m.Always != 0 {
-		return false
-	}
-	if m.Hint != "" {
-		return false
-	}
-	if m.Required != 0 {
-		return false
-	}
-	if m.Timeout != 30000 {
-		return false
-	}
-	if len(m.Legacy) != 0 {
-		return false
-	}
-	if !m.Flags.isDefault() {
-		return false
-	}
-	return true
-}
-
 func (m *IgnorableExample) size(version int16) int {
 	n := 4
 	if version >= 1 {

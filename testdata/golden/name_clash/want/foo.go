@@ -154,33 +154,6 @@ func (m *Foo) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *Foo) isDefault() bool {
-	if m.Size_ != 0 {
-		return false
-	}
-	if m.Reset_ != false {
-		return false
-	}
-	if m.UnknownTags_ != "" {
-		return false
-	}
-	if m.ID != 0 {
-		return false
-	}
-	if m.ID_ != 0 {
-		return false
-	}
-	if len(m.Bars) != 0 {
-		return false
-	}
-	if !m.BarBaz.isDefault() {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *Foo) size(version int16) int {
 	n := 13
 	n += runtime.SizeString(len(m.UnknownTags_), runtime.Compact)
@@ -298,15 +271,6 @@ func NewFooBar2() *FooBar2 {
 func (m *FooBar2) Reset() {
 	m.Value = 0
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *FooBar2) isDefault() bool {
-	if m.Value != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }
 
 // FooBarBaz is the struct BarBaz, used by Foo (versions 0).

@@ -126,18 +126,6 @@ func (m *FooBar) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *FooBar) isDefault() bool {
-	if !m.Baz.isDefault() {
-		return false
-	}
-	if len(m.Qux) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *FooBar) size(version int16) int {
 	n := 0
 	n += m.Baz.size(version)
@@ -284,13 +272,4 @@ func NewFooBarQux() *FooBarQux {
 func (m *FooBarQux) Reset() {
 	m.APIKey = 0
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *FooBarQux) isDefault() bool {
-	if m.APIKey != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }

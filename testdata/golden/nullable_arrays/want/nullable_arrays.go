@@ -153,27 +153,6 @@ func (m *NullableArrays) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *NullableArrays) isDefault() bool {
-	if m.BrokerIDs != nil {
-		return false
-	}
-	if m.Names == nil || len(m.Names) != 0 {
-		return false
-	}
-	if m.Values == nil || len(m.Values) != 0 {
-		return false
-	}
-	if m.Items != nil {
-		return false
-	}
-	if m.Blobs == nil || len(m.Blobs) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *NullableArrays) size(version int16) int {
 	lengths := runtime.Lengths(version == 2)
 	n := 0
@@ -400,16 +379,4 @@ func (m *NullableArraysItem) Reset() {
 		m.Payload = m.Payload[:0]
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *NullableArraysItem) isDefault() bool {
-	if m.Key != "" {
-		return false
-	}
-	if m.Payload == nil || len(m.Payload) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }

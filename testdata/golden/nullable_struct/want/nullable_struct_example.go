@@ -142,24 +142,6 @@ func (m *NullableStructExample) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *NullableStructExample) isDefault() bool {
-	if m.Coordinator == nil || !m.Coordinator.isDefault() {
-		return false
-	}
-	if m.Cursor != nil {
-		return false
-	}
-	if m.Checkpoint != nil {
-		return false
-	}
-	if m.Hint == nil || !m.Hint.isDefault() {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *NullableStructExample) size(version int16) int {
 	n := 0
 	if version >= 2 {

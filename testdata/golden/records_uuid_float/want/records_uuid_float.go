@@ -150,30 +150,6 @@ func (m *RecordsUUIDFloat) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *RecordsUUIDFloat) isDefault() bool {
-	if m.Records != nil {
-		return false
-	}
-	if m.MoreRecords != nil {
-		return false
-	}
-	if m.ProcessID != (runtime.UUID{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}) {
-		return false
-	}
-	if m.ZeroID != (runtime.UUID{}) {
-		return false
-	}
-	if m.Rate != 12.34 {
-		return false
-	}
-	if m.Zero != 0.0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *RecordsUUIDFloat) size(version int16) int {
 	lengths := runtime.Lengths(version == 1)
 	n := 40

@@ -121,15 +121,6 @@ func (m *EchoRecord) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *EchoRecord) isDefault() bool {
-	if m.Message != "" {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *EchoRecord) size(version int16) int {
 	n := 0
 	n += runtime.SizeString(len(m.Message), runtime.Compact)

@@ -134,15 +134,6 @@ func (m *EchoRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *EchoRequest) isDefault() bool {
-	if m.Message != "" {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *EchoRequest) size(version int16) int {
 	lengths := runtime.Lengths(version == 2)
 	n := 0

@@ -144,21 +144,6 @@ func (m *EchoResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *EchoResponse) isDefault() bool {
-	if m.ThrottleTimeMs != 0 {
-		return false
-	}
-	if m.ErrorCode != 0 {
-		return false
-	}
-	if m.Message != "" {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *EchoResponse) size(version int16) int {
 	lengths := runtime.Lengths(version == 2)
 	n := 2

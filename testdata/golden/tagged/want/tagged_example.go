@@ -169,42 +169,6 @@ func (m *TaggedExample) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *TaggedExample) isDefault() bool {
-	if m.PlainField != 0 {
-		return false
-	}
-	if m.LeaderEpoch != -1 {
-		return false
-	}
-	if m.ClientName != "anonymous" {
-		return false
-	}
-	if m.Rack.Valid {
-		return false
-	}
-	if len(m.Replicas) != 0 {
-		return false
-	}
-	if m.Enabled != true {
-		return false
-	}
-	if m.TopicID != (runtime.UUID{}) {
-		return false
-	}
-	if m.Ratio != 0.5 {
-		return false
-	}
-	if m.Leader != -1 {
-		return false
-	}
-	if !m.Snapshot.isDefault() {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *TaggedExample) size(version int16) int {
 	n := 4
 	if version <= 1 {

@@ -141,27 +141,6 @@ func (m *VersionsStraddle) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *VersionsStraddle) isDefault() bool {
-	if m.Name != "" {
-		return false
-	}
-	if len(m.Window) != 0 {
-		return false
-	}
-	if m.OldOnly != 0 {
-		return false
-	}
-	if m.Middle != 0 {
-		return false
-	}
-	if len(m.Groups) != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
-}
-
 func (m *VersionsStraddle) size(version int16) int {
 	lengths := runtime.Lengths(version >= 3)
 	n := 0
@@ -386,19 +365,4 @@ func (m *VersionsStraddleGroup) Reset() {
 	m.Members = m.Members[:0]
 	m.State = 0
 	m.UnknownTags = m.UnknownTags[:0]
-}
-
-// isDefault reports whether every field holds its default (Java's equals
-// against a new instance), which decides whether a tagged struct is written.
-func (m *VersionsStraddleGroup) isDefault() bool {
-	if m.GroupID != "" {
-		return false
-	}
-	if len(m.Members) != 0 {
-		return false
-	}
-	if m.State != 0 {
-		return false
-	}
-	return len(m.UnknownTags) == 0
 }
