@@ -41,7 +41,7 @@ type Header struct {
 // decodeV2 reads the record at data[p:] into r and returns the position
 // after it. Offset, Timestamp and Sequence are left to the caller. It is
 // the general decoder, which also names what is wrong: RecordReader.Next
-// calls it for the records decodeV2Fast does not take, the bad ones among
+// calls it for the records its fast path does not take, the bad ones among
 // them.
 func (r *Record) decodeV2(data []byte, p int) (int, *fieldError) {
 	start := p

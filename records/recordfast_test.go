@@ -123,19 +123,25 @@ func TestAppendRecordMatchesReference(t *testing.T) {
 	}
 }
 
-// decodeBoth decodes rec with the fast and the general decoder, each into
-// a Record with room for four headers.
+// decodeBoth reads rec as a batch's only record with Next, reporting
+// whether its fast path took it, and with the general decoder, each into a
+// Record with room for four headers.
 func decodeBoth(rec []byte) (fast, general Record, fastNext int, fastOK bool, generalNext int, fe *fieldError) {
 	fast.Headers = make([]Header, 0, 4)
 	general.Headers = make([]Header, 0, 4)
-	fastNext, fastOK = fast.decodeV2Fast(rec, 0)
+	rr := RecordReader{data: rec, count: 1, fast: 1, magic: MagicV2, baseSeq: NoSequence, tsMask: -1}
+	fastOK = rr.Next(&fast) && rr.general == 0
+	fastNext = rr.p
 	generalNext, fe = general.decodeV2(rec, 0)
+	// What Next adds: offsets and timestamps from a zero base, no sequence.
+	general.Offset, general.Timestamp, general.Sequence = int64(general.OffsetDelta), general.TimestampDelta, NoSequence
 	return
 }
 
-// TestDecodeFastTakesCommonRecords: decodeV2Fast reads every record whose
-// varints fit two bytes, whose header keys are not null and whose headers
-// fit r.Headers, exactly as decodeV2 does, and leaves the others to it.
+// TestDecodeFastTakesCommonRecords: Next's fast path reads every record
+// whose varints fit two bytes, whose header keys are not null and whose
+// headers fit r.Headers, exactly as decodeV2 does, and leaves the others
+// to it.
 func TestDecodeFastTakesCommonRecords(t *testing.T) {
 	for _, s := range recordShapes() {
 		t.Run(s.name, func(t *testing.T) {
@@ -145,9 +151,10 @@ func TestDecodeFastTakesCommonRecords(t *testing.T) {
 			require.Equal(t, len(rec), generalNext)
 			if !fits2(rec, s) {
 				assert.False(t, fastOK, "left to decodeV2")
+				assert.Equal(t, general, fast, "read by decodeV2 through Next")
 				return
 			}
-			require.True(t, fastOK, "decodeV2Fast takes it")
+			require.True(t, fastOK, "the fast path takes it")
 			assert.Equal(t, generalNext, fastNext)
 			assert.Equal(t, general, fast)
 		})
@@ -178,9 +185,9 @@ func headerStrings(hs []Header) [][]byte {
 }
 
 // TestDecodeFastAgreesOnDamage: over damaged records (bytes changed, cut
-// short, grown), whenever decodeV2Fast takes a record decodeV2 reads it to
-// the same Record and position, and whenever decodeV2 finds an error
-// decodeV2Fast has left the record to it.
+// short, grown), whenever Next's fast path takes a record decodeV2 reads
+// it to the same Record and position, and whenever decodeV2 finds an error
+// the fast path has left the record to it.
 func TestDecodeFastAgreesOnDamage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	taken, errs := 0, 0

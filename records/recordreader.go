@@ -34,9 +34,11 @@ type RecordReader struct {
 	rawSize   int   // that message's whole size
 	innerBase int64 // what magic 1 adds to its relative inner offsets
 
-	// fast is count in a v2 batch until an error, else 0: Next tries
-	// decodeV2Fast while i is below it.
+	// fast is count in a v2 batch until an error, else 0: Next tries its
+	// fast path while i is below it.
 	fast int
+	// general counts the v2 records read by the general decoder.
+	general int
 	// A v2 record's timestamp is tsBase + TimestampDelta&tsMask: the base
 	// timestamp and all ones, or for LogAppendTime the max timestamp and 0.
 	tsBase, tsMask int64
@@ -103,27 +105,9 @@ func (rr *RecordReader) findInnerBase() error {
 	return nil
 }
 
-// Next reads the next record into r, reporting false at the end or at an
-// error.
-func (rr *RecordReader) Next(r *Record) bool {
-	if rr.i < rr.fast {
-		if next, ok := r.decodeV2Fast(rr.data, rr.p); ok {
-			r.Offset = rr.base + int64(r.OffsetDelta)
-			r.Timestamp = rr.tsBase + r.TimestampDelta&rr.tsMask
-			r.Sequence = NoSequence
-			if rr.baseSeq >= 0 {
-				r.Sequence = addSequence(rr.baseSeq, r.OffsetDelta)
-			}
-			rr.p = next
-			rr.i++
-			return true
-		}
-	}
-	return rr.next(r)
-}
-
-// next is Next for legacy messages, the end of a batch, and v2 records
-// decodeV2Fast leaves to the general decoder (which also finds the errors).
+// next is Next for legacy messages, the end of a batch, and the v2 records
+// Next's fast path leaves to the general decoder (which also finds the
+// errors).
 func (rr *RecordReader) next(r *Record) bool {
 	if rr.err != nil {
 		return false
@@ -147,6 +131,7 @@ func (rr *RecordReader) next(r *Record) bool {
 			"the records end after "+strconv.Itoa(rr.i)+" of the batch's "+strconv.Itoa(rr.count)), 0
 		return false
 	}
+	rr.general++
 	next, fe := r.decodeV2(rr.data, rr.p)
 	if fe != nil {
 		rr.err, rr.fast = rr.recordError(rr.i, rr.p, fe.field, fe.err, fe.detail), 0
