@@ -82,6 +82,11 @@ func NewClient(conn net.Conn, cfg ClientConfig) *Client {
 // when ctx ends (the response is then read and dropped when it comes, and
 // the connection stays usable) or when the connection fails. A ctx deadline
 // also bounds the write; a write cut short breaks the connection.
+//
+// An ApiVersions response that does not read at the version sent is read at
+// v0, as Kafka's clients do: a broker answers an ApiVersions request above
+// its range with a v0 response whose error is UNSUPPORTED_VERSION and whose
+// list holds its ApiVersions range, to ask again within (KIP-511).
 func (c *Client) Do(ctx context.Context, req runtime.APIMessage, version int16, resp runtime.APIMessage) error {
 	if resp.APIKey() != req.APIKey() {
 		return fmt.Errorf("kafka client: %s answered by %s", req.SpecName(), resp.SpecName())
@@ -240,6 +245,15 @@ func (c *Client) deliver(frame []byte, h *ResponseHeader, cl *call) error {
 		return nil
 	}
 	used, err := cl.resp.Decode(frame[n:], cl.version)
+	if (err != nil || n+used != len(frame)) && cl.key == APIVersionsKey && cl.version > 0 {
+		// KIP-511: a broker answers an ApiVersions request above its range
+		// with a v0 response (UNSUPPORTED_VERSION and its ApiVersions range).
+		// Kafka's clients read a body that does not fit the version sent at
+		// v0 (ApiVersionsResponse.parse), and so does this one.
+		if used0, err0 := cl.resp.Decode(frame[n:], 0); err0 == nil && n+used0 == len(frame) {
+			used, err = used0, nil
+		}
+	}
 	if err == nil && n+used != len(frame) {
 		err = &runtime.Error{Op: "decode", Message: cl.resp.SpecName(), Version: cl.version, Offset: n + used, Err: ErrTrailingBytes,
 			Detail: fmt.Sprintf("%d bytes after the %d-byte body", len(frame)-n-used, used)}

@@ -338,3 +338,68 @@ func TestClientRefusesMismatchedMessages(t *testing.T) {
 	require.NoError(t, c.Err(), "an encode error leaves the connection usable")
 	assert.False(t, errors.Is(err, ErrClientClosed))
 }
+
+// KIP-511 from both ends: a server that serves ApiVersions up to v2 answers
+// a v3 request with its v0 UNSUPPORTED_VERSION frame; the client reads it at
+// v0, learns the range and asks again at v2.
+func TestClientAPIVersionsFallback(t *testing.T) {
+	cconn, sconn := loopbackPair(t)
+	served := make(chan error, 1)
+	go func() {
+		sc := NewServerConn(sconn, ServerConfig{NewRequest: testRequests, Supported: []VersionRange{{APIKey: APIVersionsKey, MinVersion: 0, MaxVersion: 2}}})
+		for range 2 {
+			req, err := sc.ReadRequest()
+			if err != nil {
+				if err = sc.Answer(err); err != nil {
+					served <- err
+					return
+				}
+				continue
+			}
+			resp := &apiVersionsResponseStub{Keys: []VersionRange{{APIKey: APIVersionsKey, MinVersion: 0, MaxVersion: 2}}, Throttle: 9}
+			if err := sc.WriteResponse(req, resp); err != nil {
+				served <- err
+				return
+			}
+		}
+		served <- nil
+	}()
+	c := NewClient(cconn, ClientConfig{})
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+
+	var resp apiVersionsResponseStub
+	require.NoError(t, c.Do(ctx, apiVersionsStub{}, 3, &resp), "the v0 answer to a v3 request is read at v0")
+	assert.Equal(t, UnsupportedVersion.Code, resp.ErrorCode)
+	assert.Equal(t, []VersionRange{{APIKey: APIVersionsKey, MinVersion: 0, MaxVersion: 2}}, resp.Keys)
+
+	require.NoError(t, c.Do(ctx, apiVersionsStub{}, resp.Keys[0].MaxVersion, &resp))
+	assert.Equal(t, int16(0), resp.ErrorCode)
+	assert.Equal(t, int32(9), resp.Throttle, "read at v2")
+	require.NoError(t, <-served)
+	require.NoError(t, c.Err())
+}
+
+// The v0 fallback takes only a body that reads whole at v0: an ApiVersions
+// body that reads neither at the version sent nor at v0 fails the call.
+func TestClientAPIVersionsFallbackOnlyForV0Bodies(t *testing.T) {
+	cconn, sconn := loopbackPair(t)
+	c := NewClient(cconn, ClientConfig{})
+	defer c.Close()
+	s := newScriptServer(t, sconn)
+	go func() {
+		req, err := s.sc.ReadRequest()
+		if err != nil {
+			return
+		}
+		// A v1 body (with the throttle time) and one byte more: neither v1
+		// nor v0 reads it whole.
+		body := (&apiVersionsResponseStub{}).mustAppend(1)
+		frame, _ := AppendFrame(nil, append(runtime.AppendInt32(nil, req.Header.CorrelationID), append(body, 0)...))
+		_, _ = sconn.Write(frame)
+	}()
+	var resp apiVersionsResponseStub
+	err := c.Do(context.Background(), apiVersionsStub{}, 1, &resp)
+	require.ErrorIs(t, err, ErrTrailingBytes)
+}

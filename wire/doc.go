@@ -21,7 +21,10 @@
 //     *UnsupportedRequestError after which Kafka closes the connection.
 //   - Client side: Client assigns correlation ids, pipelines requests from
 //     many goroutines on one connection and matches each response to its
-//     request, checking the correlation id.
+//     request, checking the correlation id. An ApiVersions answer that does
+//     not read at the version sent is read at v0, as Kafka's clients do: it
+//     is the UNSUPPORTED_VERSION answer of KIP-511, listing the versions to
+//     ask again with.
 //   - Version negotiation: Negotiate intersects a broker's ApiVersions answer
 //     with a package's Min/MaxVersion and picks the highest common version.
 //   - Error codes: every error code of Kafka 4.0 as an *Error with Kafka's
