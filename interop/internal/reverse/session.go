@@ -72,6 +72,15 @@ func dial(ctx context.Context, addr, clientID string, policy versionPolicy) (*se
 		s.client.Close()
 		return nil, fmt.Errorf("ApiVersions v%d: %w", v, err)
 	}
+	if retry, ok := apiVersionsRetry(&resp, v); ok {
+		// An older broker than the package: it answered v0 with the
+		// ApiVersions versions it serves (KIP-511). Ask again within them.
+		v = retry
+		if err := s.client.Do(ctx, req, v, &resp); err != nil {
+			s.client.Close()
+			return nil, fmt.Errorf("ApiVersions v%d: %w", v, err)
+		}
+	}
 	s.used[req.SpecName()] = v
 	if err := wire.ErrorCode(resp.ErrorCode); err != nil {
 		s.client.Close()
@@ -83,6 +92,21 @@ func dial(ctx context.Context, addr, clientID string, policy versionPolicy) (*se
 	}
 	s.versions = wire.Negotiate(ranges, clients.NewRequest)
 	return s, nil
+}
+
+// apiVersionsRetry is the version to ask ApiVersions again at when the
+// broker answered the request sent at v with UNSUPPORTED_VERSION: the
+// highest it lists for ApiVersions, if below v.
+func apiVersionsRetry(resp *clients.APIVersionsResponse, v int16) (int16, bool) {
+	if resp.ErrorCode != wire.UnsupportedVersion.Code {
+		return 0, false
+	}
+	for _, k := range resp.APIKeys {
+		if k.APIKey == wire.APIVersionsKey && k.MaxVersion < v && k.MaxVersion >= 0 {
+			return k.MaxVersion, true
+		}
+	}
+	return 0, false
 }
 
 // versionOf is the version the session's policy picks for req.
