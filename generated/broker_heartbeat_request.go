@@ -193,11 +193,11 @@ func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, erro
 	for i := range m.Listeners {
 		e := &m.Listeners[i]
 		if len(e.Name) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("Name", runtime.ErrStringTooLong, ""), "Listeners", i)
+			return b, runtime.WithinElem(runtime.StringTooLongError("Name"), "Listeners", i)
 		}
 		b = runtime.AppendString(b, e.Name, runtime.Compact)
 		if len(e.Host) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Listeners", i)
+			return b, runtime.WithinElem(runtime.StringTooLongError("Host"), "Listeners", i)
 		}
 		b = runtime.AppendString(b, e.Host, runtime.Compact)
 		b, p = runtime.Extend(b, 4)
@@ -232,9 +232,7 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 	} else {
 		off = d.FailRun(off, []int{1, 2, 6, 14, 22, 30}, []string{"CurrentState", "TargetState", "BrokerId", "BrokerEpoch", "LeaseDurationMs", "CurMetadataOffset"})
 	}
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 7); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
 	if n > cap(m.Listeners) || m.Listeners == nil {
 		m.Listeners = append(make([]BrokerHeartbeatRequestListener, 0, n), m.Listeners[:cap(m.Listeners)]...)
 	}

@@ -150,7 +150,7 @@ func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, erro
 	}
 	for _, e := range m.MirrorNames {
 		if len(e) > runtime.MaxStringLen {
-			return b, runtime.EncodeError("MirrorNames", runtime.ErrStringTooLong, "")
+			return b, runtime.StringTooLongError("MirrorNames")
 		}
 		b = runtime.AppendString(b, e, runtime.Compact)
 	}
@@ -164,9 +164,7 @@ func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, erro
 
 func (m *DescribeMirrorsRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 1); n < 0 {
-		n, off = d.NullArrayLen(off, runtime.Compact, 1, "MirrorNames")
-	}
+	n, off = d.NullArrayLen(off, runtime.Compact, 1, "MirrorNames")
 	m.MirrorNames = runtime.Grow(m.MirrorNames, n)
 	for i := range m.MirrorNames {
 		m.MirrorNames[i], off = d.String(off, runtime.Compact, m.MirrorNames[i], "MirrorNames")

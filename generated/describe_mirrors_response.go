@@ -168,7 +168,7 @@ func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, err
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
 	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
 	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("ErrorMessage")
 	}
 	b = runtime.AppendNullString(b, m.ErrorMessage, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Mirrors), runtime.Compact)
@@ -196,9 +196,7 @@ func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version in
 		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 	}
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
 	if n > cap(m.Mirrors) || m.Mirrors == nil {
 		m.Mirrors = append(make([]DescribeMirrorsResponseDescribedMirror, 0, n), m.Mirrors[:cap(m.Mirrors)]...)
 	}
@@ -266,7 +264,7 @@ func (m *DescribeMirrorsResponseDescribedMirror) appendTo(b []byte, version int1
 	var err error
 	b = runtime.AppendInt16(b, m.ErrorCode)
 	if len(m.MirrorName) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("MirrorName", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("MirrorName")
 	}
 	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
@@ -355,7 +353,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 	var p []byte
 	var err error
 	if len(m.TopicName) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("TopicName", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("TopicName")
 	}
 	b = runtime.AppendString(b, m.TopicName, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
@@ -368,7 +366,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 		binary.BigEndian.PutUint64(p[12:], uint64(e.DestinationOffset))
 		binary.BigEndian.PutUint64(p[20:], uint64(e.Lag))
 		if len(e.State) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("State", runtime.ErrStringTooLong, ""), "Partitions", i)
+			return b, runtime.WithinElem(runtime.StringTooLongError("State"), "Partitions", i)
 		}
 		b = runtime.AppendString(b, e.State, runtime.Compact)
 		if len(e.UnknownTags) == 0 {

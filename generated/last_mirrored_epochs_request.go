@@ -150,7 +150,7 @@ func (m *LastMirroredEpochsRequest) size(version int16) int {
 func (m *LastMirroredEpochsRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.MirrorName) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("MirrorName", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("MirrorName")
 	}
 	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
@@ -170,9 +170,7 @@ func (m *LastMirroredEpochsRequest) appendTo(b []byte, version int16) ([]byte, e
 func (m *LastMirroredEpochsRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]LastMirroredEpochsRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -236,7 +234,7 @@ func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
 func (m *LastMirroredEpochsRequestTopicData) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("Name", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("Name")
 	}
 	b = runtime.AppendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)

@@ -168,7 +168,7 @@ func (m *LastMirroredEpochsResponse) appendTo(b []byte, version int16) ([]byte, 
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
 	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
 	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("ErrorMessage", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("ErrorMessage")
 	}
 	b = runtime.AppendNullString(b, m.ErrorMessage, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
@@ -196,9 +196,7 @@ func (m *LastMirroredEpochsResponse) decode(d *runtime.Decoder, off int, version
 		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 	}
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]LastMirroredEpochsResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -263,7 +261,7 @@ func (m *LastMirroredEpochsResponseTopicResult) appendTo(b []byte, version int16
 	var p []byte
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("Name", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("Name")
 	}
 	b = runtime.AppendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)

@@ -174,7 +174,7 @@ func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) 
 	for i := range m.PartitionStates {
 		e := &m.PartitionStates[i]
 		if len(e.TopicName) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "PartitionStates", i)
+			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "PartitionStates", i)
 		}
 		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
 		b, p = runtime.Extend(b, 12)

@@ -150,7 +150,7 @@ func (m *ReadMirrorStatesRequest) size(version int16) int {
 func (m *ReadMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.MirrorName) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("MirrorName", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("MirrorName")
 	}
 	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
 	if m.Topics == nil {
@@ -174,9 +174,7 @@ func (m *ReadMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, err
 func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
-		n, off = d.NullArrayLen(off, runtime.Compact, 3, "Topics")
-	}
+	n, off = d.NullArrayLen(off, runtime.Compact, 3, "Topics")
 	switch {
 	case n < 0:
 		m.Topics = nil
@@ -245,7 +243,7 @@ func (m *ReadMirrorStatesRequestTopicData) size(version int16) int {
 func (m *ReadMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("Name", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("Name")
 	}
 	b = runtime.AppendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)

@@ -139,7 +139,7 @@ func (m *ResponseHeader) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }

@@ -166,7 +166,7 @@ func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		if len(e.TopicName) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "Partitions", i)
+			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "Partitions", i)
 		}
 		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
 		b, p = runtime.Extend(b, 5)

@@ -152,7 +152,7 @@ func (m *StopReplicaResponse) appendTo(b []byte, version int16) ([]byte, error) 
 	for i := range m.PartitionErrors {
 		e := &m.PartitionErrors[i]
 		if len(e.TopicName) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("TopicName", runtime.ErrStringTooLong, ""), "PartitionErrors", i)
+			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "PartitionErrors", i)
 		}
 		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
 		b, p = runtime.Extend(b, 6)

@@ -153,7 +153,7 @@ func (m *WriteMirrorStatesRequest) size(version int16) int {
 func (m *WriteMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.MirrorName) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("MirrorName", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("MirrorName")
 	}
 	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
@@ -173,9 +173,7 @@ func (m *WriteMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, er
 func (m *WriteMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]WriteMirrorStatesRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -241,7 +239,7 @@ func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([
 	var p []byte
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("Name", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("Name")
 	}
 	b = runtime.AppendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
@@ -249,7 +247,7 @@ func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([
 		e := &m.Partitions[i]
 		b = runtime.AppendInt32(b, e.PartitionIndex)
 		if len(e.State) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("State", runtime.ErrStringTooLong, ""), "Partitions", i)
+			return b, runtime.WithinElem(runtime.StringTooLongError("State"), "Partitions", i)
 		}
 		b = runtime.AppendString(b, e.State, runtime.Compact)
 		b, p = runtime.Extend(b, 12)

@@ -24,7 +24,7 @@ func emitDecode(g *Group, sm *structModel) {
 	if readsMarker(sm) {
 		body = append(body, Var().Id("present").Bool())
 	}
-	body = append(body, decodeBody(sm, methodScope)...)
+	body = append(body, decodeBody(sm, methodScope(sm))...)
 	body = append(body, Return(Id("off")))
 	g.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("decode").Params(
 		Id("d").Op("*").Add(rt("Decoder")), Id("off").Int(), Id("version").Int16(),

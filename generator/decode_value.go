@@ -46,7 +46,7 @@ func readValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 			[]Code{assign(val, d("NullBytes", lengths, val.Clone(), name))},
 			[]Code{assign(val, d("Bytes", lengths, val.Clone(), name))},
 		)
-		if t.Kind == schema.KindBytes || classic {
+		if t.Kind == schema.KindBytes || classic || !sc.hot {
 			return read
 		}
 		// Record batches of 127 to 16382 bytes take the inlined path; the
@@ -88,7 +88,7 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 	}
 	var out []Code
 	slow := byNullable(count("NullArrayLen"), count("ArrayLen"))
-	if classic {
+	if classic || !sc.hot {
 		out = slow
 	} else {
 		out = []Code{If(List(Id("n"), Id("off")).Op("=").Id("d").Dot("SmallArrayLen").Call(Id("off"), lengths, minElem.Clone()), Id("n").Op("<").Lit(0)).Block(slow...)}

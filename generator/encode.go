@@ -19,7 +19,7 @@ func emitAppend(g *Group, sm *structModel) {
 	if usesErr(sm) {
 		body = append(body, Var().Err().Error())
 	}
-	body = append(body, appendBody(sm, methodScope)...)
+	body = append(body, appendBody(sm, methodScope(sm))...)
 	body = append(body, Return(Id("b"), Nil()))
 	g.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(body...)
 	g.Line()
@@ -144,7 +144,7 @@ func appendTagSection(sm *structModel, sc scope) []Code {
 		section = appendKnownTags(sm, sc)
 	}
 	notFlexible := If(Len(unknown.Clone()).Op(">").Lit(0)).Block(
-		sc.encodeErr(rt("EncodeError").Call(Lit(""), rt("ErrTaggedFields"), Lit(""))),
+		sc.encodeErr(rt("TaggedFieldsError").Call()),
 	)
 	switch f := sm.p.Flexible; {
 	case f.Always():

@@ -14,9 +14,8 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 	t := fm.f.Type
 	lengths, _ := lengthsFor(fm, tagged)
 	name := fm.f.Name
-	fail := func(sentinel string) Code {
-		return sc.encodeErr(rt("EncodeError").Call(Lit(name), rt(sentinel), Lit("")))
-	}
+	nullErr := func() Code { return sc.encodeErr(rt("NullError").Call(Lit(name), Id("version"))) }
+	tooLongErr := func() Code { return sc.encodeErr(rt("StringTooLongError").Call(Lit(name))) }
 	// nullGuard fails a null value where the version does not allow null.
 	nullGuard := func(isNull *Statement) []Code {
 		c := fm.p.Nullable
@@ -24,12 +23,12 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 		case !fm.nullable || c.Always():
 			return nil
 		case c.Never():
-			return []Code{If(isNull).Block(fail("ErrNull"))}
+			return []Code{If(isNull).Block(nullErr())}
 		}
-		return []Code{If(notCondExpr(c).Op("&&").Add(isNull)).Block(fail("ErrNull"))}
+		return []Code{If(notCondExpr(c).Op("&&").Add(isNull)).Block(nullErr())}
 	}
 	tooLong := func(s *Statement) Code {
-		return If(Len(s).Op(">").Add(rt("MaxStringLen"))).Block(fail("ErrStringTooLong"))
+		return If(Len(s).Op(">").Add(rt("MaxStringLen"))).Block(tooLongErr())
 	}
 	appendTo := func(fn string, args ...Code) Code {
 		return Id("b").Op("=").Add(rt(fn)).Call(append([]Code{Id("b")}, args...)...)
@@ -69,7 +68,7 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 			return []Code{tooLong(val), appendTo("AppendString", val, lengths)}
 		}
 		out := nullGuard(Op("!").Add(val).Dot("Valid"))
-		out = append(out, If(Add(val).Dot("Valid").Op("&&").Len(Add(val).Dot("Value")).Op(">").Add(rt("MaxStringLen"))).Block(fail("ErrStringTooLong")))
+		out = append(out, If(Add(val).Dot("Valid").Op("&&").Len(Add(val).Dot("Value")).Op(">").Add(rt("MaxStringLen"))).Block(tooLongErr()))
 		return append(out, appendTo("AppendNullString", val, lengths))
 	case schema.KindBytes, schema.KindRecords:
 		if !fm.nullable {
@@ -92,14 +91,14 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 		c := fm.p.Nullable
 		switch {
 		case c.Never():
-			return []Code{If(Add(val).Op("==").Nil()).Block(fail("ErrNull")), call}
+			return []Code{If(Add(val).Op("==").Nil()).Block(nullErr()), call}
 		case c.Always():
 			return []Code{If(Add(val).Op("==").Nil()).Block(
 				Id("b").Op("=").Append(Id("b"), null),
 			).Else().Block(Id("b").Op("=").Append(Id("b"), Lit(1)), call)}
 		}
 		return []Code{If(Add(val).Op("==").Nil()).Block(
-			If(notCondExpr(c)).Block(fail("ErrNull")),
+			If(notCondExpr(c)).Block(nullErr()),
 			Id("b").Op("=").Append(Id("b"), null),
 		).Else().Block(
 			If(condExpr(c)).Block(Id("b").Op("=").Append(Id("b"), Lit(1))),

@@ -13,12 +13,17 @@ type scope struct {
 	recv  string
 	index string      // the loop index the body may use for arrays of its own
 	array *fieldModel // the array field being looped over, inlined scope only
+	// hot: the code runs once per element of an array, where decoding takes
+	// the inlined fast paths (short array counts, record batches); code
+	// that runs once per message calls instead, which compiles smaller.
+	hot bool
 }
 
-var methodScope = scope{recv: "m", index: "i"}
+// methodScope is the scope of sm's own methods.
+func methodScope(sm *structModel) scope { return scope{recv: "m", index: "i", hot: sm.p.Repeated} }
 
 // inlined is the scope of the elements of the array field fm.
-func inlined(fm *fieldModel) scope { return scope{recv: "e", index: "j", array: fm} }
+func inlined(fm *fieldModel) scope { return scope{recv: "e", index: "j", array: fm, hot: true} }
 
 func (s scope) r() *Statement { return Id(s.recv) }
 
@@ -26,7 +31,7 @@ func (s scope) r() *Statement { return Id(s.recv) }
 // allocating. Fixed-width fields in place at every version are summed at
 // generation time.
 func emitSize(g *Group, sm *structModel) {
-	body := append(lengthsDecl(sm), sizeBody(sm, methodScope, true)...)
+	body := append(lengthsDecl(sm), sizeBody(sm, methodScope(sm), true)...)
 	body = append(body, Return(Id("n")))
 	g.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("size").Params(Id("version").Int16()).Int().Block(body...)
 	g.Line()

@@ -19,6 +19,18 @@ func NonDefaultError(field string, version int16) error {
 	return EncodeError(field, ErrNonDefault, fmt.Sprintf("attempted to write a non-default %s at version %d", field, version))
 }
 
+// StringTooLongError is the error of a string over MaxStringLen bytes
+// written in field.
+//
+//go:noinline
+func StringTooLongError(field string) error { return EncodeError(field, ErrStringTooLong, "") }
+
+// TaggedFieldsError is the error of unknown tagged fields set in a struct
+// written at a version without tag sections.
+//
+//go:noinline
+func TaggedFieldsError() error { return EncodeError("", ErrTaggedFields, "") }
+
 // Within prefixes the field path of err with the enclosing field name.
 //
 //go:noinline

@@ -1,7 +1,9 @@
 package runtime
 
 // For generated code: Size functions give the encoded length of one value,
-// so that Size and AppendTo agree byte for byte.
+// so that Size and AppendTo agree byte for byte. Those of length-prefixed
+// values are not inlined: sizes are computed once per encode into a buffer
+// without room, where a smaller size method is worth a call.
 
 // SizeUvarint is the encoded length of v.
 func SizeUvarint(v uint32) int {
@@ -19,6 +21,8 @@ func SizeUvarint(v uint32) int {
 }
 
 // SizeString is the encoded size of a string of n bytes (n = -1: null).
+//
+//go:noinline
 func SizeString(n int, l Lengths) int {
 	if l == Compact {
 		return SizeUvarint(uint32(n+1)) + max(n, 0)
@@ -27,6 +31,8 @@ func SizeString(n int, l Lengths) int {
 }
 
 // SizeNullString is the encoded size of a nullable string.
+//
+//go:noinline
 func SizeNullString(s NullString, l Lengths) int {
 	if !s.Valid {
 		return SizeString(-1, l)
@@ -35,6 +41,8 @@ func SizeNullString(s NullString, l Lengths) int {
 }
 
 // SizeBytes is the encoded size of bytes or records of length n (n = -1: null).
+//
+//go:noinline
 func SizeBytes(n int, l Lengths) int {
 	if l == Compact {
 		return SizeUvarint(uint32(n+1)) + max(n, 0)
@@ -43,6 +51,8 @@ func SizeBytes(n int, l Lengths) int {
 }
 
 // SizeNullBytes is the encoded size of nullable bytes (nil: null).
+//
+//go:noinline
 func SizeNullBytes(v []byte, l Lengths) int {
 	if v == nil {
 		return SizeBytes(-1, l)
@@ -51,6 +61,8 @@ func SizeNullBytes(v []byte, l Lengths) int {
 }
 
 // SizeArrayLen is the encoded size of an array count (n = -1: null).
+//
+//go:noinline
 func SizeArrayLen(n int, l Lengths) int {
 	if l == Compact {
 		return SizeUvarint(uint32(n + 1))
@@ -60,6 +72,8 @@ func SizeArrayLen(n int, l Lengths) int {
 
 // SizeTagSection is the encoded size of a tag section holding only the
 // tags t: one byte when there are none, the common case.
+//
+//go:noinline
 func SizeTagSection(t Tags) int {
 	if len(t) == 0 {
 		return 1

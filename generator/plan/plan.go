@@ -69,6 +69,9 @@ type Struct struct {
 	// Methods: the struct has its own size, appendTo and decode methods,
 	// because it is the message or some use of it calls them.
 	Methods bool
+	// Repeated: the struct is the element of an array field, so that its
+	// code runs once per element.
+	Repeated bool
 	// Compared: some code asks whether a value of the struct holds its
 	// defaults (isDefault): the struct is the type of a struct field (not
 	// an array), which is written in a tag section only when it does not,
@@ -206,6 +209,7 @@ func (s *Struct) planFields(byStruct map[*schema.Struct]*Struct) error {
 		}
 		if t.Kind == schema.KindStruct {
 			f.Elem = byStruct[sf.Struct]
+			f.Elem.Repeated = f.Elem.Repeated || t.Array
 		}
 		if !t.Array {
 			f.Width = t.Kind.FixedSize()

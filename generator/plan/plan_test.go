@@ -15,7 +15,7 @@ import (
 
 // describe renders a plan one line per struct, step and tag:
 //
-//	<struct> <within> flexible=<cond> [methods] [compared] min=<bytes>
+//	<struct> <within> flexible=<cond> [methods] [repeated] [compared] min=<bytes>
 //	  run|one <in place>: <field> [attributes]...
 //	  tag <n> <field> <tagged>
 //
@@ -28,6 +28,9 @@ func describe(m *Message) string {
 		fmt.Fprintf(&b, "%s %s flexible=%s", s.Schema.Name, s.Within, s.Flexible)
 		if s.Methods {
 			b.WriteString(" methods")
+		}
+		if s.Repeated {
+			b.WriteString(" repeated")
 		}
 		if s.Compared {
 			b.WriteString(" compared")
@@ -119,7 +122,7 @@ VersionsStraddle 0-5 flexible=3-5 methods min=3
   run 0-2: OldOnly
   run 2-3: Middle
   one 2-5: Groups compact=3-5 inline
-Group 2-5 flexible=3-5 min=2
+Group 2-5 flexible=3-5 repeated min=2
   one always: GroupId compact=3-5
   one 4-5: Members compact=3-5
   run 2-3: State
@@ -133,7 +136,7 @@ VersionsStraddle 3-5 flexible=always methods min=3
   one never: OldOnly
   run 3: Middle
   one always: Groups compact=always inline
-Group 3-5 flexible=always min=3
+Group 3-5 flexible=always repeated min=3
   one always: GroupId compact=always
   one 4-5: Members compact=always
   run 3: State

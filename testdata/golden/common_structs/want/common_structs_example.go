@@ -166,7 +166,7 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 	for i := range m.Backups {
 		e := &m.Backups[i]
 		if len(e.Host) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("Host", runtime.ErrStringTooLong, ""), "Backups", i)
+			return b, runtime.WithinElem(runtime.StringTooLongError("Host"), "Backups", i)
 		}
 		b = runtime.AppendString(b, e.Host, lengths)
 		b = runtime.AppendUint16(b, e.Port)
@@ -177,7 +177,7 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 				return b, runtime.WithinElem(err, "Backups", i)
 			}
 		} else if len(e.UnknownTags) > 0 {
-			return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Backups", i)
+			return b, runtime.WithinElem(runtime.TaggedFieldsError(), "Backups", i)
 		}
 	}
 	if version == 1 {
@@ -198,7 +198,7 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }
@@ -207,9 +207,7 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 	lengths := runtime.Lengths(version == 1)
 	var n int
 	off = d.Within(off, m.Primary.decode(d, off, version), "Primary")
-	if n, off = d.SmallArrayLen(off, lengths, 3); n < 0 {
-		n, off = d.ArrayLen(off, lengths, 3, "Backups")
-	}
+	n, off = d.ArrayLen(off, lengths, 3, "Backups")
 	if n > cap(m.Backups) || m.Backups == nil {
 		m.Backups = append(make([]CommonStructsExampleEndpoint, 0, n), m.Backups[:cap(m.Backups)]...)
 	}
@@ -228,9 +226,7 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 		}
 	}
 	if version == 1 {
-		if n, off = d.SmallArrayLen(off, lengths, 5); n < 0 {
-			n, off = d.ArrayLen(off, lengths, 5, "Clusters")
-		}
+		n, off = d.ArrayLen(off, lengths, 5, "Clusters")
 		if n > cap(m.Clusters) || m.Clusters == nil {
 			m.Clusters = append(make([]CommonStructsExampleCluster, 0, n), m.Clusters[:cap(m.Clusters)]...)
 		}
@@ -309,7 +305,7 @@ func (m *CommonStructsExampleEndpoint) appendTo(b []byte, version int16) ([]byte
 	lengths := runtime.Lengths(version == 1)
 	var err error
 	if len(m.Host) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("Host", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("Host")
 	}
 	b = runtime.AppendString(b, m.Host, lengths)
 	b = runtime.AppendUint16(b, m.Port)
@@ -320,7 +316,7 @@ func (m *CommonStructsExampleEndpoint) appendTo(b []byte, version int16) ([]byte
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }
@@ -379,7 +375,7 @@ func (m *CommonStructsExampleCluster) size(version int16) int {
 func (m *CommonStructsExampleCluster) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.ClusterID) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("ClusterId", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("ClusterId")
 	}
 	b = runtime.AppendString(b, m.ClusterID, runtime.Compact)
 	if b, err = m.Controller.appendTo(b, version); err != nil {

@@ -165,7 +165,7 @@ func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	binary.BigEndian.PutUint32(p[2:], uint32(m.CorrelationID))
 	if version >= 1 {
 		if m.ClientID.Valid && len(m.ClientID.Value) > runtime.MaxStringLen {
-			return b, runtime.EncodeError("ClientId", runtime.ErrStringTooLong, "")
+			return b, runtime.StringTooLongError("ClientId")
 		}
 		b = runtime.AppendNullString(b, m.ClientID, runtime.Classic)
 	}
@@ -182,7 +182,7 @@ func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }

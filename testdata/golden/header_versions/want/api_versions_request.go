@@ -151,7 +151,7 @@ func (m *APIVersionsRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if version == 3 {
 		if len(m.ClientSoftwareName) > runtime.MaxStringLen {
-			return b, runtime.EncodeError("ClientSoftwareName", runtime.ErrStringTooLong, "")
+			return b, runtime.StringTooLongError("ClientSoftwareName")
 		}
 		b = runtime.AppendString(b, m.ClientSoftwareName, lengths)
 	}
@@ -162,7 +162,7 @@ func (m *APIVersionsRequest) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }

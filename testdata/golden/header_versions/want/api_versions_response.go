@@ -149,7 +149,7 @@ func (m *APIVersionsResponse) appendTo(b []byte, version int16) ([]byte, error) 
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }

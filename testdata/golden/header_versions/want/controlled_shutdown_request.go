@@ -155,7 +155,7 @@ func (m *ControlledShutdownRequest) appendTo(b []byte, version int16) ([]byte, e
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }

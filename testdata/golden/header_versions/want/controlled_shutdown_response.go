@@ -152,7 +152,7 @@ func (m *ControlledShutdownResponse) appendTo(b []byte, version int16) ([]byte, 
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }

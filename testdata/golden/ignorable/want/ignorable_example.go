@@ -169,7 +169,7 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 	b = runtime.AppendInt32(b, m.Always)
 	if version >= 1 {
 		if len(m.Hint) > runtime.MaxStringLen {
-			return b, runtime.EncodeError("Hint", runtime.ErrStringTooLong, "")
+			return b, runtime.StringTooLongError("Hint")
 		}
 		b = runtime.AppendString(b, m.Hint, runtime.Classic)
 	}
@@ -189,7 +189,7 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 		b = runtime.AppendArrayLen(b, len(m.Legacy), runtime.Classic)
 		for _, e := range m.Legacy {
 			if len(e) > runtime.MaxStringLen {
-				return b, runtime.EncodeError("Legacy", runtime.ErrStringTooLong, "")
+				return b, runtime.StringTooLongError("Legacy")
 			}
 			b = runtime.AppendString(b, e, runtime.Classic)
 		}

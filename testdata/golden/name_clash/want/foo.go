@@ -176,7 +176,7 @@ func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 	binary.BigEndian.PutUint32(p[0:], uint32(m.Size_))
 	p[4] = runtime.Bool8(m.Reset_)
 	if len(m.UnknownTags_) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("UnknownTags", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("UnknownTags")
 	}
 	b = runtime.AppendString(b, m.UnknownTags_, runtime.Compact)
 	b, p = runtime.Extend(b, 8)
@@ -223,9 +223,7 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	} else {
 		off = d.FailRun(off, []int{4, 8}, []string{"Id", "ID"})
 	}
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
 	if n > cap(m.Bars) || m.Bars == nil {
 		m.Bars = append(make([]FooBar2, 0, n), m.Bars[:cap(m.Bars)]...)
 	}

@@ -165,9 +165,7 @@ func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	off = d.Within(off, m.Baz.decode(d, off, version), "Baz")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
 	if n > cap(m.Qux) || m.Qux == nil {
 		m.Qux = append(make([]FooBarQux, 0, n), m.Qux[:cap(m.Qux)]...)
 	}

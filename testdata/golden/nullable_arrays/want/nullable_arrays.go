@@ -195,7 +195,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 		b = runtime.AppendInt32(b, e)
 	}
 	if version < 1 && m.Names == nil {
-		return b, runtime.EncodeError("Names", runtime.ErrNull, "")
+		return b, runtime.NullError("Names", version)
 	}
 	if m.Names == nil {
 		b = runtime.AppendArrayLen(b, -1, lengths)
@@ -204,7 +204,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 	}
 	for _, e := range m.Names {
 		if len(e) > runtime.MaxStringLen {
-			return b, runtime.EncodeError("Names", runtime.ErrStringTooLong, "")
+			return b, runtime.StringTooLongError("Names")
 		}
 		b = runtime.AppendString(b, e, lengths)
 	}
@@ -224,7 +224,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 	for i := range m.Items {
 		e := &m.Items[i]
 		if len(e.Key) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.EncodeError("Key", runtime.ErrStringTooLong, ""), "Items", i)
+			return b, runtime.WithinElem(runtime.StringTooLongError("Key"), "Items", i)
 		}
 		b = runtime.AppendString(b, e.Key, lengths)
 		b = runtime.AppendNullBytes(b, e.Payload, lengths)
@@ -235,12 +235,12 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 				return b, runtime.WithinElem(err, "Items", i)
 			}
 		} else if len(e.UnknownTags) > 0 {
-			return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Items", i)
+			return b, runtime.WithinElem(runtime.TaggedFieldsError(), "Items", i)
 		}
 	}
 	if version >= 1 {
 		if version != 2 && m.Blobs == nil {
-			return b, runtime.EncodeError("Blobs", runtime.ErrNull, "")
+			return b, runtime.NullError("Blobs", version)
 		}
 		if m.Blobs == nil {
 			b = runtime.AppendArrayLen(b, -1, lengths)
@@ -261,7 +261,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }
@@ -269,34 +269,26 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int {
 	lengths := runtime.Lengths(version == 2)
 	var n int
-	if n, off = d.SmallArrayLen(off, lengths, 4); n < 0 {
-		n, off = d.NullArrayLen(off, lengths, 4, "BrokerIds")
-	}
+	n, off = d.NullArrayLen(off, lengths, 4, "BrokerIds")
 	m.BrokerIDs = runtime.Grow(m.BrokerIDs, n)
 	for i := range m.BrokerIDs {
 		m.BrokerIDs[i], off = d.Int32(off, "BrokerIds")
 	}
-	if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
-		if version >= 1 {
-			n, off = d.NullArrayLen(off, lengths, 1, "Names")
-		} else {
-			n, off = d.ArrayLen(off, lengths, 1, "Names")
-		}
+	if version >= 1 {
+		n, off = d.NullArrayLen(off, lengths, 1, "Names")
+	} else {
+		n, off = d.ArrayLen(off, lengths, 1, "Names")
 	}
 	m.Names = runtime.Grow(m.Names, n)
 	for i := range m.Names {
 		m.Names[i], off = d.String(off, lengths, m.Names[i], "Names")
 	}
-	if n, off = d.SmallArrayLen(off, lengths, 8); n < 0 {
-		n, off = d.NullArrayLen(off, lengths, 8, "Values")
-	}
+	n, off = d.NullArrayLen(off, lengths, 8, "Values")
 	m.Values = runtime.Grow(m.Values, n)
 	for i := range m.Values {
 		m.Values[i], off = d.Int64(off, "Values")
 	}
-	if n, off = d.SmallArrayLen(off, lengths, 2); n < 0 {
-		n, off = d.NullArrayLen(off, lengths, 2, "Items")
-	}
+	n, off = d.NullArrayLen(off, lengths, 2, "Items")
 	switch {
 	case n < 0:
 		m.Items = nil
@@ -320,12 +312,10 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 		}
 	}
 	if version >= 1 {
-		if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
-			if version == 2 {
-				n, off = d.NullArrayLen(off, lengths, 1, "Blobs")
-			} else {
-				n, off = d.ArrayLen(off, lengths, 1, "Blobs")
-			}
+		if version == 2 {
+			n, off = d.NullArrayLen(off, lengths, 1, "Blobs")
+		} else {
+			n, off = d.ArrayLen(off, lengths, 1, "Blobs")
 		}
 		m.Blobs = runtime.Grow(m.Blobs, n)
 		for i := range m.Blobs {

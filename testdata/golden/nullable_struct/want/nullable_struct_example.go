@@ -183,7 +183,7 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 	var err error
 	if m.Coordinator == nil {
 		if version < 2 {
-			return b, runtime.EncodeError("Coordinator", runtime.ErrNull, "")
+			return b, runtime.NullError("Coordinator", version)
 		}
 		b = append(b, 255)
 	} else {
@@ -260,7 +260,7 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 		}
 		b = runtime.AppendTags(b, m.UnknownTags)
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }
@@ -403,7 +403,7 @@ func (m *NullableStructExampleNode) appendTo(b []byte, version int16) ([]byte, e
 	var err error
 	b = runtime.AppendInt32(b, m.NodeID)
 	if len(m.Host) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("Host", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("Host")
 	}
 	b = runtime.AppendString(b, m.Host, lengths)
 	if version >= 3 {
@@ -413,7 +413,7 @@ func (m *NullableStructExampleNode) appendTo(b []byte, version int16) ([]byte, e
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }
@@ -483,7 +483,7 @@ func (m *NullableStructExampleCursor) appendTo(b []byte, version int16) ([]byte,
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }

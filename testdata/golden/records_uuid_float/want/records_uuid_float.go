@@ -188,23 +188,15 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }
 
 func (m *RecordsUUIDFloat) decode(d *runtime.Decoder, off int, version int16) int {
 	lengths := runtime.Lengths(version == 1)
-	if win, end := d.QuickBytes(off, lengths); end > off {
-		m.Records, off = d.Keep(win, m.Records), end
-	} else {
-		m.Records, off = d.NullBytes(off, lengths, m.Records, "Records")
-	}
-	if win, end := d.QuickBytes(off, lengths); end > off {
-		m.MoreRecords, off = d.Keep(win, m.MoreRecords), end
-	} else {
-		m.MoreRecords, off = d.Bytes(off, lengths, m.MoreRecords, "MoreRecords")
-	}
+	m.Records, off = d.NullBytes(off, lengths, m.Records, "Records")
+	m.MoreRecords, off = d.Bytes(off, lengths, m.MoreRecords, "MoreRecords")
 	if p := d.Fixed(off, 40); p != nil {
 		_ = p[39]
 		m.ProcessID = runtime.UUID(p[0:16])

@@ -131,7 +131,7 @@ func (m *EchoRecord) size(version int16) int {
 func (m *EchoRecord) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.Message) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("Message", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("Message")
 	}
 	b = runtime.AppendString(b, m.Message, runtime.Compact)
 	if len(m.UnknownTags) == 0 {

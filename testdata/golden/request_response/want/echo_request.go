@@ -148,7 +148,7 @@ func (m *EchoRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	lengths := runtime.Lengths(version == 2)
 	var err error
 	if len(m.Message) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("Message", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("Message")
 	}
 	b = runtime.AppendString(b, m.Message, lengths)
 	if version == 2 {
@@ -158,7 +158,7 @@ func (m *EchoRequest) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }

@@ -168,7 +168,7 @@ func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	}
 	b = runtime.AppendInt16(b, m.ErrorCode)
 	if len(m.Message) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("Message", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("Message")
 	}
 	b = runtime.AppendString(b, m.Message, lengths)
 	if version == 2 {
@@ -178,7 +178,7 @@ func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }

@@ -312,7 +312,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 			sz += runtime.SizeString(len(m.ClientName), runtime.Compact)
 			b = runtime.AppendUvarint(b, uint32(sz))
 			if len(m.ClientName) > runtime.MaxStringLen {
-				return b, runtime.EncodeError("ClientName", runtime.ErrStringTooLong, "")
+				return b, runtime.StringTooLongError("ClientName")
 			}
 			b = runtime.AppendString(b, m.ClientName, runtime.Compact)
 		}
@@ -322,7 +322,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 			sz += runtime.SizeNullString(m.Rack, runtime.Compact)
 			b = runtime.AppendUvarint(b, uint32(sz))
 			if m.Rack.Valid && len(m.Rack.Value) > runtime.MaxStringLen {
-				return b, runtime.EncodeError("Rack", runtime.ErrStringTooLong, "")
+				return b, runtime.StringTooLongError("Rack")
 			}
 			b = runtime.AppendNullString(b, m.Rack, runtime.Compact)
 		}
@@ -367,7 +367,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 		b = runtime.AppendTags(b, m.UnknownTags)
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }
@@ -409,9 +409,7 @@ func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
 			m.Rack, off = d.NullString(off, runtime.Compact, m.Rack, "Rack")
 			seen |= uint64(0x4)
 		case 3:
-			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
-				n, off = d.ArrayLen(off, runtime.Compact, 4, "Replicas")
-			}
+			n, off = d.ArrayLen(off, runtime.Compact, 4, "Replicas")
 			m.Replicas = runtime.Grow(m.Replicas, n)
 			for i := range m.Replicas {
 				m.Replicas[i], off = d.Int32(off, "Replicas")
@@ -558,7 +556,7 @@ func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, err
 		sz += runtime.SizeString(len(m.Note), runtime.Compact)
 		b = runtime.AppendUvarint(b, uint32(sz))
 		if len(m.Note) > runtime.MaxStringLen {
-			return b, runtime.EncodeError("Note", runtime.ErrStringTooLong, "")
+			return b, runtime.StringTooLongError("Note")
 		}
 		b = runtime.AppendString(b, m.Note, runtime.Compact)
 	}

@@ -183,7 +183,7 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 	lengths := runtime.Lengths(version >= 3)
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.EncodeError("Name", runtime.ErrStringTooLong, "")
+		return b, runtime.StringTooLongError("Name")
 	}
 	b = runtime.AppendString(b, m.Name, lengths)
 	if version >= 1 && version <= 4 {
@@ -212,14 +212,14 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 		for i := range m.Groups {
 			e := &m.Groups[i]
 			if len(e.GroupID) > runtime.MaxStringLen {
-				return b, runtime.WithinElem(runtime.EncodeError("GroupId", runtime.ErrStringTooLong, ""), "Groups", i)
+				return b, runtime.WithinElem(runtime.StringTooLongError("GroupId"), "Groups", i)
 			}
 			b = runtime.AppendString(b, e.GroupID, lengths)
 			if version >= 4 {
 				b = runtime.AppendArrayLen(b, len(e.Members), lengths)
 				for _, e := range e.Members {
 					if len(e) > runtime.MaxStringLen {
-						return b, runtime.WithinElem(runtime.EncodeError("Members", runtime.ErrStringTooLong, ""), "Groups", i)
+						return b, runtime.WithinElem(runtime.StringTooLongError("Members"), "Groups", i)
 					}
 					b = runtime.AppendString(b, e, lengths)
 				}
@@ -240,7 +240,7 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 					return b, runtime.WithinElem(err, "Groups", i)
 				}
 			} else if len(e.UnknownTags) > 0 {
-				return b, runtime.WithinElem(runtime.EncodeError("", runtime.ErrTaggedFields, ""), "Groups", i)
+				return b, runtime.WithinElem(runtime.TaggedFieldsError(), "Groups", i)
 			}
 		}
 	}
@@ -254,7 +254,7 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, err
 		}
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.EncodeError("", runtime.ErrTaggedFields, "")
+		return b, runtime.TaggedFieldsError()
 	}
 	return b, nil
 }
@@ -264,9 +264,7 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 	var n int
 	m.Name, off = d.String(off, lengths, m.Name, "Name")
 	if version >= 1 && version <= 4 {
-		if n, off = d.SmallArrayLen(off, lengths, 4); n < 0 {
-			n, off = d.ArrayLen(off, lengths, 4, "Window")
-		}
+		n, off = d.ArrayLen(off, lengths, 4, "Window")
 		m.Window = runtime.Grow(m.Window, n)
 		for i := range m.Window {
 			m.Window[i], off = d.Int32(off, "Window")
@@ -285,9 +283,7 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 		m.Middle = 0
 	}
 	if version >= 2 {
-		if n, off = d.SmallArrayLen(off, lengths, 2); n < 0 {
-			n, off = d.ArrayLen(off, lengths, 2, "Groups")
-		}
+		n, off = d.ArrayLen(off, lengths, 2, "Groups")
 		if n > cap(m.Groups) || m.Groups == nil {
 			m.Groups = append(make([]VersionsStraddleGroup, 0, n), m.Groups[:cap(m.Groups)]...)
 		}
