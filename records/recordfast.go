@@ -104,13 +104,14 @@ func (rr *RecordReader) Next(r *Record) bool {
 			}
 			u, i = u&0x7f|uint(rec[i])<<7, i+1
 		}
-		if u&1 != 0 || u>>1 > uint(cap(r.Headers)) {
+		hs := r.Headers
+		if u&1 != 0 || u>>1 > uint(cap(hs)) {
 			goto general
 		}
-		if len(r.Headers) != int(u>>1) {
-			r.Headers = r.Headers[:u>>1] // most batches keep one count: store it once
+		if len(hs) != int(u>>1) {
+			hs = hs[:u>>1]
+			r.Headers = hs // most batches keep one count: store it once
 		}
-		hs := r.Headers
 		for j := range hs {
 			h := &hs[j]
 			if uint(i) >= uint(len(rec)) {
