@@ -232,13 +232,15 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 	} else {
 		off = d.FailRun(off, []int{1, 2, 6, 14, 22, 30}, []string{"CurrentState", "TargetState", "BrokerId", "BrokerEpoch", "LeaseDurationMs", "CurMetadataOffset"})
 	}
-	n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 7); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
+	}
 	if n > cap(m.Listeners) || m.Listeners == nil {
 		m.Listeners = append(make([]BrokerHeartbeatRequestListener, 0, n), m.Listeners[:cap(m.Listeners)]...)
 	}
 	m.Listeners = m.Listeners[:n]
-	for i := range m.Listeners {
-		e := &m.Listeners[i]
+	for i, elems := 0, m.Listeners; i < len(elems); i++ {
+		e := &elems[i]
 		e.Name, off = d.String(off, runtime.Compact, e.Name, "Name")
 		e.Host, off = d.String(off, runtime.Compact, e.Host, "Host")
 		if p := d.Fixed(off, 4); p != nil {

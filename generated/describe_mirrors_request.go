@@ -164,7 +164,9 @@ func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, erro
 
 func (m *DescribeMirrorsRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
-	n, off = d.NullArrayLen(off, runtime.Compact, 1, "MirrorNames")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 1); n < 0 {
+		n, off = d.NullArrayLen(off, runtime.Compact, 1, "MirrorNames")
+	}
 	m.MirrorNames = runtime.Grow(m.MirrorNames, n)
 	for i := range m.MirrorNames {
 		m.MirrorNames[i], off = d.String(off, runtime.Compact, m.MirrorNames[i], "MirrorNames")

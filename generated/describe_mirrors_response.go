@@ -196,7 +196,9 @@ func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version in
 		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 	}
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
-	n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
+	}
 	if n > cap(m.Mirrors) || m.Mirrors == nil {
 		m.Mirrors = append(make([]DescribeMirrorsResponseDescribedMirror, 0, n), m.Mirrors[:cap(m.Mirrors)]...)
 	}
@@ -393,8 +395,8 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(d *runtime.Decoder, off 
 		m.Partitions = append(make([]DescribeMirrorsResponsePartitionDetail, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
+	for i, elems := 0, m.Partitions; i < len(elems); i++ {
+		e := &elems[i]
 		if p := d.Fixed(off, 28); p != nil {
 			_ = p[27]
 			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))

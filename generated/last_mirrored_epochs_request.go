@@ -170,7 +170,9 @@ func (m *LastMirroredEpochsRequest) appendTo(b []byte, version int16) ([]byte, e
 func (m *LastMirroredEpochsRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	}
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]LastMirroredEpochsRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -265,8 +267,8 @@ func (m *LastMirroredEpochsRequestTopicData) decode(d *runtime.Decoder, off int,
 		m.Partitions = append(make([]LastMirroredEpochsRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
+	for i, elems := 0, m.Partitions; i < len(elems); i++ {
+		e := &elems[i]
 		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)

@@ -196,7 +196,9 @@ func (m *LastMirroredEpochsResponse) decode(d *runtime.Decoder, off int, version
 		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 	}
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
-	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	}
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]LastMirroredEpochsResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -296,8 +298,8 @@ func (m *LastMirroredEpochsResponseTopicResult) decode(d *runtime.Decoder, off i
 		m.Partitions = append(make([]LastMirroredEpochsResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
+	for i, elems := 0, m.Partitions; i < len(elems); i++ {
+		e := &elems[i]
 		if p := d.Fixed(off, 10); p != nil {
 			_ = p[9]
 			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))

@@ -212,8 +212,8 @@ func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16)
 		m.PartitionStates = append(make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, 0, n), m.PartitionStates[:cap(m.PartitionStates)]...)
 	}
 	m.PartitionStates = m.PartitionStates[:n]
-	for i := range m.PartitionStates {
-		e := &m.PartitionStates[i]
+	for i, elems := 0, m.PartitionStates; i < len(elems); i++ {
+		e := &elems[i]
 		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")
 		if p := d.Fixed(off, 12); p != nil {
 			_ = p[11]

@@ -323,7 +323,9 @@ func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int1
 		off = next
 		switch tag {
 		case 0:
-			n, off = d.NullArrayLen(off, runtime.Compact, 4, "Isr")
+			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
+				n, off = d.NullArrayLen(off, runtime.Compact, 4, "Isr")
+			}
 			m.Isr = runtime.Grow(m.Isr, n)
 			for i := range m.Isr {
 				m.Isr[i], off = d.Int32(off, "Isr")
@@ -333,21 +335,27 @@ func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int1
 			m.Leader, off = d.Int32(off, "Leader")
 			seen |= uint64(0x2)
 		case 2:
-			n, off = d.NullArrayLen(off, runtime.Compact, 4, "Replicas")
+			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
+				n, off = d.NullArrayLen(off, runtime.Compact, 4, "Replicas")
+			}
 			m.Replicas = runtime.Grow(m.Replicas, n)
 			for i := range m.Replicas {
 				m.Replicas[i], off = d.Int32(off, "Replicas")
 			}
 			seen |= uint64(0x4)
 		case 3:
-			n, off = d.NullArrayLen(off, runtime.Compact, 4, "RemovingReplicas")
+			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
+				n, off = d.NullArrayLen(off, runtime.Compact, 4, "RemovingReplicas")
+			}
 			m.RemovingReplicas = runtime.Grow(m.RemovingReplicas, n)
 			for i := range m.RemovingReplicas {
 				m.RemovingReplicas[i], off = d.Int32(off, "RemovingReplicas")
 			}
 			seen |= uint64(0x8)
 		case 4:
-			n, off = d.NullArrayLen(off, runtime.Compact, 4, "AddingReplicas")
+			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
+				n, off = d.NullArrayLen(off, runtime.Compact, 4, "AddingReplicas")
+			}
 			m.AddingReplicas = runtime.Grow(m.AddingReplicas, n)
 			for i := range m.AddingReplicas {
 				m.AddingReplicas[i], off = d.Int32(off, "AddingReplicas")

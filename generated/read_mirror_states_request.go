@@ -174,7 +174,9 @@ func (m *ReadMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, err
 func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	n, off = d.NullArrayLen(off, runtime.Compact, 3, "Topics")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
+		n, off = d.NullArrayLen(off, runtime.Compact, 3, "Topics")
+	}
 	switch {
 	case n < 0:
 		m.Topics = nil
@@ -274,8 +276,8 @@ func (m *ReadMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, v
 		m.Partitions = append(make([]ReadMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
+	for i, elems := 0, m.Partitions; i < len(elems); i++ {
+		e := &elems[i]
 		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)

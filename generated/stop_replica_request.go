@@ -193,8 +193,8 @@ func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) 
 		m.Partitions = append(make([]StopReplicaRequestStopReplicaPartition, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
+	for i, elems := 0, m.Partitions; i < len(elems); i++ {
+		e := &elems[i]
 		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")
 		if p := d.Fixed(off, 5); p != nil {
 			_ = p[4]

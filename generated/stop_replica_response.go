@@ -171,8 +171,8 @@ func (m *StopReplicaResponse) decode(d *runtime.Decoder, off int, version int16)
 		m.PartitionErrors = append(make([]StopReplicaResponseStopReplicaPartitionError, 0, n), m.PartitionErrors[:cap(m.PartitionErrors)]...)
 	}
 	m.PartitionErrors = m.PartitionErrors[:n]
-	for i := range m.PartitionErrors {
-		e := &m.PartitionErrors[i]
+	for i, elems := 0, m.PartitionErrors; i < len(elems); i++ {
+		e := &elems[i]
 		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")
 		if p := d.Fixed(off, 6); p != nil {
 			_ = p[5]

@@ -173,7 +173,9 @@ func (m *WriteMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, er
 func (m *WriteMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	}
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]WriteMirrorStatesRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -278,8 +280,8 @@ func (m *WriteMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, 
 		m.Partitions = append(make([]WriteMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
+	for i, elems := 0, m.Partitions; i < len(elems); i++ {
+		e := &elems[i]
 		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")
 		e.State, off = d.String(off, runtime.Compact, e.State, "State")
 		if p := d.Fixed(off, 12); p != nil {

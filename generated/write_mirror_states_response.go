@@ -196,7 +196,9 @@ func (m *WriteMirrorStatesResponse) decode(d *runtime.Decoder, off int, version 
 		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 	}
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
-	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	}
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]WriteMirrorStatesResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -295,8 +297,8 @@ func (m *WriteMirrorStatesResponseTopicResult) decode(d *runtime.Decoder, off in
 		m.Partitions = append(make([]WriteMirrorStatesResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
+	for i, elems := 0, m.Partitions; i < len(elems); i++ {
+		e := &elems[i]
 		if p := d.Fixed(off, 6); p != nil {
 			_ = p[5]
 			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))

@@ -88,7 +88,7 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 	}
 	var out []Code
 	slow := byNullable(count("NullArrayLen"), count("ArrayLen"))
-	if classic || !sc.hot {
+	if classic {
 		out = slow
 	} else {
 		out = []Code{If(List(Id("n"), Id("off")).Op("=").Id("d").Dot("SmallArrayLen").Call(Id("off"), lengths, minElem.Clone()), Id("n").Op("<").Lit(0)).Block(slow...)}
@@ -108,9 +108,13 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 	case schema.KindStruct:
 		failed := []Code{Id("d").Dot("WithinElem").Call(name, i.Clone()), Return(Id("off"))}
 		if fm.p.Inline && !tagged {
+			// The loop runs over a copy of the slice header, which stores
+			// into the elements cannot change: no reload, no bounds check.
 			in := inlined(fm)
-			body = append([]Code{Id(in.recv).Op(":=").Op("&").Add(elem)}, decodeBody(fm.inlined, in)...)
+			body = append([]Code{Id(in.recv).Op(":=").Op("&").Id("elems").Index(i.Clone())}, decodeBody(fm.inlined, in)...)
 			body = append(body, If(Id("d").Dot("Failed").Call()).Block(failed...))
+			loop := For(List(i.Clone(), Id("elems")).Op(":=").List(Lit(0), val.Clone()), i.Clone().Op("<").Len(Id("elems")), i.Clone().Op("++"))
+			return append(out, loop.Block(body...))
 		} else {
 			body = []Code{If(Id("off").Op("=").Add(elem).Dot("decode").Call(Id("d"), Id("off"), Id("version")), Id("d").Dot("Failed").Call()).Block(failed...)}
 		}

@@ -211,11 +211,16 @@ func (d *Decoder) EmptyTags(off int) bool {
 	return off < len(b) && b[off] == 0
 }
 
-// TagCount reads the number of tagged fields of a tag section at off.
+// TagCount reads the number of tagged fields of a tag section at off. The
+// common section holding none, a single zero byte, is read inline.
 func (d *Decoder) TagCount(off int) (int, int) {
-	if d.EmptyTags(off) {
+	if off < len(d.buf) && d.buf[off] == 0 {
 		return 0, off + 1
 	}
+	return d.tagCount(off)
+}
+
+func (d *Decoder) tagCount(off int) (int, int) {
 	start := off
 	u, off := d.Uvarint(off, "")
 	n := int(int32(u))

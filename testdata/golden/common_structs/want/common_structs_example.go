@@ -207,13 +207,15 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 	lengths := runtime.Lengths(version == 1)
 	var n int
 	off = d.Within(off, m.Primary.decode(d, off, version), "Primary")
-	n, off = d.ArrayLen(off, lengths, 3, "Backups")
+	if n, off = d.SmallArrayLen(off, lengths, 3); n < 0 {
+		n, off = d.ArrayLen(off, lengths, 3, "Backups")
+	}
 	if n > cap(m.Backups) || m.Backups == nil {
 		m.Backups = append(make([]CommonStructsExampleEndpoint, 0, n), m.Backups[:cap(m.Backups)]...)
 	}
 	m.Backups = m.Backups[:n]
-	for i := range m.Backups {
-		e := &m.Backups[i]
+	for i, elems := 0, m.Backups; i < len(elems); i++ {
+		e := &elems[i]
 		e.Host, off = d.String(off, lengths, e.Host, "Host")
 		e.Port, off = d.Uint16(off, "Port")
 		e.UnknownTags = e.UnknownTags[:0]
@@ -226,7 +228,9 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 		}
 	}
 	if version == 1 {
-		n, off = d.ArrayLen(off, lengths, 5, "Clusters")
+		if n, off = d.SmallArrayLen(off, lengths, 5); n < 0 {
+			n, off = d.ArrayLen(off, lengths, 5, "Clusters")
+		}
 		if n > cap(m.Clusters) || m.Clusters == nil {
 			m.Clusters = append(make([]CommonStructsExampleCluster, 0, n), m.Clusters[:cap(m.Clusters)]...)
 		}

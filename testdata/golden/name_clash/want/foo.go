@@ -223,13 +223,15 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	} else {
 		off = d.FailRun(off, []int{4, 8}, []string{"Id", "ID"})
 	}
-	n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
+	}
 	if n > cap(m.Bars) || m.Bars == nil {
 		m.Bars = append(make([]FooBar2, 0, n), m.Bars[:cap(m.Bars)]...)
 	}
 	m.Bars = m.Bars[:n]
-	for i := range m.Bars {
-		e := &m.Bars[i]
+	for i, elems := 0, m.Bars; i < len(elems); i++ {
+		e := &elems[i]
 		e.Value, off = d.Int32(off, "Value")
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)

@@ -165,13 +165,15 @@ func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	off = d.Within(off, m.Baz.decode(d, off, version), "Baz")
-	n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
+	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
+		n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
+	}
 	if n > cap(m.Qux) || m.Qux == nil {
 		m.Qux = append(make([]FooBarQux, 0, n), m.Qux[:cap(m.Qux)]...)
 	}
 	m.Qux = m.Qux[:n]
-	for i := range m.Qux {
-		e := &m.Qux[i]
+	for i, elems := 0, m.Qux; i < len(elems); i++ {
+		e := &elems[i]
 		e.APIKey, off = d.Int16(off, "APIKey")
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)

@@ -269,26 +269,34 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int {
 	lengths := runtime.Lengths(version == 2)
 	var n int
-	n, off = d.NullArrayLen(off, lengths, 4, "BrokerIds")
+	if n, off = d.SmallArrayLen(off, lengths, 4); n < 0 {
+		n, off = d.NullArrayLen(off, lengths, 4, "BrokerIds")
+	}
 	m.BrokerIDs = runtime.Grow(m.BrokerIDs, n)
 	for i := range m.BrokerIDs {
 		m.BrokerIDs[i], off = d.Int32(off, "BrokerIds")
 	}
-	if version >= 1 {
-		n, off = d.NullArrayLen(off, lengths, 1, "Names")
-	} else {
-		n, off = d.ArrayLen(off, lengths, 1, "Names")
+	if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
+		if version >= 1 {
+			n, off = d.NullArrayLen(off, lengths, 1, "Names")
+		} else {
+			n, off = d.ArrayLen(off, lengths, 1, "Names")
+		}
 	}
 	m.Names = runtime.Grow(m.Names, n)
 	for i := range m.Names {
 		m.Names[i], off = d.String(off, lengths, m.Names[i], "Names")
 	}
-	n, off = d.NullArrayLen(off, lengths, 8, "Values")
+	if n, off = d.SmallArrayLen(off, lengths, 8); n < 0 {
+		n, off = d.NullArrayLen(off, lengths, 8, "Values")
+	}
 	m.Values = runtime.Grow(m.Values, n)
 	for i := range m.Values {
 		m.Values[i], off = d.Int64(off, "Values")
 	}
-	n, off = d.NullArrayLen(off, lengths, 2, "Items")
+	if n, off = d.SmallArrayLen(off, lengths, 2); n < 0 {
+		n, off = d.NullArrayLen(off, lengths, 2, "Items")
+	}
 	switch {
 	case n < 0:
 		m.Items = nil
@@ -298,8 +306,8 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 	default:
 		m.Items = m.Items[:n]
 	}
-	for i := range m.Items {
-		e := &m.Items[i]
+	for i, elems := 0, m.Items; i < len(elems); i++ {
+		e := &elems[i]
 		e.Key, off = d.String(off, lengths, e.Key, "Key")
 		e.Payload, off = d.NullBytes(off, lengths, e.Payload, "Payload")
 		e.UnknownTags = e.UnknownTags[:0]
@@ -312,10 +320,12 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 		}
 	}
 	if version >= 1 {
-		if version == 2 {
-			n, off = d.NullArrayLen(off, lengths, 1, "Blobs")
-		} else {
-			n, off = d.ArrayLen(off, lengths, 1, "Blobs")
+		if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
+			if version == 2 {
+				n, off = d.NullArrayLen(off, lengths, 1, "Blobs")
+			} else {
+				n, off = d.ArrayLen(off, lengths, 1, "Blobs")
+			}
 		}
 		m.Blobs = runtime.Grow(m.Blobs, n)
 		for i := range m.Blobs {

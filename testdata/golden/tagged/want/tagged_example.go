@@ -409,7 +409,9 @@ func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
 			m.Rack, off = d.NullString(off, runtime.Compact, m.Rack, "Rack")
 			seen |= uint64(0x4)
 		case 3:
-			n, off = d.ArrayLen(off, runtime.Compact, 4, "Replicas")
+			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
+				n, off = d.ArrayLen(off, runtime.Compact, 4, "Replicas")
+			}
 			m.Replicas = runtime.Grow(m.Replicas, n)
 			for i := range m.Replicas {
 				m.Replicas[i], off = d.Int32(off, "Replicas")

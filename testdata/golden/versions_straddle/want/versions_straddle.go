@@ -264,7 +264,9 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 	var n int
 	m.Name, off = d.String(off, lengths, m.Name, "Name")
 	if version >= 1 && version <= 4 {
-		n, off = d.ArrayLen(off, lengths, 4, "Window")
+		if n, off = d.SmallArrayLen(off, lengths, 4); n < 0 {
+			n, off = d.ArrayLen(off, lengths, 4, "Window")
+		}
 		m.Window = runtime.Grow(m.Window, n)
 		for i := range m.Window {
 			m.Window[i], off = d.Int32(off, "Window")
@@ -283,13 +285,15 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 		m.Middle = 0
 	}
 	if version >= 2 {
-		n, off = d.ArrayLen(off, lengths, 2, "Groups")
+		if n, off = d.SmallArrayLen(off, lengths, 2); n < 0 {
+			n, off = d.ArrayLen(off, lengths, 2, "Groups")
+		}
 		if n > cap(m.Groups) || m.Groups == nil {
 			m.Groups = append(make([]VersionsStraddleGroup, 0, n), m.Groups[:cap(m.Groups)]...)
 		}
 		m.Groups = m.Groups[:n]
-		for i := range m.Groups {
-			e := &m.Groups[i]
+		for i, elems := 0, m.Groups; i < len(elems); i++ {
+			e := &elems[i]
 			e.GroupID, off = d.String(off, lengths, e.GroupID, "GroupId")
 			if version >= 4 {
 				if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
