@@ -88,7 +88,9 @@ func (b *BatchBuilder) Reset() {
 // Start resets the builder (as Reset does) and begins a batch at the end
 // of dst: records appended from now on are encoded straight into dst, after
 // room for the header, and Finish completes the batch. Leave dst alone
-// until Finish returns it.
+// until Finish returns it, grown as append grows a slice when its capacity
+// runs out (each record reserves a little more than it takes while it is
+// written).
 func (b *BatchBuilder) Start(dst []byte) {
 	b.Reset()
 	at := len(dst)
