@@ -2,21 +2,21 @@ package records
 
 // Next reads the next record into r, reporting false at the end or at an
 // error.
-//
-// The records real producers write are read here, in line: v2 records
-// whose varints take one or two bytes (lengths under 8 KiB, deltas within
-// ±4096), whose header keys are not null, and whose headers fit the room
-// r.Headers has. Anything else, valid or not, goes to next and its general
-// decoder (decodeV2), which also finds every error, having changed nothing
-// but r: both always agree.
-//
-// This is the hot loop of reading, written out for the compiler (a call
-// per record to a decoder costs 6%): each varint is one bounds check, one
-// load and one test on its one-byte path, its second byte read in place
-// (a helper's return values would be merged and tested again), lengths
-// skip the zigzag arithmetic (an even value is a length, 1 is -1), and
-// every slice is cut from rec, whose length bounds it.
 func (rr *RecordReader) Next(r *Record) bool {
+	// The records real producers write are read here, in line: v2 records
+	// whose varints take one or two bytes (lengths under 8 KiB, deltas
+	// within ±4096), whose header keys are not null, and whose headers fit
+	// the room r.Headers has. Anything else, valid or not, goes to next and
+	// its general decoder (decodeV2), which also finds every error, having
+	// changed nothing but r: both always agree.
+	//
+	// This is the hot loop of reading, written out for the compiler (a
+	// call per record to a decoder costs 6%): each varint is one bounds
+	// check, one load and one test on its one-byte path, its second byte
+	// read in place (a helper's return values would be merged and tested
+	// again), lengths skip the zigzag arithmetic (an even value is a
+	// length, 1 is -1), and every slice is cut from rec, whose length
+	// bounds it.
 	if rr.i < rr.fast {
 		data, p := rr.data, rr.p
 		if uint(p) >= uint(len(data)) {
