@@ -189,7 +189,7 @@ func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, erro
 	binary.BigEndian.PutUint64(p[6:], uint64(m.BrokerEpoch))
 	binary.BigEndian.PutUint64(p[14:], uint64(m.LeaseDurationMs))
 	binary.BigEndian.PutUint64(p[22:], uint64(m.CurMetadataOffset))
-	b = runtime.AppendArrayLen(b, len(m.Listeners), runtime.Compact)
+	b = appendArrayLen(b, len(m.Listeners), runtime.Compact)
 	for i := range m.Listeners {
 		e := &m.Listeners[i]
 		if len(e.Name) > runtime.MaxStringLen {
@@ -232,9 +232,7 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 	} else {
 		off = d.FailRun(off, []int{1, 2, 6, 14, 22, 30}, []string{"CurrentState", "TargetState", "BrokerId", "BrokerEpoch", "LeaseDurationMs", "CurMetadataOffset"})
 	}
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 7); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
 	if n > cap(m.Listeners) || m.Listeners == nil {
 		m.Listeners = append(make([]BrokerHeartbeatRequestListener, 0, n), m.Listeners[:cap(m.Listeners)]...)
 	}
@@ -259,7 +257,7 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
 

@@ -198,6 +198,6 @@ func (m *BrokerHeartbeatResponse) decode(d *runtime.Decoder, off int, version in
 		off = d.FailRun(off, []int{4, 6, 10, 11, 19, 27}, []string{"ThrottleTimeMs", "ErrorCode", "ActiveControllerId", "NextState", "BrokerEpoch", "LeaseDurationMs"})
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }

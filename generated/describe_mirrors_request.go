@@ -146,7 +146,7 @@ func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, erro
 	if m.MirrorNames == nil {
 		b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.MirrorNames), runtime.Compact)
+		b = appendArrayLen(b, len(m.MirrorNames), runtime.Compact)
 	}
 	for _, e := range m.MirrorNames {
 		if len(e) > runtime.MaxStringLen {
@@ -164,14 +164,12 @@ func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, erro
 
 func (m *DescribeMirrorsRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 1); n < 0 {
-		n, off = d.NullArrayLen(off, runtime.Compact, 1, "MirrorNames")
-	}
+	n, off = d.NullArrayLen(off, runtime.Compact, 1, "MirrorNames")
 	m.MirrorNames = runtime.Grow(m.MirrorNames, n)
 	for i := range m.MirrorNames {
 		m.MirrorNames[i], off = d.String(off, runtime.Compact, m.MirrorNames[i], "MirrorNames")
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }

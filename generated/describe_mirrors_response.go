@@ -171,7 +171,7 @@ func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, err
 		return b, runtime.StringTooLongError("ErrorMessage")
 	}
 	b = runtime.AppendNullString(b, m.ErrorMessage, runtime.Compact)
-	b = runtime.AppendArrayLen(b, len(m.Mirrors), runtime.Compact)
+	b = appendArrayLen(b, len(m.Mirrors), runtime.Compact)
 	for i := range m.Mirrors {
 		if b, err = m.Mirrors[i].appendTo(b, version); err != nil {
 			return b, runtime.WithinElem(err, "Mirrors", i)
@@ -196,9 +196,7 @@ func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version in
 		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 	}
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
 	if n > cap(m.Mirrors) || m.Mirrors == nil {
 		m.Mirrors = append(make([]DescribeMirrorsResponseDescribedMirror, 0, n), m.Mirrors[:cap(m.Mirrors)]...)
 	}
@@ -210,7 +208,7 @@ func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version in
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
 

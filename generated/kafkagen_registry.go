@@ -17,93 +17,157 @@ func SpecNames() []string {
 // NewByName returns a new message, holding its defaults, for a spec name such
 // as "FetchRequest", or nil if the package has no such spec.
 func NewByName(name string) runtime.Message {
+	var m runtime.Message
 	switch name {
 	case "BrokerHeartbeatRequest":
-		return NewBrokerHeartbeatRequest()
+		m = new(BrokerHeartbeatRequest)
 	case "BrokerHeartbeatResponse":
-		return NewBrokerHeartbeatResponse()
+		m = new(BrokerHeartbeatResponse)
 	case "DescribeMirrorsRequest":
-		return NewDescribeMirrorsRequest()
+		m = new(DescribeMirrorsRequest)
 	case "DescribeMirrorsResponse":
-		return NewDescribeMirrorsResponse()
+		m = new(DescribeMirrorsResponse)
 	case "LastMirroredEpochsRequest":
-		return NewLastMirroredEpochsRequest()
+		m = new(LastMirroredEpochsRequest)
 	case "LastMirroredEpochsResponse":
-		return NewLastMirroredEpochsResponse()
+		m = new(LastMirroredEpochsResponse)
 	case "LeaderAndIsrRequest":
-		return NewLeaderAndIsrRequest()
+		m = new(LeaderAndIsrRequest)
 	case "LeaderAndIsrResponse":
-		return NewLeaderAndIsrResponse()
+		m = new(LeaderAndIsrResponse)
 	case "PartitionChangeRecord":
-		return NewPartitionChangeRecord()
+		m = new(PartitionChangeRecord)
 	case "ReadMirrorStatesRequest":
-		return NewReadMirrorStatesRequest()
+		m = new(ReadMirrorStatesRequest)
 	case "ReadMirrorStatesResponse":
-		return NewReadMirrorStatesResponse()
+		m = new(ReadMirrorStatesResponse)
 	case "RequestHeader":
-		return NewRequestHeader()
+		m = new(RequestHeader)
 	case "ResponseHeader":
-		return NewResponseHeader()
+		m = new(ResponseHeader)
 	case "StopReplicaRequest":
-		return NewStopReplicaRequest()
+		m = new(StopReplicaRequest)
 	case "StopReplicaResponse":
-		return NewStopReplicaResponse()
+		m = new(StopReplicaResponse)
 	case "WriteMirrorStatesRequest":
-		return NewWriteMirrorStatesRequest()
+		m = new(WriteMirrorStatesRequest)
 	case "WriteMirrorStatesResponse":
-		return NewWriteMirrorStatesResponse()
+		m = new(WriteMirrorStatesResponse)
+	default:
+		return nil
 	}
-	return nil
+	m.Reset()
+	return m
 }
 
 // NewRequest returns a new request for an API key, or nil if unknown.
 func NewRequest(key int16) runtime.APIMessage {
+	var m runtime.APIMessage
 	switch key {
 	case 4:
-		return NewLeaderAndIsrRequest()
+		m = new(LeaderAndIsrRequest)
 	case 5:
-		return NewStopReplicaRequest()
+		m = new(StopReplicaRequest)
 	case 50:
-		return NewBrokerHeartbeatRequest()
+		m = new(BrokerHeartbeatRequest)
 	case 95:
-		return NewDescribeMirrorsRequest()
+		m = new(DescribeMirrorsRequest)
 	case 96:
-		return NewWriteMirrorStatesRequest()
+		m = new(WriteMirrorStatesRequest)
 	case 97:
-		return NewLastMirroredEpochsRequest()
+		m = new(LastMirroredEpochsRequest)
 	case 98:
-		return NewReadMirrorStatesRequest()
+		m = new(ReadMirrorStatesRequest)
+	default:
+		return nil
 	}
-	return nil
+	m.Reset()
+	return m
 }
 
 // NewResponse returns a new response for an API key, or nil if unknown.
 func NewResponse(key int16) runtime.APIMessage {
+	var m runtime.APIMessage
 	switch key {
 	case 4:
-		return NewLeaderAndIsrResponse()
+		m = new(LeaderAndIsrResponse)
 	case 5:
-		return NewStopReplicaResponse()
+		m = new(StopReplicaResponse)
 	case 50:
-		return NewBrokerHeartbeatResponse()
+		m = new(BrokerHeartbeatResponse)
 	case 95:
-		return NewDescribeMirrorsResponse()
+		m = new(DescribeMirrorsResponse)
 	case 96:
-		return NewWriteMirrorStatesResponse()
+		m = new(WriteMirrorStatesResponse)
 	case 97:
-		return NewLastMirroredEpochsResponse()
+		m = new(LastMirroredEpochsResponse)
 	case 98:
-		return NewReadMirrorStatesResponse()
+		m = new(ReadMirrorStatesResponse)
+	default:
+		return nil
 	}
-	return nil
+	m.Reset()
+	return m
 }
 
 // NewMetadataRecord returns a new metadata record for a record type id, or
 // nil if unknown.
 func NewMetadataRecord(key int16) runtime.Message {
+	var m runtime.Message
 	switch key {
 	case 5:
-		return NewPartitionChangeRecord()
+		m = new(PartitionChangeRecord)
+	default:
+		return nil
 	}
-	return nil
+	m.Reset()
+	return m
+}
+
+// The functions below wrap runtime functions for code that runs once per
+// message: a call there compiles to a fraction of an inlined copy.
+
+//go:noinline
+func appendArrayLen(b []byte, n int, l runtime.Lengths) []byte {
+	return runtime.AppendArrayLen(b, n, l)
+}
+
+//go:noinline
+func appendInt16(b []byte, v int16) []byte {
+	return runtime.AppendInt16(b, v)
+}
+
+//go:noinline
+func appendInt32(b []byte, v int32) []byte {
+	return runtime.AppendInt32(b, v)
+}
+
+//go:noinline
+func appendInt8(b []byte, v int8) []byte {
+	return runtime.AppendInt8(b, v)
+}
+
+//go:noinline
+func appendString(b []byte, s string, l runtime.Lengths) []byte {
+	return runtime.AppendString(b, s, l)
+}
+
+//go:noinline
+func readInt16(d *runtime.Decoder, off int, field string) (int16, int) {
+	return d.Int16(off, field)
+}
+
+//go:noinline
+func readInt32(d *runtime.Decoder, off int, field string) (int32, int) {
+	return d.Int32(off, field)
+}
+
+//go:noinline
+func readInt8(d *runtime.Decoder, off int, field string) (int8, int) {
+	return d.Int8(off, field)
+}
+
+//go:noinline
+func readTags(d *runtime.Decoder, off int, tags *runtime.Tags) int {
+	return d.Tags(off, tags)
 }

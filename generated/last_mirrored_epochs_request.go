@@ -152,8 +152,8 @@ func (m *LastMirroredEpochsRequest) appendTo(b []byte, version int16) ([]byte, e
 	if len(m.MirrorName) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("MirrorName")
 	}
-	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
-	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
+	b = appendString(b, m.MirrorName, runtime.Compact)
+	b = appendArrayLen(b, len(m.Topics), runtime.Compact)
 	for i := range m.Topics {
 		if b, err = m.Topics[i].appendTo(b, version); err != nil {
 			return b, runtime.WithinElem(err, "Topics", i)
@@ -170,9 +170,7 @@ func (m *LastMirroredEpochsRequest) appendTo(b []byte, version int16) ([]byte, e
 func (m *LastMirroredEpochsRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]LastMirroredEpochsRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -184,7 +182,7 @@ func (m *LastMirroredEpochsRequest) decode(d *runtime.Decoder, off int, version 
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
 

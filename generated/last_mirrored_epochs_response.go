@@ -171,7 +171,7 @@ func (m *LastMirroredEpochsResponse) appendTo(b []byte, version int16) ([]byte, 
 		return b, runtime.StringTooLongError("ErrorMessage")
 	}
 	b = runtime.AppendNullString(b, m.ErrorMessage, runtime.Compact)
-	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
+	b = appendArrayLen(b, len(m.Topics), runtime.Compact)
 	for i := range m.Topics {
 		if b, err = m.Topics[i].appendTo(b, version); err != nil {
 			return b, runtime.WithinElem(err, "Topics", i)
@@ -196,9 +196,7 @@ func (m *LastMirroredEpochsResponse) decode(d *runtime.Decoder, off int, version
 		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
 	}
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]LastMirroredEpochsResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -210,7 +208,7 @@ func (m *LastMirroredEpochsResponse) decode(d *runtime.Decoder, off int, version
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
 

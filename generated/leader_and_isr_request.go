@@ -170,7 +170,7 @@ func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) 
 	binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
 	binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
 	p[12] = runtime.Bool8(m.IsInit)
-	b = runtime.AppendArrayLen(b, len(m.PartitionStates), runtime.Classic)
+	b = appendArrayLen(b, len(m.PartitionStates), runtime.Classic)
 	for i := range m.PartitionStates {
 		e := &m.PartitionStates[i]
 		if len(e.TopicName) > runtime.MaxStringLen {

@@ -147,8 +147,8 @@ func (m *LeaderAndIsrResponse) size(version int16) int {
 
 func (m *LeaderAndIsrResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b = runtime.AppendInt16(b, m.ErrorCode)
-	b = runtime.AppendArrayLen(b, len(m.PartitionErrors), runtime.Classic)
+	b = appendInt16(b, m.ErrorCode)
+	b = appendArrayLen(b, len(m.PartitionErrors), runtime.Classic)
 	for i := range m.PartitionErrors {
 		e := &m.PartitionErrors[i]
 		if len(e.TopicName) > runtime.MaxStringLen {
@@ -165,7 +165,7 @@ func (m *LeaderAndIsrResponse) appendTo(b []byte, version int16) ([]byte, error)
 
 func (m *LeaderAndIsrResponse) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
-	m.ErrorCode, off = d.Int16(off, "ErrorCode")
+	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
 	n, off = d.ArrayLen(off, runtime.Classic, 7, "PartitionErrors")
 	if n > cap(m.PartitionErrors) || m.PartitionErrors == nil {
 		m.PartitionErrors = append(make([]LeaderAndIsrResponseLeaderAndIsrPartitionError, 0, n), m.PartitionErrors[:cap(m.PartitionErrors)]...)

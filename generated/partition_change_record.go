@@ -243,7 +243,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		if m.Isr == nil {
 			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
-			b = runtime.AppendArrayLen(b, len(m.Isr), runtime.Compact)
+			b = appendArrayLen(b, len(m.Isr), runtime.Compact)
 		}
 		for _, e := range m.Isr {
 			b = runtime.AppendInt32(b, e)
@@ -252,7 +252,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 	if hasTag1 {
 		b = runtime.AppendUvarint(b, 1)
 		b = runtime.AppendUvarint(b, 4)
-		b = runtime.AppendInt32(b, m.Leader)
+		b = appendInt32(b, m.Leader)
 	}
 	if hasTag2 {
 		b = runtime.AppendUvarint(b, 2)
@@ -262,7 +262,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		if m.Replicas == nil {
 			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
-			b = runtime.AppendArrayLen(b, len(m.Replicas), runtime.Compact)
+			b = appendArrayLen(b, len(m.Replicas), runtime.Compact)
 		}
 		for _, e := range m.Replicas {
 			b = runtime.AppendInt32(b, e)
@@ -276,7 +276,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		if m.RemovingReplicas == nil {
 			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
-			b = runtime.AppendArrayLen(b, len(m.RemovingReplicas), runtime.Compact)
+			b = appendArrayLen(b, len(m.RemovingReplicas), runtime.Compact)
 		}
 		for _, e := range m.RemovingReplicas {
 			b = runtime.AppendInt32(b, e)
@@ -290,7 +290,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		if m.AddingReplicas == nil {
 			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
-			b = runtime.AppendArrayLen(b, len(m.AddingReplicas), runtime.Compact)
+			b = appendArrayLen(b, len(m.AddingReplicas), runtime.Compact)
 		}
 		for _, e := range m.AddingReplicas {
 			b = runtime.AppendInt32(b, e)
@@ -299,7 +299,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 	if hasTag5 {
 		b = runtime.AppendUvarint(b, 5)
 		b = runtime.AppendUvarint(b, 1)
-		b = runtime.AppendInt8(b, m.IsUnclean)
+		b = appendInt8(b, m.IsUnclean)
 	}
 	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil
@@ -323,46 +323,38 @@ func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int1
 		off = next
 		switch tag {
 		case 0:
-			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
-				n, off = d.NullArrayLen(off, runtime.Compact, 4, "Isr")
-			}
+			n, off = d.NullArrayLen(off, runtime.Compact, 4, "Isr")
 			m.Isr = runtime.Grow(m.Isr, n)
 			for i := range m.Isr {
 				m.Isr[i], off = d.Int32(off, "Isr")
 			}
 			seen |= uint64(0x1)
 		case 1:
-			m.Leader, off = d.Int32(off, "Leader")
+			m.Leader, off = readInt32(d, off, "Leader")
 			seen |= uint64(0x2)
 		case 2:
-			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
-				n, off = d.NullArrayLen(off, runtime.Compact, 4, "Replicas")
-			}
+			n, off = d.NullArrayLen(off, runtime.Compact, 4, "Replicas")
 			m.Replicas = runtime.Grow(m.Replicas, n)
 			for i := range m.Replicas {
 				m.Replicas[i], off = d.Int32(off, "Replicas")
 			}
 			seen |= uint64(0x4)
 		case 3:
-			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
-				n, off = d.NullArrayLen(off, runtime.Compact, 4, "RemovingReplicas")
-			}
+			n, off = d.NullArrayLen(off, runtime.Compact, 4, "RemovingReplicas")
 			m.RemovingReplicas = runtime.Grow(m.RemovingReplicas, n)
 			for i := range m.RemovingReplicas {
 				m.RemovingReplicas[i], off = d.Int32(off, "RemovingReplicas")
 			}
 			seen |= uint64(0x8)
 		case 4:
-			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
-				n, off = d.NullArrayLen(off, runtime.Compact, 4, "AddingReplicas")
-			}
+			n, off = d.NullArrayLen(off, runtime.Compact, 4, "AddingReplicas")
 			m.AddingReplicas = runtime.Grow(m.AddingReplicas, n)
 			for i := range m.AddingReplicas {
 				m.AddingReplicas[i], off = d.Int32(off, "AddingReplicas")
 			}
 			seen |= uint64(0x10)
 		case 5:
-			m.IsUnclean, off = d.Int8(off, "IsUnclean")
+			m.IsUnclean, off = readInt8(d, off, "IsUnclean")
 			seen |= uint64(0x20)
 		default:
 			m.UnknownTags, off = d.UnknownTag(off, m.UnknownTags, tag, size)

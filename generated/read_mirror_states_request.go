@@ -152,11 +152,11 @@ func (m *ReadMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, err
 	if len(m.MirrorName) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("MirrorName")
 	}
-	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
+	b = appendString(b, m.MirrorName, runtime.Compact)
 	if m.Topics == nil {
 		b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
+		b = appendArrayLen(b, len(m.Topics), runtime.Compact)
 	}
 	for i := range m.Topics {
 		if b, err = m.Topics[i].appendTo(b, version); err != nil {
@@ -174,9 +174,7 @@ func (m *ReadMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, err
 func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
-		n, off = d.NullArrayLen(off, runtime.Compact, 3, "Topics")
-	}
+	n, off = d.NullArrayLen(off, runtime.Compact, 3, "Topics")
 	switch {
 	case n < 0:
 		m.Topics = nil
@@ -193,7 +191,7 @@ func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version in
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
 

@@ -199,7 +199,7 @@ func (m *RequestHeader) decode(d *runtime.Decoder, off int, version int16) int {
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 2 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -131,7 +131,7 @@ func (m *ResponseHeader) size(version int16) int {
 
 func (m *ResponseHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.CorrelationID)
+	b = appendInt32(b, m.CorrelationID)
 	if version == 1 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
@@ -145,10 +145,10 @@ func (m *ResponseHeader) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *ResponseHeader) decode(d *runtime.Decoder, off int, version int16) int {
-	m.CorrelationID, off = d.Int32(off, "CorrelationId")
+	m.CorrelationID, off = readInt32(d, off, "CorrelationId")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 1 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -162,7 +162,7 @@ func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
 	binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
 	binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
-	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Classic)
+	b = appendArrayLen(b, len(m.Partitions), runtime.Classic)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		if len(e.TopicName) > runtime.MaxStringLen {

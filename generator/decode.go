@@ -144,7 +144,7 @@ func (b defaultBlocks) code() []Code {
 func readRun(sm *structModel, st plan.Step, sc scope) []Code {
 	if len(st.Fields) == 1 {
 		fm := sm.field(st.Fields[0])
-		return []Code{List(sc.r().Dot(fm.goName), Id("off")).Op("=").Add(readPrimitive(fm.kind(), fm.f.Name))}
+		return []Code{List(sc.r().Dot(fm.goName), Id("off")).Op("=").Add(sc.read(primitiveKinds[fm.kind()], Id("off"), Lit(fm.f.Name)))}
 	}
 	var reads, ends, names []Code
 	width := 0
@@ -176,7 +176,7 @@ func readTagSection(sm *structModel, sc scope) []Code {
 	if len(sm.tagged) == 0 {
 		// Reset, then append what the section holds (a single zero byte,
 		// mostly, which Tags reads inline).
-		return append([]Code{reset}, guarded(f, Id("off").Op("=").Id("d").Dot("Tags").Call(Id("off"), Op("&").Add(unknown.Clone())))...)
+		return append([]Code{reset}, guarded(f, Id("off").Op("=").Add(sc.read("Tags", Id("off"), Op("&").Add(unknown.Clone()))))...)
 	}
 	section = readKnownTags(sm, sc)
 	switch {

@@ -71,7 +71,7 @@ func readValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 			[]Code{alloc, decode},
 		)
 	}
-	return []Code{assign(val, readPrimitive(t.Kind, fm.f.Name))}
+	return []Code{assign(val, sc.read(primitiveKinds[t.Kind], Id("off"), name))}
 }
 
 // readArray reads an array field: its count (a count below 127 in Compact
@@ -88,7 +88,7 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 	}
 	var out []Code
 	slow := byNullable(count("NullArrayLen"), count("ArrayLen"))
-	if classic {
+	if classic || !sc.hot {
 		out = slow
 	} else {
 		out = []Code{If(List(Id("n"), Id("off")).Op("=").Id("d").Dot("SmallArrayLen").Call(Id("off"), lengths, minElem.Clone()), Id("n").Op("<").Lit(0)).Block(slow...)}
@@ -150,12 +150,7 @@ func growTo(fm *fieldModel, val *Statement) []Code {
 // readPrimitive is the Decoder call reading one fixed-width value of the
 // field named field at off.
 func readPrimitive(k schema.Kind, field string) *Statement {
-	m := map[schema.Kind]string{
-		schema.KindBool: "Bool", schema.KindInt8: "Int8", schema.KindInt16: "Int16",
-		schema.KindUint16: "Uint16", schema.KindInt32: "Int32", schema.KindUint32: "Uint32",
-		schema.KindInt64: "Int64", schema.KindFloat64: "Float64", schema.KindUUID: "UUID",
-	}[k]
-	return Id("d").Dot(m).Call(Id("off"), Lit(field))
+	return Id("d").Dot(primitiveKinds[k]).Call(Id("off"), Lit(field))
 }
 
 // decodeFixed reads a fixed-width value at offset off of the window p.

@@ -110,7 +110,7 @@ func nonDefaultCheck(fm *fieldModel, sc scope) []Code {
 func writeRun(sm *structModel, st plan.Step, sc scope) []Code {
 	if len(st.Fields) == 1 {
 		fm := sm.field(st.Fields[0])
-		return []Code{Id("b").Op("=").Add(appendPrimitive(fm.kind(), sc.r().Dot(fm.goName)))}
+		return []Code{Id("b").Op("=").Add(sc.write("Append"+primitiveKinds[fm.kind()], Id("b"), sc.r().Dot(fm.goName)))}
 	}
 	width := 0
 	for _, f := range st.Fields {

@@ -33,8 +33,13 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 	appendTo := func(fn string, args ...Code) Code {
 		return Id("b").Op("=").Add(rt(fn)).Call(append([]Code{Id("b")}, args...)...)
 	}
+	// writeOne writes a single value: through a package helper in code that
+	// runs once per message (calls.go).
+	writeOne := func(fn string, args ...Code) Code {
+		return Id("b").Op("=").Add(sc.write(fn, append([]Code{Id("b")}, args...)...))
+	}
 	if t.Array {
-		out := []Code{appendTo("AppendArrayLen", Len(val), lengths)}
+		out := []Code{writeOne("AppendArrayLen", Len(val), lengths)}
 		if fm.nullable {
 			out = append(nullGuard(Add(val).Op("==").Nil()), If(Add(val).Op("==").Nil()).Block(
 				appendTo("AppendArrayLen", Lit(-1), lengths),
@@ -65,7 +70,7 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 	switch t.Kind {
 	case schema.KindString:
 		if !fm.nullable {
-			return []Code{tooLong(val), appendTo("AppendString", val, lengths)}
+			return []Code{tooLong(val), writeOne("AppendString", val, lengths)}
 		}
 		out := nullGuard(Op("!").Add(val).Dot("Valid"))
 		out = append(out, If(Add(val).Dot("Valid").Op("&&").Len(Add(val).Dot("Value")).Op(">").Add(rt("MaxStringLen"))).Block(tooLongErr()))
@@ -105,7 +110,7 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 			call,
 		)}
 	}
-	return []Code{Id("b").Op("=").Add(appendPrimitive(t.Kind, val))}
+	return []Code{writeOne("Append"+primitiveKinds[t.Kind], val)}
 }
 
 // encodeFixed writes a fixed-width value at offset off of the window p.

@@ -13,6 +13,7 @@ import (
 type pkgModel struct {
 	name  string
 	files []*fileModel
+	calls callSet // the helpers of calls.go its code calls
 }
 
 type fileModel struct {
@@ -33,6 +34,7 @@ type structModel struct {
 	tagged  []*fieldModel // fields with a tag, ascending
 	hasTags bool          // the message has flexible versions: structs carry UnknownTags
 	byPlan  map[*plan.Field]*fieldModel
+	calls   callSet // the package's: helpers the code calls
 }
 
 // field is the Go view of a planned field of sm.
@@ -97,7 +99,7 @@ func (fm *fieldModel) array() bool       { return fm.f.Type.Array }
 
 // buildModel resolves Go names for every spec of a package.
 func buildModel(pkg string, specs []*schema.Spec) (*pkgModel, error) {
-	pm := &pkgModel{name: pkg}
+	pm := &pkgModel{name: pkg, calls: callSet{}}
 	sorted := append([]*schema.Spec(nil), specs...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 
@@ -128,7 +130,7 @@ func buildModel(pkg string, specs []*schema.Spec) (*pkgModel, error) {
 			return nil, fmt.Errorf("%s: the constructor %s of message %s clashes with %s", fm.spec.File, ctor, fm.spec.Name, prev)
 		}
 		taken[ctor] = "the constructor of " + fm.spec.Name
-		fm.top = &structModel{s: fm.spec.Root, spec: fm.spec, goName: name, top: true}
+		fm.top = &structModel{s: fm.spec.Root, spec: fm.spec, goName: name, top: true, calls: pm.calls}
 		fm.structs = []*structModel{fm.top}
 	}
 	// Nested structs: Message+Struct, or the struct name alone when it already
@@ -161,7 +163,7 @@ func buildModel(pkg string, specs []*schema.Spec) (*pkgModel, error) {
 			}
 			taken[name] = fmt.Sprintf("struct %s of %s", st.Name, fm.spec.Name)
 			taken["New"+name] = fmt.Sprintf("the constructor of struct %s of %s", st.Name, fm.spec.Name)
-			fm.structs = append(fm.structs, &structModel{s: st, spec: fm.spec, goName: name})
+			fm.structs = append(fm.structs, &structModel{s: st, spec: fm.spec, goName: name, calls: pm.calls})
 		}
 	}
 	for _, fm := range pm.files {

@@ -20,7 +20,7 @@ func emitRegistry(pm *pkgModel, header string) *File {
 	var requests, responses, records []*fileModel
 	for _, fm := range pm.files {
 		names = append(names, Lit(fm.spec.Name))
-		byName = append(byName, Case(Lit(fm.spec.Name)).Block(Return(Id("New"+fm.top.goName).Call())))
+		byName = append(byName, Case(Lit(fm.spec.Name)).Block(Id("m").Op("=").New(Id(fm.top.goName))))
 		switch fm.spec.Type {
 		case schema.TypeRequest:
 			requests = append(requests, fm)
@@ -34,22 +34,16 @@ func emitRegistry(pm *pkgModel, header string) *File {
 	f.Func().Id("SpecNames").Params().Index().String().Block(Return(Index().String().Values(names...)))
 	f.Line()
 	docComment(f, "NewByName returns a new message, holding its defaults, for a spec name such\nas \"FetchRequest\", or nil if the package has no such spec.")
-	f.Func().Id("NewByName").Params(Id("name").String()).Add(rt("Message")).Block(
-		Switch(Id("name")).Block(byName...),
-		Return(Nil()),
-	)
+	f.Func().Id("NewByName").Params(Id("name").String()).Add(rt("Message")).Block(newOf(Id("name"), byName, rt("Message"))...)
 	byKey := func(fns string, doc string, list []*fileModel, ret *Statement) {
 		sort.Slice(list, func(i, j int) bool { return list[i].spec.APIKey < list[j].spec.APIKey })
 		var cases []Code
 		for _, fm := range list {
-			cases = append(cases, Case(Lit(int(fm.spec.APIKey))).Block(Return(Id("New"+fm.top.goName).Call())))
+			cases = append(cases, Case(Lit(int(fm.spec.APIKey))).Block(Id("m").Op("=").New(Id(fm.top.goName))))
 		}
 		f.Line()
 		docComment(f, doc)
-		f.Func().Id(fns).Params(Id("key").Int16()).Add(ret).Block(
-			Switch(Id("key")).Block(cases...),
-			Return(Nil()),
-		)
+		f.Func().Id(fns).Params(Id("key").Int16()).Add(ret).Block(newOf(Id("key"), cases, ret)...)
 	}
 	if len(requests) > 0 {
 		byKey("NewRequest", "NewRequest returns a new request for an API key, or nil if unknown.", requests, rt("APIMessage"))
@@ -61,4 +55,16 @@ func emitRegistry(pm *pkgModel, header string) *File {
 		byKey("NewMetadataRecord", "NewMetadataRecord returns a new metadata record for a record type id, or\nnil if unknown.", records, rt("Message"))
 	}
 	return f
+}
+
+// newOf is the body of a registry lookup: the switch allocates the message
+// of the case that matches, then Reset (through the interface, so that the
+// lookup does not inline every message's Reset) gives it its defaults.
+func newOf(key *Statement, cases []Code, typ *Statement) []Code {
+	return []Code{
+		Var().Id("m").Add(typ),
+		Switch(key).Block(append(cases, Default().Block(Return(Nil())))...),
+		Id("m").Dot("Reset").Call(),
+		Return(Id("m")),
+	}
 }

@@ -162,7 +162,7 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 	if b, err = m.Primary.appendTo(b, version); err != nil {
 		return b, runtime.Within(err, "Primary")
 	}
-	b = runtime.AppendArrayLen(b, len(m.Backups), lengths)
+	b = appendArrayLen(b, len(m.Backups), lengths)
 	for i := range m.Backups {
 		e := &m.Backups[i]
 		if len(e.Host) > runtime.MaxStringLen {
@@ -181,7 +181,7 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 		}
 	}
 	if version == 1 {
-		b = runtime.AppendArrayLen(b, len(m.Clusters), lengths)
+		b = appendArrayLen(b, len(m.Clusters), lengths)
 		for i := range m.Clusters {
 			if b, err = m.Clusters[i].appendTo(b, version); err != nil {
 				return b, runtime.WithinElem(err, "Clusters", i)
@@ -207,9 +207,7 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 	lengths := runtime.Lengths(version == 1)
 	var n int
 	off = d.Within(off, m.Primary.decode(d, off, version), "Primary")
-	if n, off = d.SmallArrayLen(off, lengths, 3); n < 0 {
-		n, off = d.ArrayLen(off, lengths, 3, "Backups")
-	}
+	n, off = d.ArrayLen(off, lengths, 3, "Backups")
 	if n > cap(m.Backups) || m.Backups == nil {
 		m.Backups = append(make([]CommonStructsExampleEndpoint, 0, n), m.Backups[:cap(m.Backups)]...)
 	}
@@ -228,9 +226,7 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 		}
 	}
 	if version == 1 {
-		if n, off = d.SmallArrayLen(off, lengths, 5); n < 0 {
-			n, off = d.ArrayLen(off, lengths, 5, "Clusters")
-		}
+		n, off = d.ArrayLen(off, lengths, 5, "Clusters")
 		if n > cap(m.Clusters) || m.Clusters == nil {
 			m.Clusters = append(make([]CommonStructsExampleCluster, 0, n), m.Clusters[:cap(m.Clusters)]...)
 		}
@@ -246,7 +242,7 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 1 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -153,7 +153,7 @@ func (m *APIVersionsRequest) appendTo(b []byte, version int16) ([]byte, error) {
 		if len(m.ClientSoftwareName) > runtime.MaxStringLen {
 			return b, runtime.StringTooLongError("ClientSoftwareName")
 		}
-		b = runtime.AppendString(b, m.ClientSoftwareName, lengths)
+		b = appendString(b, m.ClientSoftwareName, lengths)
 	}
 	if version == 3 {
 		if len(m.UnknownTags) == 0 {
@@ -176,7 +176,7 @@ func (m *APIVersionsRequest) decode(d *runtime.Decoder, off int, version int16) 
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 3 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -147,7 +147,7 @@ func (m *ControlledShutdownRequest) size(version int16) int {
 
 func (m *ControlledShutdownRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.BrokerID)
+	b = appendInt32(b, m.BrokerID)
 	if version == 3 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
@@ -161,10 +161,10 @@ func (m *ControlledShutdownRequest) appendTo(b []byte, version int16) ([]byte, e
 }
 
 func (m *ControlledShutdownRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	m.BrokerID, off = d.Int32(off, "BrokerId")
+	m.BrokerID, off = readInt32(d, off, "BrokerId")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 3 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }

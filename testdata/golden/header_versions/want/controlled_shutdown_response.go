@@ -144,7 +144,7 @@ func (m *ControlledShutdownResponse) size(version int16) int {
 
 func (m *ControlledShutdownResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt16(b, m.ErrorCode)
+	b = appendInt16(b, m.ErrorCode)
 	if version == 3 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
@@ -158,10 +158,10 @@ func (m *ControlledShutdownResponse) appendTo(b []byte, version int16) ([]byte, 
 }
 
 func (m *ControlledShutdownResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	m.ErrorCode, off = d.Int16(off, "ErrorCode")
+	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 3 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }

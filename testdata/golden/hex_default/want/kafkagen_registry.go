@@ -17,9 +17,13 @@ func SpecNames() []string {
 // NewByName returns a new message, holding its defaults, for a spec name such
 // as "FetchRequest", or nil if the package has no such spec.
 func NewByName(name string) runtime.Message {
+	var m runtime.Message
 	switch name {
 	case "HexDefaults":
-		return NewHexDefaults()
+		m = new(HexDefaults)
+	default:
+		return nil
 	}
-	return nil
+	m.Reset()
+	return m
 }

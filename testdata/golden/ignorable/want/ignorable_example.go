@@ -166,27 +166,27 @@ func (m *IgnorableExample) size(version int16) int {
 
 func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.Always)
+	b = appendInt32(b, m.Always)
 	if version >= 1 {
 		if len(m.Hint) > runtime.MaxStringLen {
 			return b, runtime.StringTooLongError("Hint")
 		}
-		b = runtime.AppendString(b, m.Hint, runtime.Classic)
+		b = appendString(b, m.Hint, runtime.Classic)
 	}
 	if version >= 1 {
-		b = runtime.AppendInt64(b, m.Required)
+		b = appendInt64(b, m.Required)
 	}
 	if (version < 1) && (m.Required != 0) {
 		return b, runtime.NonDefaultError("Required", version)
 	}
 	if version == 2 {
-		b = runtime.AppendInt32(b, m.Timeout)
+		b = appendInt32(b, m.Timeout)
 	}
 	if (version != 2) && (m.Timeout != 30000) {
 		return b, runtime.NonDefaultError("Timeout", version)
 	}
 	if version <= 1 {
-		b = runtime.AppendArrayLen(b, len(m.Legacy), runtime.Classic)
+		b = appendArrayLen(b, len(m.Legacy), runtime.Classic)
 		for _, e := range m.Legacy {
 			if len(e) > runtime.MaxStringLen {
 				return b, runtime.StringTooLongError("Legacy")
@@ -207,19 +207,19 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 
 func (m *IgnorableExample) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
-	m.Always, off = d.Int32(off, "Always")
+	m.Always, off = readInt32(d, off, "Always")
 	if version >= 1 {
 		m.Hint, off = d.String(off, runtime.Classic, m.Hint, "Hint")
 	} else {
 		m.Hint = ""
 	}
 	if version >= 1 {
-		m.Required, off = d.Int64(off, "Required")
+		m.Required, off = readInt64(d, off, "Required")
 	} else {
 		m.Required = 0
 	}
 	if version == 2 {
-		m.Timeout, off = d.Int32(off, "Timeout")
+		m.Timeout, off = readInt32(d, off, "Timeout")
 	} else {
 		m.Timeout = 30000
 	}
@@ -277,11 +277,11 @@ func (m *IgnorableExampleFlags) size(version int16) int {
 }
 
 func (m *IgnorableExampleFlags) appendTo(b []byte, version int16) ([]byte, error) {
-	b = runtime.AppendBool(b, m.Verbose)
+	b = appendBool(b, m.Verbose)
 	return b, nil
 }
 
 func (m *IgnorableExampleFlags) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Verbose, off = d.Bool(off, "Verbose")
+	m.Verbose, off = readBool(d, off, "Verbose")
 	return off
 }

@@ -178,12 +178,12 @@ func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 	if len(m.UnknownTags_) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("UnknownTags")
 	}
-	b = runtime.AppendString(b, m.UnknownTags_, runtime.Compact)
+	b = appendString(b, m.UnknownTags_, runtime.Compact)
 	b, p = runtime.Extend(b, 8)
 	_ = p[7]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ID))
 	binary.BigEndian.PutUint32(p[4:], uint32(m.ID_))
-	b = runtime.AppendArrayLen(b, len(m.Bars), runtime.Compact)
+	b = appendArrayLen(b, len(m.Bars), runtime.Compact)
 	for i := range m.Bars {
 		e := &m.Bars[i]
 		b = runtime.AppendInt32(b, e.Value)
@@ -223,9 +223,7 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	} else {
 		off = d.FailRun(off, []int{4, 8}, []string{"Id", "ID"})
 	}
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
 	if n > cap(m.Bars) || m.Bars == nil {
 		m.Bars = append(make([]FooBar2, 0, n), m.Bars[:cap(m.Bars)]...)
 	}
@@ -242,7 +240,7 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	}
 	off = d.Within(off, m.BarBaz.decode(d, off, version), "BarBaz")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -317,7 +315,7 @@ func (m *FooBarBaz) size(version int16) int {
 
 func (m *FooBarBaz) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt64(b, m.Size)
+	b = appendInt64(b, m.Size)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
@@ -327,8 +325,8 @@ func (m *FooBarBaz) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *FooBarBaz) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Size, off = d.Int64(off, "Size")
+	m.Size, off = readInt64(d, off, "Size")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }

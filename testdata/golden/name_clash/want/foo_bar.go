@@ -144,7 +144,7 @@ func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 	if b, err = m.Baz.appendTo(b, version); err != nil {
 		return b, runtime.Within(err, "Baz")
 	}
-	b = runtime.AppendArrayLen(b, len(m.Qux), runtime.Compact)
+	b = appendArrayLen(b, len(m.Qux), runtime.Compact)
 	for i := range m.Qux {
 		e := &m.Qux[i]
 		b = runtime.AppendInt16(b, e.APIKey)
@@ -165,9 +165,7 @@ func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
 	var n int
 	off = d.Within(off, m.Baz.decode(d, off, version), "Baz")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
-	}
+	n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
 	if n > cap(m.Qux) || m.Qux == nil {
 		m.Qux = append(make([]FooBarQux, 0, n), m.Qux[:cap(m.Qux)]...)
 	}
@@ -183,7 +181,7 @@ func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -231,7 +229,7 @@ func (m *FooBarBaz2) size(version int16) int {
 
 func (m *FooBarBaz2) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.Count)
+	b = appendInt32(b, m.Count)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
@@ -241,9 +239,9 @@ func (m *FooBarBaz2) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *FooBarBaz2) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Count, off = d.Int32(off, "Count")
+	m.Count, off = readInt32(d, off, "Count")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
 

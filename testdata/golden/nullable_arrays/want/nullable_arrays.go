@@ -189,7 +189,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 	if m.BrokerIDs == nil {
 		b = runtime.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.BrokerIDs), lengths)
+		b = appendArrayLen(b, len(m.BrokerIDs), lengths)
 	}
 	for _, e := range m.BrokerIDs {
 		b = runtime.AppendInt32(b, e)
@@ -200,7 +200,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 	if m.Names == nil {
 		b = runtime.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.Names), lengths)
+		b = appendArrayLen(b, len(m.Names), lengths)
 	}
 	for _, e := range m.Names {
 		if len(e) > runtime.MaxStringLen {
@@ -211,7 +211,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 	if m.Values == nil {
 		b = runtime.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.Values), lengths)
+		b = appendArrayLen(b, len(m.Values), lengths)
 	}
 	for _, e := range m.Values {
 		b = runtime.AppendInt64(b, e)
@@ -219,7 +219,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 	if m.Items == nil {
 		b = runtime.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = runtime.AppendArrayLen(b, len(m.Items), lengths)
+		b = appendArrayLen(b, len(m.Items), lengths)
 	}
 	for i := range m.Items {
 		e := &m.Items[i]
@@ -245,7 +245,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 		if m.Blobs == nil {
 			b = runtime.AppendArrayLen(b, -1, lengths)
 		} else {
-			b = runtime.AppendArrayLen(b, len(m.Blobs), lengths)
+			b = appendArrayLen(b, len(m.Blobs), lengths)
 		}
 		for _, e := range m.Blobs {
 			b = runtime.AppendBytes(b, e, lengths)
@@ -269,34 +269,26 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int {
 	lengths := runtime.Lengths(version == 2)
 	var n int
-	if n, off = d.SmallArrayLen(off, lengths, 4); n < 0 {
-		n, off = d.NullArrayLen(off, lengths, 4, "BrokerIds")
-	}
+	n, off = d.NullArrayLen(off, lengths, 4, "BrokerIds")
 	m.BrokerIDs = runtime.Grow(m.BrokerIDs, n)
 	for i := range m.BrokerIDs {
 		m.BrokerIDs[i], off = d.Int32(off, "BrokerIds")
 	}
-	if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
-		if version >= 1 {
-			n, off = d.NullArrayLen(off, lengths, 1, "Names")
-		} else {
-			n, off = d.ArrayLen(off, lengths, 1, "Names")
-		}
+	if version >= 1 {
+		n, off = d.NullArrayLen(off, lengths, 1, "Names")
+	} else {
+		n, off = d.ArrayLen(off, lengths, 1, "Names")
 	}
 	m.Names = runtime.Grow(m.Names, n)
 	for i := range m.Names {
 		m.Names[i], off = d.String(off, lengths, m.Names[i], "Names")
 	}
-	if n, off = d.SmallArrayLen(off, lengths, 8); n < 0 {
-		n, off = d.NullArrayLen(off, lengths, 8, "Values")
-	}
+	n, off = d.NullArrayLen(off, lengths, 8, "Values")
 	m.Values = runtime.Grow(m.Values, n)
 	for i := range m.Values {
 		m.Values[i], off = d.Int64(off, "Values")
 	}
-	if n, off = d.SmallArrayLen(off, lengths, 2); n < 0 {
-		n, off = d.NullArrayLen(off, lengths, 2, "Items")
-	}
+	n, off = d.NullArrayLen(off, lengths, 2, "Items")
 	switch {
 	case n < 0:
 		m.Items = nil
@@ -320,12 +312,10 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 		}
 	}
 	if version >= 1 {
-		if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
-			if version == 2 {
-				n, off = d.NullArrayLen(off, lengths, 1, "Blobs")
-			} else {
-				n, off = d.ArrayLen(off, lengths, 1, "Blobs")
-			}
+		if version == 2 {
+			n, off = d.NullArrayLen(off, lengths, 1, "Blobs")
+		} else {
+			n, off = d.ArrayLen(off, lengths, 1, "Blobs")
 		}
 		m.Blobs = runtime.Grow(m.Blobs, n)
 		for i := range m.Blobs {
@@ -340,7 +330,7 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 2 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }

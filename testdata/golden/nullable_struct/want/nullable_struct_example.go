@@ -401,11 +401,11 @@ func (m *NullableStructExampleNode) size(version int16) int {
 func (m *NullableStructExampleNode) appendTo(b []byte, version int16) ([]byte, error) {
 	lengths := runtime.Lengths(version >= 3)
 	var err error
-	b = runtime.AppendInt32(b, m.NodeID)
+	b = appendInt32(b, m.NodeID)
 	if len(m.Host) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Host")
 	}
-	b = runtime.AppendString(b, m.Host, lengths)
+	b = appendString(b, m.Host, lengths)
 	if version >= 3 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
@@ -420,11 +420,11 @@ func (m *NullableStructExampleNode) appendTo(b []byte, version int16) ([]byte, e
 
 func (m *NullableStructExampleNode) decode(d *runtime.Decoder, off int, version int16) int {
 	lengths := runtime.Lengths(version >= 3)
-	m.NodeID, off = d.Int32(off, "NodeId")
+	m.NodeID, off = readInt32(d, off, "NodeId")
 	m.Host, off = d.String(off, lengths, m.Host, "Host")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version >= 3 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }
@@ -475,7 +475,7 @@ func (m *NullableStructExampleCursor) size(version int16) int {
 
 func (m *NullableStructExampleCursor) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt64(b, m.Position)
+	b = appendInt64(b, m.Position)
 	if version >= 3 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
@@ -489,10 +489,10 @@ func (m *NullableStructExampleCursor) appendTo(b []byte, version int16) ([]byte,
 }
 
 func (m *NullableStructExampleCursor) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Position, off = d.Int64(off, "Position")
+	m.Position, off = readInt64(d, off, "Position")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version >= 3 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }
@@ -541,7 +541,7 @@ func (m *NullableStructExampleCheckpoint) size(version int16) int {
 
 func (m *NullableStructExampleCheckpoint) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt64(b, m.Offset)
+	b = appendInt64(b, m.Offset)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
@@ -551,9 +551,9 @@ func (m *NullableStructExampleCheckpoint) appendTo(b []byte, version int16) ([]b
 }
 
 func (m *NullableStructExampleCheckpoint) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Offset, off = d.Int64(off, "Offset")
+	m.Offset, off = readInt64(d, off, "Offset")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -601,7 +601,7 @@ func (m *NullableStructExampleHint) size(version int16) int {
 
 func (m *NullableStructExampleHint) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt16(b, m.Weight)
+	b = appendInt16(b, m.Weight)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
@@ -611,8 +611,8 @@ func (m *NullableStructExampleHint) appendTo(b []byte, version int16) ([]byte, e
 }
 
 func (m *NullableStructExampleHint) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Weight, off = d.Int16(off, "Weight")
+	m.Weight, off = readInt16(d, off, "Weight")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }

@@ -176,7 +176,7 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 	copy(p[16:32], m.ZeroID[:])
 	binary.BigEndian.PutUint64(p[32:], math.Float64bits(m.Rate))
 	if version == 1 {
-		b = runtime.AppendFloat64(b, m.Zero)
+		b = appendFloat64(b, m.Zero)
 	}
 	if (version != 1) && (m.Zero != 0.0) {
 		return b, runtime.NonDefaultError("Zero", version)
@@ -207,13 +207,13 @@ func (m *RecordsUUIDFloat) decode(d *runtime.Decoder, off int, version int16) in
 		off = d.FailRun(off, []int{16, 32, 40}, []string{"ProcessId", "ZeroId", "Rate"})
 	}
 	if version == 1 {
-		m.Zero, off = d.Float64(off, "Zero")
+		m.Zero, off = readFloat64(d, off, "Zero")
 	} else {
 		m.Zero = 0.0
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 1 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }

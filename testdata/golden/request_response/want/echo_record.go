@@ -133,7 +133,7 @@ func (m *EchoRecord) appendTo(b []byte, version int16) ([]byte, error) {
 	if len(m.Message) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Message")
 	}
-	b = runtime.AppendString(b, m.Message, runtime.Compact)
+	b = appendString(b, m.Message, runtime.Compact)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
 	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
@@ -145,6 +145,6 @@ func (m *EchoRecord) appendTo(b []byte, version int16) ([]byte, error) {
 func (m *EchoRecord) decode(d *runtime.Decoder, off int, version int16) int {
 	m.Message, off = d.String(off, runtime.Compact, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = readTags(d, off, &m.UnknownTags)
 	return off
 }

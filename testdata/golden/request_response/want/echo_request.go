@@ -150,7 +150,7 @@ func (m *EchoRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	if len(m.Message) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Message")
 	}
-	b = runtime.AppendString(b, m.Message, lengths)
+	b = appendString(b, m.Message, lengths)
 	if version == 2 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
@@ -168,7 +168,7 @@ func (m *EchoRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	m.Message, off = d.String(off, lengths, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 2 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -161,16 +161,16 @@ func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	lengths := runtime.Lengths(version == 2)
 	var err error
 	if version >= 1 {
-		b = runtime.AppendInt32(b, m.ThrottleTimeMs)
+		b = appendInt32(b, m.ThrottleTimeMs)
 	}
 	if (version < 1) && (m.ThrottleTimeMs != 0) {
 		return b, runtime.NonDefaultError("ThrottleTimeMs", version)
 	}
-	b = runtime.AppendInt16(b, m.ErrorCode)
+	b = appendInt16(b, m.ErrorCode)
 	if len(m.Message) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Message")
 	}
-	b = runtime.AppendString(b, m.Message, lengths)
+	b = appendString(b, m.Message, lengths)
 	if version == 2 {
 		if len(m.UnknownTags) == 0 {
 			b = append(b, 0)
@@ -186,15 +186,15 @@ func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
 func (m *EchoResponse) decode(d *runtime.Decoder, off int, version int16) int {
 	lengths := runtime.Lengths(version == 2)
 	if version >= 1 {
-		m.ThrottleTimeMs, off = d.Int32(off, "ThrottleTimeMs")
+		m.ThrottleTimeMs, off = readInt32(d, off, "ThrottleTimeMs")
 	} else {
 		m.ThrottleTimeMs = 0
 	}
-	m.ErrorCode, off = d.Int16(off, "ErrorCode")
+	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
 	m.Message, off = d.String(off, lengths, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 2 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -229,7 +229,7 @@ func (m *TaggedExample) size(version int16) int {
 
 func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt32(b, m.PlainField)
+	b = appendInt32(b, m.PlainField)
 	if (version < 1) && (m.LeaderEpoch != -1) {
 		return b, runtime.NonDefaultError("LeaderEpoch", version)
 	}
@@ -252,7 +252,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.NonDefaultError("Ratio", version)
 	}
 	if version <= 1 {
-		b = runtime.AppendInt64(b, m.Leader)
+		b = appendInt64(b, m.Leader)
 	}
 	if (version < 1) && (!m.Snapshot.isDefault()) {
 		return b, runtime.NonDefaultError("Snapshot", version)
@@ -304,7 +304,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 		if hasTag0 {
 			b = runtime.AppendUvarint(b, 0)
 			b = runtime.AppendUvarint(b, 4)
-			b = runtime.AppendInt32(b, m.LeaderEpoch)
+			b = appendInt32(b, m.LeaderEpoch)
 		}
 		if hasTag1 {
 			b = runtime.AppendUvarint(b, 1)
@@ -314,7 +314,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 			if len(m.ClientName) > runtime.MaxStringLen {
 				return b, runtime.StringTooLongError("ClientName")
 			}
-			b = runtime.AppendString(b, m.ClientName, runtime.Compact)
+			b = appendString(b, m.ClientName, runtime.Compact)
 		}
 		if hasTag2 {
 			b = runtime.AppendUvarint(b, 2)
@@ -331,7 +331,7 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 			sz := 0
 			sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
 			b = runtime.AppendUvarint(b, uint32(sz))
-			b = runtime.AppendArrayLen(b, len(m.Replicas), runtime.Compact)
+			b = appendArrayLen(b, len(m.Replicas), runtime.Compact)
 			for _, e := range m.Replicas {
 				b = runtime.AppendInt32(b, e)
 			}
@@ -339,22 +339,22 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 		if hasTag4 {
 			b = runtime.AppendUvarint(b, 4)
 			b = runtime.AppendUvarint(b, 1)
-			b = runtime.AppendBool(b, m.Enabled)
+			b = appendBool(b, m.Enabled)
 		}
 		if hasTag5 {
 			b = runtime.AppendUvarint(b, 5)
 			b = runtime.AppendUvarint(b, 16)
-			b = runtime.AppendUUID(b, m.TopicID)
+			b = appendUUID(b, m.TopicID)
 		}
 		if hasTag6 {
 			b = runtime.AppendUvarint(b, 6)
 			b = runtime.AppendUvarint(b, 8)
-			b = runtime.AppendFloat64(b, m.Ratio)
+			b = appendFloat64(b, m.Ratio)
 		}
 		if hasTag7 {
 			b = runtime.AppendUvarint(b, 7)
 			b = runtime.AppendUvarint(b, 8)
-			b = runtime.AppendInt64(b, m.Leader)
+			b = appendInt64(b, m.Leader)
 		}
 		if hasTag8 {
 			b = runtime.AppendUvarint(b, 8)
@@ -384,9 +384,9 @@ func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
 		m.Ratio = 0.5
 		m.Snapshot.Reset()
 	}
-	m.PlainField, off = d.Int32(off, "PlainField")
+	m.PlainField, off = readInt32(d, off, "PlainField")
 	if version <= 1 {
-		m.Leader, off = d.Int64(off, "Leader")
+		m.Leader, off = readInt64(d, off, "Leader")
 	}
 	if version < 1 {
 		m.UnknownTags = m.UnknownTags[:0]
@@ -400,7 +400,7 @@ func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
 		off = next
 		switch tag {
 		case 0:
-			m.LeaderEpoch, off = d.Int32(off, "LeaderEpoch")
+			m.LeaderEpoch, off = readInt32(d, off, "LeaderEpoch")
 			seen |= uint64(0x1)
 		case 1:
 			m.ClientName, off = d.String(off, runtime.Compact, m.ClientName, "ClientName")
@@ -409,26 +409,24 @@ func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
 			m.Rack, off = d.NullString(off, runtime.Compact, m.Rack, "Rack")
 			seen |= uint64(0x4)
 		case 3:
-			if n, off = d.SmallArrayLen(off, runtime.Compact, 4); n < 0 {
-				n, off = d.ArrayLen(off, runtime.Compact, 4, "Replicas")
-			}
+			n, off = d.ArrayLen(off, runtime.Compact, 4, "Replicas")
 			m.Replicas = runtime.Grow(m.Replicas, n)
 			for i := range m.Replicas {
 				m.Replicas[i], off = d.Int32(off, "Replicas")
 			}
 			seen |= uint64(0x8)
 		case 4:
-			m.Enabled, off = d.Bool(off, "Enabled")
+			m.Enabled, off = readBool(d, off, "Enabled")
 			seen |= uint64(0x10)
 		case 5:
-			m.TopicID, off = d.UUID(off, "TopicId")
+			m.TopicID, off = readUUID(d, off, "TopicId")
 			seen |= uint64(0x20)
 		case 6:
-			m.Ratio, off = d.Float64(off, "Ratio")
+			m.Ratio, off = readFloat64(d, off, "Ratio")
 			seen |= uint64(0x40)
 		case 7:
 			if version >= 2 {
-				m.Leader, off = d.Int64(off, "Leader")
+				m.Leader, off = readInt64(d, off, "Leader")
 				seen |= uint64(0x80)
 			} else {
 				off = d.InvalidTag(off, tag, version, "Leader")
@@ -560,7 +558,7 @@ func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, err
 		if len(m.Note) > runtime.MaxStringLen {
 			return b, runtime.StringTooLongError("Note")
 		}
-		b = runtime.AppendString(b, m.Note, runtime.Compact)
+		b = appendString(b, m.Note, runtime.Compact)
 	}
 	b = runtime.AppendTags(b, m.UnknownTags)
 	return b, nil

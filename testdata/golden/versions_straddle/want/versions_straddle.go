@@ -185,9 +185,9 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 	if len(m.Name) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Name")
 	}
-	b = runtime.AppendString(b, m.Name, lengths)
+	b = appendString(b, m.Name, lengths)
 	if version >= 1 && version <= 4 {
-		b = runtime.AppendArrayLen(b, len(m.Window), lengths)
+		b = appendArrayLen(b, len(m.Window), lengths)
 		for _, e := range m.Window {
 			b = runtime.AppendInt32(b, e)
 		}
@@ -196,19 +196,19 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.NonDefaultError("Window", version)
 	}
 	if version <= 2 {
-		b = runtime.AppendInt16(b, m.OldOnly)
+		b = appendInt16(b, m.OldOnly)
 	}
 	if (version > 2) && (m.OldOnly != 0) {
 		return b, runtime.NonDefaultError("OldOnly", version)
 	}
 	if version >= 2 && version <= 3 {
-		b = runtime.AppendInt64(b, m.Middle)
+		b = appendInt64(b, m.Middle)
 	}
 	if (version < 2 || version > 3) && (m.Middle != 0) {
 		return b, runtime.NonDefaultError("Middle", version)
 	}
 	if version >= 2 {
-		b = runtime.AppendArrayLen(b, len(m.Groups), lengths)
+		b = appendArrayLen(b, len(m.Groups), lengths)
 		for i := range m.Groups {
 			e := &m.Groups[i]
 			if len(e.GroupID) > runtime.MaxStringLen {
@@ -264,9 +264,7 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 	var n int
 	m.Name, off = d.String(off, lengths, m.Name, "Name")
 	if version >= 1 && version <= 4 {
-		if n, off = d.SmallArrayLen(off, lengths, 4); n < 0 {
-			n, off = d.ArrayLen(off, lengths, 4, "Window")
-		}
+		n, off = d.ArrayLen(off, lengths, 4, "Window")
 		m.Window = runtime.Grow(m.Window, n)
 		for i := range m.Window {
 			m.Window[i], off = d.Int32(off, "Window")
@@ -275,19 +273,17 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 		m.Window = m.Window[:0]
 	}
 	if version <= 2 {
-		m.OldOnly, off = d.Int16(off, "OldOnly")
+		m.OldOnly, off = readInt16(d, off, "OldOnly")
 	} else {
 		m.OldOnly = 0
 	}
 	if version >= 2 && version <= 3 {
-		m.Middle, off = d.Int64(off, "Middle")
+		m.Middle, off = readInt64(d, off, "Middle")
 	} else {
 		m.Middle = 0
 	}
 	if version >= 2 {
-		if n, off = d.SmallArrayLen(off, lengths, 2); n < 0 {
-			n, off = d.ArrayLen(off, lengths, 2, "Groups")
-		}
+		n, off = d.ArrayLen(off, lengths, 2, "Groups")
 		if n > cap(m.Groups) || m.Groups == nil {
 			m.Groups = append(make([]VersionsStraddleGroup, 0, n), m.Groups[:cap(m.Groups)]...)
 		}
@@ -325,7 +321,7 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version >= 3 {
-		off = d.Tags(off, &m.UnknownTags)
+		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
 }
