@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
-# Build metrics for docs/benchmarks.md: corpus generation time, compile time
-# of the generated corpus with a cold cache, and generated code size next to
-# kmsg's. Run from bench/ (make bench does).
+# Build metrics for docs/benchmarks.md: corpus generation time, cold compile
+# time and archive size of the generated client package next to kmsg's
+# (measured side by side, alternating), a pruned package, and the shape of
+# the generated functions. Run from bench/ (make bench does).
+#
+# The client package is generated here without -json into a folder of its
+# own, as a user would generate it: gencorpus adds the JSON methods, which
+# kmsg does not have.
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")"
 root=$(cd .. && pwd)
 GO=${GO:-go}
 export KAFKA_SPEC_DIR=${KAFKA_SPEC_DIR:-$(cd "$root/.." && pwd)/shared/kafka-spec}
+clients=$KAFKA_SPEC_DIR/clients/src/main/resources/common/message
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# Generated packages must live in the module to import its runtime; a
+# leading dot keeps them out of ./... patterns.
+gen=$(mktemp -d "$root/.buildmetrics-XXXXXX")
+trap 'rm -rf "$tmp" "$gen"' EXIT
 
 secs() { # secs CMD...: wall seconds of CMD
 	local t0 t1
@@ -18,46 +27,60 @@ secs() { # secs CMD...: wall seconds of CMD
 	t1=${EPOCHREALTIME/./}
 	awk -v us=$((t1 - t0)) 'BEGIN { printf "%.2f", us / 1e6 }'
 }
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (b == "" || a < b) ? a : b }'; }
+ratio() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { r = a / b; printf "%.2f× (target ≤ %s×) %s", r, t, (r <= t ? "PASS" : "MISS") }'; }
 
 echo "== corpus generation (gencorpus binary, best of 3)"
-(cd "$root" && $GO build -o "$tmp/gencorpus" ./internal/cmd/gencorpus)
+(cd "$root" && $GO build -o "$tmp/gencorpus" ./internal/cmd/gencorpus && $GO build -o "$tmp/kafkagen" ./cmd/kafkagen)
 best=
 for _ in 1 2 3; do
-	s=$(cd "$root" && secs "$tmp/gencorpus")
-	if [ -z "$best" ] || awk -v a="$s" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$s; fi
+	best=$(min "$(cd "$root" && secs "$tmp/gencorpus")" "$best")
 done
 printf "gencorpus: %.2f s (%s)\n" "$best" "$(cd "$root" && "$tmp/gencorpus" | sed "s/ in .*//")"
 
-echo "== compile, cold cache (std and the runtime package prebuilt in that cache; best of 3)"
-cold() { # cold DIR PREBUILT PKG: best of 3 cold builds of PKG in DIR
-	local best= s i
-	for i in 1 2 3; do
-		export GOCACHE="$tmp/cache-$i-$RANDOM"
-		(cd "$1" && $GO build "$2")
-		s=$(cd "$1" && secs $GO build "$3")
-		if [ -z "$best" ] || awk -v a="$s" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$s; fi
-		rm -rf "$GOCACHE"
-		unset GOCACHE
-	done
-	echo "$best"
+"$tmp/kafkagen" -in "$clients" -out "$gen/clients" -package clients
+"$tmp/kafkagen" -in "$clients" -out "$gen/pruned" -package pruned -messages Produce,Fetch,Metadata,ApiVersions -min-version 4
+rel=${gen#"$root"/}
+
+echo "== compile, cold cache (every dependency prebuilt in that cache; best of 3, alternating)"
+cold() { # cold DIR PKG: seconds of one build of PKG in DIR with a cache holding only its dependencies
+	local s deps
+	export GOCACHE="$tmp/cache-$RANDOM"
+	deps=$(cd "$1" && $GO list -deps "$2" | sed '$d') # the package itself comes last
+	(cd "$1" && $GO build $deps)
+	s=$(cd "$1" && secs $GO build "$2")
+	rm -rf "$GOCACHE"
+	unset GOCACHE
+	echo "$s"
 }
-printf "go build ./conformance/gen/... : %.1f s\n" "$(cold "$root" ./runtime/ ./conformance/gen/...)"
-printf "go build ./conformance/gen/clients : %.1f s\n" "$(cold "$root" ./runtime/ ./conformance/gen/clients)"
-printf "go build kmsg : %.1f s\n" "$(cold . github.com/twmb/franz-go/pkg/kmsg/internal/kbin github.com/twmb/franz-go/pkg/kmsg)"
+ours= theirs= pruned=
+for _ in 1 2 3; do
+	ours=$(min "$(cold "$root" "./$rel/clients")" "$ours")
+	theirs=$(min "$(cold . github.com/twmb/franz-go/pkg/kmsg)" "$theirs")
+	pruned=$(min "$(cold "$root" "./$rel/pruned")" "$pruned")
+done
+printf "go build clients (generated without -json): %.2f s\n" "$ours"
+printf "go build kmsg: %.2f s\n" "$theirs"
+echo "clients / kmsg: $(ratio "$ours" "$theirs" 1.5)"
+printf "go build pruned (Produce, Fetch, Metadata, ApiVersions from v4): %.2f s %s\n" "$pruned" \
+	"$(awk -v s="$pruned" 'BEGIN { print (s < 2 ? "(target < 2 s) PASS" : "(target < 2 s) MISS") }')"
 
 echo "== generated code size"
 kmsg=$($GO list -f '{{.Dir}}' github.com/twmb/franz-go/pkg/kmsg)
 count() { # count FILES...: files lines bytes
 	printf "%d files, %d lines, %d bytes" "$#" "$(cat "$@" | wc -l)" "$(cat "$@" | wc -c)"
 }
-echo "conformance/gen/clients: $(count "$root"/conformance/gen/clients/*.go)"
-echo "conformance/gen (all):   $(count "$root"/conformance/gen/*/*.go)"
-echo "kmsg generated.go:       $(count "$kmsg/generated.go")"
+echo "clients:                 $(count "$gen"/clients/*.go)"
+echo "pruned:                  $(count "$gen"/pruned/*.go)"
 echo "kmsg (package, no tests): $(count $(ls "$kmsg"/*.go | grep -v _test.go))"
-exp() { # export data + object size of a compiled package
-	local f
-	f=$(cd "$1" && $GO list -export -f '{{.Export}}' "$2")
-	printf "%d bytes" "$(stat -c %s "$f")"
+archive() { # archive DIR PKG: bytes of the compiled package (export data and object code)
+	stat -c %s "$(cd "$1" && $GO list -export -f '{{.Export}}' "$2")"
 }
-echo "compiled archive, clients: $(exp "$root" ./conformance/gen/clients)"
-echo "compiled archive, kmsg:    $(exp . github.com/twmb/franz-go/pkg/kmsg)"
+a=$(archive "$root" "./$rel/clients")
+k=$(archive . github.com/twmb/franz-go/pkg/kmsg)
+echo "compiled archive, clients: $a bytes"
+echo "compiled archive, kmsg:    $k bytes"
+echo "clients / kmsg: $(ratio "$a" "$k" 1.5)"
+
+echo "== shape of the generated functions (clients)"
+(cd "$root" && $GO test -count=1 -run '^TestCorpusFunctionShape$' -v ./generator/ | grep -o 'shape: .*')
