@@ -206,13 +206,13 @@ func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, erro
 		binary.BigEndian.PutUint16(p[2:], uint16(e.SecurityProtocol))
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
 			return b, runtime.WithinElem(err, "Listeners", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

@@ -178,7 +178,7 @@ func (m *BrokerHeartbeatResponse) appendTo(b []byte, version int16) ([]byte, err
 	binary.BigEndian.PutUint64(p[19:], uint64(m.LeaseDurationMs))
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

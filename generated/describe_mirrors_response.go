@@ -179,7 +179,7 @@ func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, err
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
@@ -275,7 +275,7 @@ func (m *DescribeMirrorsResponseDescribedMirror) appendTo(b []byte, version int1
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
@@ -371,13 +371,13 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 		b = runtime.AppendString(b, e.State, runtime.Compact)
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
 			return b, runtime.WithinElem(err, "Partitions", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

@@ -132,14 +132,10 @@ func (m *ResponseHeader) size(version int16) int {
 func (m *ResponseHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt32(b, m.CorrelationID)
-	if version == 1 {
-		if len(m.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+	if len(m.UnknownTags) == 0 && version == 1 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+		return b, err
 	}
 	return b, nil
 }

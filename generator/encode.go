@@ -133,26 +133,34 @@ func writeRun(sm *structModel, st plan.Step, sc scope) []Code {
 // and fails where it is not but unknown tags are set.
 func appendTagSection(sm *structModel, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
-	var section []Code
-	if len(sm.tagged) == 0 {
-		section = []Code{If(Len(unknown).Op("==").Lit(0)).Block(
-			Id("b").Op("=").Append(Id("b"), Lit(0)),
-		).Else().If(List(Id("b"), Err()).Op("=").Add(rt("AppendTagSection")).Call(Id("b"), unknown.Clone(), Lit(sm.p.MaxTag)), Err().Op("!=").Nil()).Block(
-			sc.encodeErr(Err()),
-		)}
-	} else {
-		section = appendKnownTags(sm, sc)
-	}
+	f := sm.p.Flexible
 	notFlexible := If(Len(unknown.Clone()).Op(">").Lit(0)).Block(
 		sc.encodeErr(rt("TaggedFieldsError").Call()),
 	)
-	switch f := sm.p.Flexible; {
-	case f.Always():
-		return section
-	case f.Never():
+	if f.Never() {
 		return []Code{notFlexible}
 	}
-	return []Code{If(condExpr(sm.p.Flexible)).Block(section...).Else().Add(notFlexible)}
+	if len(sm.tagged) > 0 {
+		section := appendKnownTags(sm, sc)
+		if f.Always() {
+			return section
+		}
+		return []Code{If(condExpr(f)).Block(section...).Else().Add(notFlexible)}
+	}
+	// Unknown tags only: an empty section is a single zero byte, written
+	// inline; AppendUnknownTags writes the others, and fails where the
+	// version has no tag section.
+	empty := Len(unknown).Op("==").Lit(0)
+	lengths := rt("Compact")
+	if !f.Always() {
+		empty = empty.Op("&&").Add(condExpr(f))
+		lengths = rt("Lengths").Call(condExpr(f))
+	}
+	return []Code{If(empty).Block(
+		Id("b").Op("=").Append(Id("b"), Lit(0)),
+	).Else().If(List(Id("b"), Err()).Op("=").Add(rt("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(sm.p.MaxTag), lengths), Err().Op("!=").Nil()).Block(
+		sc.encodeErr(Err()),
+	)}
 }
 
 // appendKnownTags writes a tag section with known tagged fields: the count,

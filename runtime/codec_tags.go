@@ -40,6 +40,20 @@ func AppendTagSection(b []byte, t Tags, maxKnown int) ([]byte, error) {
 	return AppendTags(b, t), nil
 }
 
+// AppendUnknownTags writes the tag section of a struct that defines no
+// tagged field (maxKnown -1, or its highest tag): the unknown tags t, after
+// checking their order. With Classic lengths the version has no tag
+// section, and any tag is an error (ErrTaggedFields).
+func AppendUnknownTags(b []byte, t Tags, maxKnown int, l Lengths) ([]byte, error) {
+	if l == Classic {
+		if len(t) > 0 {
+			return b, TaggedFieldsError()
+		}
+		return b, nil
+	}
+	return AppendTagSection(b, t, maxKnown)
+}
+
 // AppendTags writes the tags (not the section's count).
 func AppendTags(b []byte, t Tags) []byte {
 	for _, u := range t {

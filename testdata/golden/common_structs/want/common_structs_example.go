@@ -170,14 +170,10 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 		}
 		b = runtime.AppendString(b, e.Host, lengths)
 		b = runtime.AppendUint16(b, e.Port)
-		if version == 1 {
-			if len(e.UnknownTags) == 0 {
-				b = append(b, 0)
-			} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
-				return b, runtime.WithinElem(err, "Backups", i)
-			}
-		} else if len(e.UnknownTags) > 0 {
-			return b, runtime.WithinElem(runtime.TaggedFieldsError(), "Backups", i)
+		if len(e.UnknownTags) == 0 && version == 1 {
+			b = append(b, 0)
+		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+			return b, runtime.WithinElem(err, "Backups", i)
 		}
 	}
 	if version == 1 {
@@ -191,14 +187,10 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 	if (version != 1) && (len(m.Clusters) != 0) {
 		return b, runtime.NonDefaultError("Clusters", version)
 	}
-	if version == 1 {
-		if len(m.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+	if len(m.UnknownTags) == 0 && version == 1 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+		return b, err
 	}
 	return b, nil
 }
@@ -309,14 +301,10 @@ func (m *CommonStructsExampleEndpoint) appendTo(b []byte, version int16) ([]byte
 	}
 	b = runtime.AppendString(b, m.Host, lengths)
 	b = runtime.AppendUint16(b, m.Port)
-	if version == 1 {
-		if len(m.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+	if len(m.UnknownTags) == 0 && version == 1 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+		return b, err
 	}
 	return b, nil
 }
@@ -383,7 +371,7 @@ func (m *CommonStructsExampleCluster) appendTo(b []byte, version int16) ([]byte,
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

@@ -155,14 +155,10 @@ func (m *APIVersionsRequest) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 		b = appendString(b, m.ClientSoftwareName, lengths)
 	}
-	if version == 3 {
-		if len(m.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+	if len(m.UnknownTags) == 0 && version == 3 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 3)); err != nil {
+		return b, err
 	}
 	return b, nil
 }

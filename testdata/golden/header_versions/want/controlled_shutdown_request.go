@@ -148,14 +148,10 @@ func (m *ControlledShutdownRequest) size(version int16) int {
 func (m *ControlledShutdownRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt32(b, m.BrokerID)
-	if version == 3 {
-		if len(m.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+	if len(m.UnknownTags) == 0 && version == 3 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 3)); err != nil {
+		return b, err
 	}
 	return b, nil
 }

@@ -189,7 +189,7 @@ func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 		b = runtime.AppendInt32(b, e.Value)
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
 			return b, runtime.WithinElem(err, "Bars", i)
 		}
 	}
@@ -198,7 +198,7 @@ func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
@@ -318,7 +318,7 @@ func (m *FooBarBaz) appendTo(b []byte, version int16) ([]byte, error) {
 	b = appendInt64(b, m.Size)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

@@ -150,13 +150,13 @@ func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 		b = runtime.AppendInt16(b, e.APIKey)
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
+		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
 			return b, runtime.WithinElem(err, "Qux", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
@@ -232,7 +232,7 @@ func (m *FooBarBaz2) appendTo(b []byte, version int16) ([]byte, error) {
 	b = appendInt32(b, m.Count)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

@@ -228,14 +228,10 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 		b = runtime.AppendString(b, e.Key, lengths)
 		b = runtime.AppendNullBytes(b, e.Payload, lengths)
-		if version == 2 {
-			if len(e.UnknownTags) == 0 {
-				b = append(b, 0)
-			} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
-				return b, runtime.WithinElem(err, "Items", i)
-			}
-		} else if len(e.UnknownTags) > 0 {
-			return b, runtime.WithinElem(runtime.TaggedFieldsError(), "Items", i)
+		if len(e.UnknownTags) == 0 && version == 2 {
+			b = append(b, 0)
+		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+			return b, runtime.WithinElem(err, "Items", i)
 		}
 	}
 	if version >= 1 {
@@ -254,14 +250,10 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 	if (version < 1) && (m.Blobs == nil || len(m.Blobs) != 0) {
 		return b, runtime.NonDefaultError("Blobs", version)
 	}
-	if version == 2 {
-		if len(m.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+	if len(m.UnknownTags) == 0 && version == 2 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+		return b, err
 	}
 	return b, nil
 }

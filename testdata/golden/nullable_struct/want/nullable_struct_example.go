@@ -406,14 +406,10 @@ func (m *NullableStructExampleNode) appendTo(b []byte, version int16) ([]byte, e
 		return b, runtime.StringTooLongError("Host")
 	}
 	b = appendString(b, m.Host, lengths)
-	if version >= 3 {
-		if len(m.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+	if len(m.UnknownTags) == 0 && version >= 3 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
+		return b, err
 	}
 	return b, nil
 }
@@ -476,14 +472,10 @@ func (m *NullableStructExampleCursor) size(version int16) int {
 func (m *NullableStructExampleCursor) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt64(b, m.Position)
-	if version >= 3 {
-		if len(m.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+	if len(m.UnknownTags) == 0 && version >= 3 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
+		return b, err
 	}
 	return b, nil
 }
@@ -544,7 +536,7 @@ func (m *NullableStructExampleCheckpoint) appendTo(b []byte, version int16) ([]b
 	b = appendInt64(b, m.Offset)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
@@ -604,7 +596,7 @@ func (m *NullableStructExampleHint) appendTo(b []byte, version int16) ([]byte, e
 	b = appendInt16(b, m.Weight)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

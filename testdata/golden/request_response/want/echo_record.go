@@ -136,7 +136,7 @@ func (m *EchoRecord) appendTo(b []byte, version int16) ([]byte, error) {
 	b = appendString(b, m.Message, runtime.Compact)
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

@@ -151,14 +151,10 @@ func (m *EchoRequest) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.StringTooLongError("Message")
 	}
 	b = appendString(b, m.Message, lengths)
-	if version == 2 {
-		if len(m.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+	if len(m.UnknownTags) == 0 && version == 2 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+		return b, err
 	}
 	return b, nil
 }

@@ -233,28 +233,20 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 			if (version > 3) && (e.State != 0) {
 				return b, runtime.WithinElem(runtime.NonDefaultError("State", version), "Groups", i)
 			}
-			if version >= 3 {
-				if len(e.UnknownTags) == 0 {
-					b = append(b, 0)
-				} else if b, err = runtime.AppendTagSection(b, e.UnknownTags, -1); err != nil {
-					return b, runtime.WithinElem(err, "Groups", i)
-				}
-			} else if len(e.UnknownTags) > 0 {
-				return b, runtime.WithinElem(runtime.TaggedFieldsError(), "Groups", i)
+			if len(e.UnknownTags) == 0 && version >= 3 {
+				b = append(b, 0)
+			} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
+				return b, runtime.WithinElem(err, "Groups", i)
 			}
 		}
 	}
 	if (version < 2) && (len(m.Groups) != 0) {
 		return b, runtime.NonDefaultError("Groups", version)
 	}
-	if version >= 3 {
-		if len(m.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = runtime.AppendTagSection(b, m.UnknownTags, -1); err != nil {
-			return b, err
-		}
-	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+	if len(m.UnknownTags) == 0 && version >= 3 {
+		b = append(b, 0)
+	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
+		return b, err
 	}
 	return b, nil
 }
