@@ -1,3 +1,9 @@
+// Package generator prints one Go package from Kafka message specs, the
+// last stages of kafkagen's pipeline: package schema loads, validates and
+// resolves the specs; package plan computes each struct's wire program
+// once; the printers of this package walk that plan (types.go and top.go
+// for types and message methods, size.go, encode*.go and decode*.go for
+// the codec, registry.go, calls.go); run.go writes the package atomically.
 package generator
 
 import (

@@ -4,8 +4,10 @@ package runtime
 
 // Message is implemented by every generated top-level message.
 type Message interface {
-	// Size returns the exact encoded length at version, or 0 if the version is
-	// not supported.
+	// Size returns the exact encoded length at version, or -1 if the
+	// version is not supported (AppendTo then fails with
+	// ErrUnsupportedVersion): no length is negative, so it cannot pass for
+	// one.
 	Size(version int16) int
 	// AppendTo appends the encoding at version to dst. Into a dst without
 	// spare capacity it sizes the encoding exactly and allocates once; into
