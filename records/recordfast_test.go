@@ -129,7 +129,8 @@ func TestAppendRecordMatchesReference(t *testing.T) {
 func decodeBoth(rec []byte) (fast, general Record, fastNext int, fastOK bool, generalNext int, fe *fieldError) {
 	fast.Headers = make([]Header, 0, 4)
 	general.Headers = make([]Header, 0, 4)
-	rr := RecordReader{data: rec, count: 1, fast: 1, magic: MagicV2, baseSeq: NoSequence, tsMask: -1}
+	rr := RecordReader{data: rec, count: 1, magic: MagicV2, baseSeq: NoSequence}
+	rr.startV2()
 	fastOK = rr.Next(&fast) && rr.general == 0
 	fastNext = rr.p
 	generalNext, fe = general.decodeV2(rec, 0)
@@ -257,4 +258,30 @@ func TestNextFallsBackPerRecord(t *testing.T) {
 	require.NoError(t, rr.Err())
 	assert.Equal(t, []string{"k0", "k1", "k2", "k3"}, keys)
 	assert.Equal(t, []int{0, 0, 5, 1}, headers)
+}
+
+// TestSequenceMatchesKafka: RecordReader.sequence, branch-free, is
+// addSequence (Kafka's incrementSequence) for every base sequence and
+// delta tried, wrapping past MaxInt32 included, and -1 without a base
+// sequence.
+func TestSequenceMatchesKafka(t *testing.T) {
+	const maxInt32 = 1<<31 - 1
+	bases := []int32{0, 1, 10, 4095, 1 << 30, maxInt32 - 4096, maxInt32 - 1, maxInt32, -1, -2, -1 << 31}
+	deltas := []int32{0, 1, 63, 64, 4095, 4096, 8191, maxInt32 - 1, maxInt32, -1, -4096, -1 << 31}
+	rng := rand.New(rand.NewPCG(3, 3))
+	for range 200 {
+		bases = append(bases, int32(rng.Uint32()))
+		deltas = append(deltas, int32(rng.Uint32()), int32(rng.IntN(8192)-4096))
+	}
+	for _, base := range bases {
+		rr := RecordReader{baseSeq: base, count: 1}
+		rr.startV2()
+		for _, d := range deltas {
+			want := int32(NoSequence)
+			if base >= 0 {
+				want = addSequence(base, d)
+			}
+			require.Equal(t, want, rr.sequence(d), "base %d, delta %d", base, d)
+		}
+	}
 }

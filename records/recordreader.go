@@ -42,6 +42,12 @@ type RecordReader struct {
 	// A v2 record's timestamp is tsBase + TimestampDelta&tsMask: the base
 	// timestamp and all ones, or for LogAppendTime the max timestamp and 0.
 	tsBase, tsMask int64
+	// A v2 record's sequence is baseSeq + OffsetDelta, its top bit flipped
+	// when the delta as a uint32 is above seqWrap (Kafka's
+	// incrementSequence wrapping past MaxInt32; a negative delta always
+	// wraps there), or'ed with seqNone: -1 without a base sequence.
+	seqWrap uint32
+	seqNone int32
 }
 
 // Reset starts reading the records of b, decompressing them with d when b
@@ -72,11 +78,33 @@ func (rr *RecordReader) Reset(b *Batch, d *Decompressor) error {
 	if b.Magic < MagicV2 {
 		return rr.findInnerBase()
 	}
+	rr.startV2()
+	return nil
+}
+
+// startV2 readies Next's fast path for the records of a v2 batch, from the
+// batch's count, timestamps and base sequence.
+func (rr *RecordReader) startV2() {
 	rr.fast, rr.tsBase, rr.tsMask = rr.count, rr.baseTime, -1
 	if rr.appendTS {
 		rr.tsBase, rr.tsMask = rr.maxTime, 0
 	}
-	return nil
+	rr.seqWrap, rr.seqNone = uint32(1<<31-1-rr.baseSeq), 0
+	if rr.baseSeq < 0 {
+		rr.seqNone = NoSequence
+	}
+}
+
+// sequence is the sequence of the record at offsetDelta in a v2 batch:
+// addSequence(rr.baseSeq, offsetDelta), or -1 without a base sequence,
+// computed without a branch. Kafka's wrap subtracts 1<<31 from the int32
+// sum, which flips its top bit.
+func (rr *RecordReader) sequence(offsetDelta int32) int32 {
+	seq := rr.baseSeq + offsetDelta
+	if uint32(offsetDelta) > rr.seqWrap {
+		seq ^= -1 << 31
+	}
+	return seq | rr.seqNone
 }
 
 // findInnerBase walks a legacy inner message set by its lengths to find its
@@ -139,10 +167,7 @@ func (rr *RecordReader) next(r *Record) bool {
 	}
 	r.Offset = rr.base + int64(r.OffsetDelta)
 	r.Timestamp = rr.tsBase + r.TimestampDelta&rr.tsMask
-	r.Sequence = NoSequence
-	if rr.baseSeq >= 0 {
-		r.Sequence = addSequence(rr.baseSeq, r.OffsetDelta)
-	}
+	r.Sequence = rr.sequence(r.OffsetDelta)
 	rr.p = next
 	rr.i++
 	return true
