@@ -160,53 +160,6 @@ func (b *BatchBuilder) AppendControl(timestamp int64, t ControlType, value []byt
 	b.Append(timestamp, AppendControlKey(key[:0], t), value)
 }
 
-// add appends a record to the batch, keeping its timestamps. The body is
-// written first, after room for a two-byte length (bodies of 64 bytes to
-// 8 KiB, the common case), so that no varint needs its size computed in
-// advance; other bodies are moved to fit their length afterwards
-// (fitLength). b.buf grows at most once per record, out of line, to an
-// upper bound of the record's size. It is one function, encoding
-// included: a call per record more costs 5% of building.
-func (b *BatchBuilder) add(delta int32, ts int64, key, value []byte, headers []Header) {
-	if b.count == 0 {
-		b.baseTime, b.maxTime = ts, ts
-		if b.DeleteHorizonMs != NoTimestamp {
-			b.baseTime = b.DeleteHorizonMs
-		}
-	}
-	b.maxTime = max(b.maxTime, ts)
-	b.lastDelta = delta
-	b.count++
-	// Every varint takes at most 10 bytes: the length, two deltas, two
-	// lengths, the header count, and two lengths per header.
-	bound := 60 + len(key) + len(value)
-	for j := range headers {
-		bound += 20 + len(headers[j].Key) + len(headers[j].Value)
-	}
-	if cap(b.buf)-len(b.buf) < bound {
-		b.buf = growOutOfLine(b.buf, bound)
-	}
-	n := len(b.buf)
-	w := b.buf[n : n+bound]
-	w[2] = 0 // attributes
-	i := putUvarint(w, 3, zigzag(ts-b.baseTime))
-	i = putUvarint(w, i, zigzag(int64(delta)))
-	i = putRaw(w, putLength(w, i, key), key)
-	i = putRaw(w, putLength(w, i, value), value)
-	i = putUvarint(w, i, uint64(len(headers))<<1)
-	for j := range headers {
-		h := &headers[j]
-		i = putRaw(w, putLength(w, i, h.Key), h.Key)
-		i = putRaw(w, putLength(w, i, h.Value), h.Value)
-	}
-	if body := i - 2; body >= 64 && body < 8192 {
-		w[0], w[1] = byte(body<<1)|0x80, byte(body>>6)
-	} else {
-		i = fitLength(w, body)
-	}
-	b.buf = b.buf[:n+i] // only the length changes: one store
-}
-
 // AppendTo appends the batch to dst. It does not reset the builder. A
 // batch begun with Start is completed by Finish instead.
 func (b *BatchBuilder) AppendTo(dst []byte) ([]byte, error) {
@@ -315,50 +268,4 @@ func (h *batchHeader) put(b []byte) {
 func finishV2(batch []byte) {
 	binary.BigEndian.PutUint32(batch[v2LengthPos:], uint32(len(batch)-logOverhead))
 	binary.BigEndian.PutUint32(batch[v2CRCPos:], CRC32C(batch[v2AttributesPos:]))
-}
-
-// appendRecord appends one v2 record with the given deltas (for a
-// record outside a BatchBuilder, such as a transaction marker's).
-func appendRecord(dst []byte, offsetDelta int32, timestampDelta int64, key, value []byte, headers []Header) []byte {
-	b := BatchBuilder{buf: dst, count: 1} // not a first record: ts - baseTime is timestampDelta
-	b.add(offsetDelta, timestampDelta, key, value, headers)
-	return b.buf
-}
-
-// fitLength moves a record body of any other size than add expects from
-// b[2:] to follow its length varint, writes the length, and returns the
-// record's size.
-//
-//go:noinline
-func fitLength(b []byte, body int) int {
-	at := uvarintSize(uint64(body) << 1)
-	copy(b[at:], b[2:2+body])
-	putUvarint(b, 0, uint64(body)<<1)
-	return at + body
-}
-
-// growOutOfLine is grow, kept out of add's hot path.
-//
-//go:noinline
-func growOutOfLine(dst []byte, n int) []byte { return grow(dst, n) }
-
-// putLength writes the varint length of v (-1 for nil) at b[i:] and
-// returns the position after it; putRaw then writes v.
-func putLength(b []byte, i int, v []byte) int {
-	if v == nil {
-		return putUvarint(b, i, 1) // zigzag -1
-	}
-	return putUvarint(b, i, uint64(len(v))<<1)
-}
-
-// putRaw copies v to b[i:] and returns the position after it. Strings of
-// 8 to 16 bytes (keys, header keys and values) move as two overlapping
-// words: a call to memmove would make the caller save every live register.
-func putRaw(b []byte, i int, v []byte) int {
-	if n := len(v); n >= 8 && n <= 16 {
-		*(*[8]byte)(b[i:]) = [8]byte(v)
-		*(*[8]byte)(b[i+n-8:]) = [8]byte(v[n-8:])
-		return i + n
-	}
-	return i + copy(b[i:], v)
 }
