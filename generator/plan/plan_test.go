@@ -185,6 +185,43 @@ Checkpoint 3-4 flexible=always methods compared min=9
 Hint 3-4 flexible=always methods compared min=3
   run always: Weight default=1
 `},
+		// Endpoint is used by a struct field, an array inlined (a leaf)
+		// and another common struct; Cluster is not a leaf, so its array
+		// calls its methods.
+		{"common_structs", "CommonStructsExample", Options{}, `
+CommonStructsExample 0-1 flexible=1 methods min=4
+  one always: Primary
+  one always: Backups compact=1 inline
+  one 1: Clusters compact=1
+Endpoint 0-1 flexible=1 methods repeated compared min=3
+  one always: Host compact=1
+  run always: Port default=9092
+Cluster 1 flexible=always methods repeated min=5
+  one always: ClusterId compact=always
+  one always: Controller
+`},
+		{"nullable_arrays", "NullableArrays", Options{}, `
+NullableArrays 0-2 flexible=2 methods min=4
+  one always: BrokerIds nullable=always compact=2 default=null
+  one always: Names nullable=1-2 compact=2
+  one always: Values nullable=always compact=2
+  one always: Items nullable=always compact=2 default=null inline
+  one 1-2: Blobs nullable=2 compact=2
+Item 0-2 flexible=2 repeated min=2
+  one always: Key compact=2
+  one always: Payload nullable=always compact=2
+`},
+		{"ignorable", "IgnorableExample", Options{}, `
+IgnorableExample 0-2 flexible=never methods min=5
+  run always: Always
+  one 1-2: Hint compact=never
+  run 1-2: Required
+  run 2: Timeout default=30000
+  one 0-1: Legacy compact=never
+  one 2: Flags
+Flags 2 flexible=never methods compared min=1
+  run always: Verbose
+`},
 		{"field_flexible", "ExampleHeader", Options{}, `
 ExampleHeader 0-3 flexible=2-3 methods min=6
   run always: RequestApiKey CorrelationId
