@@ -208,6 +208,10 @@ func main() {
 	}{
 		{key{"RecordsetRead", "read", "kafkagen"}, key{"RecordsetRead", "walk-fields", "floor"}, "Recordset read: ours / every-field walk floor"},
 		{key{"RecordsetRead", "walk-fields", "floor"}, key{"RecordsetRead", "walk", "floor"}, "Recordset read: every-field walk / walk floor"},
+		// The floor under any reader that fills the caller's Record a call
+		// at a time, as RecordReader.Next does, checking nothing.
+		{key{"RecordsetRead", "read", "kafkagen"}, key{"RecordsetRead", "walk-record", "floor"}, "Recordset read: ours / record-filling floor"},
+		{key{"RecordsetRead", "walk-record", "floor"}, key{"RecordsetRead", "walk", "floor"}, "Recordset read: record-filling floor / walk floor"},
 		{key{"RecordsetBuild", "build", "kafkagen"}, key{"RecordsetBuild", "copy", "floor"}, "Recordset build: ours / copy floor"},
 		{key{"RecordsetBuild", "build", "kmsg"}, key{"RecordsetBuild", "copy", "floor"}, "Recordset build: kmsg / copy floor"},
 		{key{"RecordsetBuild", "build", "kmsg"}, key{"RecordsetBuild", "build", "kafkagen-buffered"}, "Recordset build: kmsg / ours AppendTo"},
