@@ -81,3 +81,44 @@ func BenchmarkAppendResponseHeader(b *testing.B) {
 		_ = EndFrame(out, start)
 	}
 }
+
+// The header decode alone, at each version that carries more than fixed
+// fields, copied and aliased.
+func BenchmarkDecodeHeader(b *testing.B) {
+	cases := []struct {
+		name     string
+		response bool
+		version  int16
+		src      []byte
+	}{
+		{"request-v1", false, 1, []byte("\x00\x05\x00\x00\x00\x00\x00\x01\x00\x0ebench-client-1")},
+		{"request-v2", false, 2, []byte("\x00\x12\x00\x03\x00\x00\x00\x01\x00\x0ebench-client-1\x00")},
+		{"request-v2-tag", false, 2, []byte("\x00\x12\x00\x03\x00\x00\x00\x01\x00\x0ebench-client-1\x01\xe8\x07\x03\x01\x02\x03")},
+		{"response-v1", true, 1, []byte("\x00\x00\x00\x07\x00")},
+	}
+	for _, c := range cases {
+		for _, alias := range []bool{false, true} {
+			name := c.name + "/copied"
+			if alias {
+				name = c.name + "/aliased"
+			}
+			b.Run(name, func(b *testing.B) {
+				var req RequestHeader
+				var resp ResponseHeader
+				b.SetBytes(int64(len(c.src)))
+				b.ReportAllocs()
+				for b.Loop() {
+					var err error
+					if c.response {
+						_, err = resp.Decode(c.src, c.version, alias)
+					} else {
+						_, err = req.Decode(c.src, c.version, alias)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -95,26 +95,28 @@ func (h *RequestHeader) Decode(src []byte, v int16, alias bool) (int, error) {
 	if v < 0 || v > 2 {
 		return 0, runtime.UnsupportedVersion("decode", "RequestHeader", v, 0, 2)
 	}
-	var r runtime.Reader
-	r.Init(src, alias)
-	p := r.Fixed(8)
+	var d runtime.Decoder
+	initDecoder(&d, src, alias)
+	p := d.Fixed(0, 8)
 	if p == nil {
-		r.FailRun([]int{2, 4, 8}, []string{"RequestApiKey", "RequestApiVersion", "CorrelationId"})
-		return r.Finish("RequestHeader", v)
+		end := d.FailRun(0, []int{2, 4, 8}, []string{"RequestApiKey", "RequestApiVersion", "CorrelationId"})
+		return d.Finish("RequestHeader", v, end)
 	}
 	h.APIKey = int16(binary.BigEndian.Uint16(p))
 	h.APIVersion = int16(binary.BigEndian.Uint16(p[2:]))
 	h.CorrelationID = int32(binary.BigEndian.Uint32(p[4:]))
+	off := 8
 	if v >= 1 {
-		h.ClientID = r.NullString(false, h.ClientID)
-		if r.Failed() {
-			r.Within("ClientId")
-		}
+		// Classic in v2 too: only the tag section is flexible.
+		h.ClientID, off = d.NullString(off, runtime.Classic, h.ClientID, "ClientId")
 	} else {
 		h.ClientID = runtime.NullString{}
 	}
-	h.Tags = readTags(&r, h.Tags[:0], v >= 2)
-	return r.Finish("RequestHeader", v)
+	h.Tags = h.Tags[:0]
+	if v >= 2 {
+		off = readTags(&d, off, &h.Tags)
+	}
+	return d.Finish("RequestHeader", v, off)
 }
 
 // PeekRequestKey returns the api key and version at the start of a request
@@ -159,35 +161,29 @@ func (h *ResponseHeader) Decode(src []byte, v int16, alias bool) (int, error) {
 	if v < 0 || v > 1 {
 		return 0, runtime.UnsupportedVersion("decode", "ResponseHeader", v, 0, 1)
 	}
-	var r runtime.Reader
-	r.Init(src, alias)
-	h.CorrelationID = r.Int32()
-	if r.Failed() {
-		r.Within("CorrelationId")
-		return r.Finish("ResponseHeader", v)
+	var d runtime.Decoder
+	initDecoder(&d, src, alias)
+	var off int
+	h.CorrelationID, off = d.Int32(0, "CorrelationId")
+	h.Tags = h.Tags[:0]
+	if v >= 1 {
+		off = readTags(&d, off, &h.Tags)
 	}
-	h.Tags = readTags(&r, h.Tags[:0], v >= 1)
-	return r.Finish("ResponseHeader", v)
+	return d.Finish("ResponseHeader", v, off)
 }
 
-// readTags reads a header's tag section into tags when the version has one.
-func readTags(r *runtime.Reader, tags runtime.Tags, present bool) runtime.Tags {
-	if !present || r.Failed() {
-		return tags
+// initDecoder prepares d to decode src, aliasing it or not.
+func initDecoder(d *runtime.Decoder, src []byte, alias bool) {
+	if alias {
+		d.InitAliased(src)
+	} else {
+		d.Init(src)
 	}
-	if r.EmptyTags() {
-		return tags
-	}
-	n := r.TagCount()
-	for i := 0; i < n && !r.Failed(); i++ {
-		tag, size := r.TagHeader()
-		if r.Failed() {
-			break
-		}
-		tags = r.UnknownTag(tags, tag, size)
-	}
-	if r.Failed() {
-		r.Within("_tagged_fields")
-	}
-	return tags
+}
+
+// readTags reads a header's tag section at off into *tags, which the caller
+// has emptied: Kafka defines no header tag, so every tag read is kept as
+// unknown. A failure inside the section is reported under _tagged_fields.
+func readTags(d *runtime.Decoder, off int, tags *runtime.Tags) int {
+	return d.Within(off, d.Tags(off, tags), "_tagged_fields")
 }
