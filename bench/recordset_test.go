@@ -22,6 +22,7 @@ import (
 //	BenchmarkRecordsetRead/op=walk         floor: the CRC, then the record lengths followed
 //	BenchmarkRecordsetRead/op=walk-fields  floor: the CRC, then every field's varint followed
 //	BenchmarkRecordsetRead/op=walk-record  floor: the CRC, then every field stored in a Record, a call per record
+//	BenchmarkRecordsetRead/op=walk-record-inline  floor: the same without a call
 //
 // The floors check the CRC with records.CRC32C, the fastest on this
 // machine; kmsg's harnesses with hash/crc32, as franz-go's kgo does.
@@ -52,6 +53,7 @@ func TestRecordsetSameWork(t *testing.T) {
 	require.Equal(t, ours.records, rsWalk(blob).records)
 	require.Equal(t, ours, rsWalkFields(blob))
 	require.Equal(t, ours, rsWalkRecords(&rsRecordWalker{}, &records.Record{Headers: make([]records.Header, 1)}, blob))
+	require.Equal(t, ours, rsWalkRecordsInline(&records.Record{Headers: make([]records.Header, 1)}, blob))
 
 	content := rsContents()
 	require.Equal(t, blob, rsBuildKmsg(&kmsg.Record{}, nil, content), "kmsg builds the same bytes")

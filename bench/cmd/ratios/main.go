@@ -212,6 +212,7 @@ func main() {
 		// at a time, as RecordReader.Next does, checking nothing.
 		{key{"RecordsetRead", "read", "kafkagen"}, key{"RecordsetRead", "walk-record", "floor"}, "Recordset read: ours / record-filling floor"},
 		{key{"RecordsetRead", "walk-record", "floor"}, key{"RecordsetRead", "walk", "floor"}, "Recordset read: record-filling floor / walk floor"},
+		{key{"RecordsetRead", "walk-record-inline", "floor"}, key{"RecordsetRead", "walk", "floor"}, "Recordset read: record-filling floor without a call / walk floor"},
 		{key{"RecordsetBuild", "build", "kafkagen"}, key{"RecordsetBuild", "copy", "floor"}, "Recordset build: ours / copy floor"},
 		{key{"RecordsetBuild", "build", "kmsg"}, key{"RecordsetBuild", "copy", "floor"}, "Recordset build: kmsg / copy floor"},
 		{key{"RecordsetBuild", "build", "kmsg"}, key{"RecordsetBuild", "build", "kafkagen-buffered"}, "Recordset build: kmsg / ours AppendTo"},
