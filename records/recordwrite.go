@@ -33,7 +33,7 @@ func (b *BatchBuilder) add(delta int32, ts int64, key, value []byte, headers []H
 	// The four strings are written by the same code, written out each
 	// time: as a function it is too big to inline (a call would save every
 	// live register), and as a loop over the strings its state spills
-	// (12% more instructions, measured).
+	// (a fifth more instructions per record, measured with Valgrind).
 	if key == nil {
 		w[i] = 1 // zigzag -1
 		i++
