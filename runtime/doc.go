@@ -36,12 +36,17 @@
 //   - codec_size.go: Size* functions, the encoded length of one value.
 //   - codec_tags.go: tag sections of unknown tagged fields ([Tags.Check],
 //     [Tags.SectionSize], [AppendTagSection], [AppendTags]).
-//   - codec_reader.go and codec_reader_lengths.go: [Reader], a decoder over
-//     a byte slice with a sticky error, its fixed-width and length-prefixed
-//     reads, and [Grow], which resizes a slice keeping its capacity and the
-//     elements past its length for reuse.
+//   - codec_lengths.go: [Lengths], how a version writes lengths and counts
+//     ([Classic] or [Compact]), which the functions taking a length are given.
+//   - codec_decoder.go and codec_decoder_lengths.go: [Decoder], which reads
+//     a byte slice at offsets the generated code keeps (each read returns
+//     the next), records the first failure with its field, and has
+//     fixed-width, length-prefixed and tag-section reads.
+//   - codec_reuse.go: [Grow], which resizes a slice keeping its capacity
+//     and the elements past its length for reuse.
 //   - codec_errors.go: building the [*Error] of a failed encode
-//     ([EncodeError], [NonDefaultError], [Within], [WithinElem], [Finish],
+//     ([EncodeError], [NonDefaultError], [StringTooLongError],
+//     [TaggedFieldsError], [Within], [WithinElem], [Finish],
 //     [UnsupportedVersion]).
 //
 // The json_*.go files read and write messages as JSON.
