@@ -7,6 +7,7 @@ import (
 
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
@@ -27,6 +28,12 @@ type jsonNames struct {
 	nullable map[*schema.Field]bool
 	// tags: structs carry UnknownTags (the message has flexible versions).
 	tags bool
+	// versions are the versions generated, which pruning may narrow (the
+	// message's MinVersion up); within maps each struct reachable at them
+	// to the range its methods run at. Both come from the codec's plan, so
+	// that JSON accepts exactly the versions the binary codec does.
+	versions schema.Versions
+	within   map[*schema.Struct]schema.Versions
 }
 
 // jsonMethods are the methods -json adds to a top-level message; a spec
@@ -39,6 +46,13 @@ func jsonFileName(goFile string) string { return strings.TrimSuffix(goFile, ".go
 // addJSON generates the JSON file of every spec into files, which holds the
 // rest of the package as Generate made it.
 func addJSON(files map[string][]byte, pkg string, specs []*schema.Spec) error {
+	return addJSONWith(files, pkg, specs, Prune{})
+}
+
+// addJSONWith is addJSON for a package GenerateWith made with opts: the
+// JSON methods accept the versions the binary codec does (MinVersion()
+// up) and refuse the others with runtime.ErrUnsupportedVersion.
+func addJSONWith(files map[string][]byte, pkg string, specs []*schema.Spec, opts Prune) error {
 	pm, err := buildModel(pkg, specs)
 	if err != nil {
 		return err
@@ -48,7 +62,11 @@ func addJSON(files map[string][]byte, pkg string, specs []*schema.Spec) error {
 		if _, clash := files[name]; clash {
 			return fmt.Errorf("%s: the JSON code of %s would be written to %s, which another spec uses", fm.spec.File, fm.spec.Name, name)
 		}
-		src, err := emitJSONFile(pkg, jsonNamesOf(fm))
+		n := jsonNamesOf(fm)
+		if err := n.planVersions(opts.minVersionOf(fm.spec)); err != nil {
+			return fmt.Errorf("%s: %w", fm.spec.File, err)
+		}
+		src, err := emitJSONFile(pkg, n)
 		if err != nil {
 			return fmt.Errorf("%s: %w", fm.spec.File, err)
 		}
@@ -98,7 +116,7 @@ func emitJSONFile(pkg string, n *jsonNames) ([]byte, error) {
 			}
 			keys[jsonKey(fld)] = fld.Name
 		}
-		w := &jsonStruct{n: n, s: st, name: n.types[st], within: structWithin(n.spec, st)}
+		w := &jsonStruct{n: n, s: st, name: n.types[st], within: n.structWithin(st)}
 		if err := w.emitAppend(f); err != nil {
 			return nil, fmt.Errorf("%s: %w", st.Name, err)
 		}
@@ -107,19 +125,40 @@ func emitJSONFile(pkg string, n *jsonNames) ([]byte, error) {
 	return render(f)
 }
 
-// structWithin is the range of versions a struct's methods run at.
-func structWithin(spec *schema.Spec, st *schema.Struct) schema.Versions {
-	if st == spec.Root || st.Used.Empty() {
-		return spec.ValidVersions
+// planVersions sets the versions generated and each struct's range from
+// the codec's plan of the message from version minVersion up.
+func (n *jsonNames) planVersions(minVersion int16) error {
+	m, err := plan.Build(n.spec, plan.Options{MinVersion: minVersion})
+	if err != nil {
+		return err
 	}
-	return st.Used
+	if m.Versions.Empty() {
+		return fmt.Errorf("%s has no version from %d (valid versions %s)", n.spec.Name, minVersion, n.spec.ValidVersions)
+	}
+	n.versions = m.Versions
+	n.within = map[*schema.Struct]schema.Versions{}
+	for _, s := range m.Structs {
+		n.within[s.Schema] = s.Within
+	}
+	return nil
+}
+
+// structWithin is the range of versions a struct's methods run at. A struct
+// no field reaches at the versions generated gets methods for them all:
+// they are never called, but compile (a parent refers to them under
+// conditions that never hold).
+func (n *jsonNames) structWithin(st *schema.Struct) schema.Versions {
+	if w, ok := n.within[st]; ok && !w.Empty() {
+		return w
+	}
+	return n.versions
 }
 
 // emitJSONTop writes the exported JSON methods of the message.
 func emitJSONTop(f *File, n *jsonNames) {
 	spec := n.spec
 	name := n.types[spec.Root]
-	minV, maxV := int(spec.ValidVersions.Lo), int(spec.ValidVersions.Hi)
+	minV, maxV := int(n.versions.Lo), int(n.versions.Hi)
 	recv := func() *Statement { return Params(Id("m").Op("*").Id(name)) }
 	unsupported := func(op string, ret ...Code) *Statement {
 		return If(Id("version").Op("<").Lit(minV).Op("||").Id("version").Op(">").Lit(maxV)).Block(
