@@ -159,3 +159,30 @@ func TestJSONPruneRanges(t *testing.T) {
 	files := map[string][]byte{}
 	assert.ErrorContains(t, addJSONWith(files, "p", specs, Prune{MinVersion: 5}), "PruneRequest.json: PruneRequest has no version from 5")
 }
+
+// Run passes the pruning to the JSON printer: the package a -json
+// -min-version run writes holds the JSON files of the pruned printer, not
+// those of an unpruned one.
+func TestRunJSONPruned(t *testing.T) {
+	in := t.TempDir()
+	for name, src := range jsonPruneSpecs {
+		require.NoError(t, os.WriteFile(filepath.Join(in, name), []byte(src), 0o644))
+	}
+	out := filepath.Join(t.TempDir(), "prunedjson")
+	prune := Prune{MinVersion: 2}
+	require.NoError(t, Run(Config{In: in, Out: out, JSON: true, Prune: prune}))
+
+	specs := loadJSONPruneSpecs(t)
+	pruned, err := GenerateWith("prunedjson", specs, prune)
+	require.NoError(t, err)
+	require.NoError(t, addJSONWith(pruned, "prunedjson", specs, prune))
+	unpruned, err := GenerateWith("prunedjson", specs, prune)
+	require.NoError(t, err)
+	require.NoError(t, addJSONWith(unpruned, "prunedjson", specs, Prune{}))
+
+	name := "prune_request_json.go"
+	written, err := os.ReadFile(filepath.Join(out, name))
+	require.NoError(t, err)
+	require.NotEqual(t, string(unpruned[name]), string(pruned[name]), "the spec's JSON must differ once pruned")
+	assert.Equal(t, string(pruned[name]), string(written))
+}

@@ -62,7 +62,7 @@ func Run(cfg Config) error {
 		return err
 	}
 	if cfg.JSON {
-		if err := addJSON(files, cfg.Package, specs); err != nil {
+		if err := addJSONWith(files, cfg.Package, specs, cfg.Prune); err != nil {
 			return err
 		}
 	}
