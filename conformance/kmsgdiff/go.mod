@@ -8,11 +8,6 @@ require (
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1
 )
 
-require (
-	github.com/tidwall/gjson v1.20.2 // indirect
-	github.com/tidwall/match v1.1.1 // indirect
-	github.com/tidwall/pretty v1.3.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-)
+require go.yaml.in/yaml/v3 v3.0.5 // indirect
 
 replace github.com/kafkagen/kafkagen => ../..
