@@ -19,8 +19,8 @@ func (rr *RecordReader) Next(r *Record) bool {
 	// compiler needs to drop its own bounds checks and its guard against
 	// an empty slice pointing past its array: a length above 0, the end
 	// within rec, the start before the end. Empty strings take a path of
-	// their own. One header, the common case, is read in line; other
-	// counts by readHeaders.
+	// their own. No header and one header, the common cases, are read in
+	// line; other counts by readHeaders.
 	if rr.i < rr.fast {
 		data, p := rr.data, rr.p
 		if uint(p) >= uint(len(data)) {
@@ -151,6 +151,10 @@ func (rr *RecordReader) Next(r *Record) bool {
 				h.Value = rec[i:i:i]
 			} else {
 				goto general
+			}
+		} else if u == 0 {
+			if len(hs) != 0 {
+				r.Headers = hs[:0]
 			}
 		} else {
 			if u&1 != 0 || u>>1 > uint(cap(hs)) {
