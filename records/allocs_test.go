@@ -51,6 +51,7 @@ func readCount(r *Reader, rr *RecordReader, rec *Record, d *Decompressor, blob [
 // TestAllocsRead: iterating batches and records, compressed or not,
 // allocates nothing once the Record and Decompressor are warm.
 func TestAllocsRead(t *testing.T) {
+	skipUnderRace(t)
 	for _, c := range append([]Compression{CompressionNone}, allCodecs...) {
 		t.Run(c.String(), func(t *testing.T) {
 			blob := fetchBlob(t, 10, 50, c)
@@ -73,6 +74,7 @@ func TestAllocsRead(t *testing.T) {
 // buffer (AppendTo) or straight into dst (Start, Finish), allocates
 // nothing once the builder's buffers and codecs exist and dst has room.
 func TestAllocsBuild(t *testing.T) {
+	skipUnderRace(t)
 	value := payload(80, 1)
 	headers := []Header{{Key: []byte("trace"), Value: []byte("abc")}}
 	for _, c := range append([]Compression{CompressionNone}, allCodecs...) {
@@ -113,6 +115,7 @@ func TestAllocsBuild(t *testing.T) {
 
 // TestAllocsLegacy: legacy messages and wrappers, written and read.
 func TestAllocsLegacy(t *testing.T) {
+	skipUnderRace(t)
 	for _, c := range []Compression{CompressionNone, CompressionGzip, CompressionSnappy, CompressionLZ4} {
 		for _, magic := range []int8{MagicV0, MagicV1} {
 			t.Run(fmt.Sprintf("%s-v%d", c, magic), func(t *testing.T) {
@@ -154,5 +157,13 @@ func TestAllocsLegacy(t *testing.T) {
 				}))
 			})
 		}
+	}
+}
+
+// skipUnderRace skips a zero-allocation test under the race detector,
+// whose instrumentation allocates; the plain test run checks them.
+func skipUnderRace(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates: allocations are checked without -race")
 	}
 }
