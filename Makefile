@@ -24,6 +24,8 @@ test: unit conformance recordsdiff compat downstream broker-test
 unit:
 	$(GO) vet ./...
 	$(GO) test ./...
+	$(GO) test -count=1 -tags purego ./records/
+	$(GO) test -count=1 -race ./records/ ./wire/
 	cd conformance/wirediff && bash -o pipefail -c '$(GO) test -count=1 -v ./... | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic|wirediff:)|Error( Trace)?:"'
 
 # The conformance suite: generate the whole upstream corpus (one package per
