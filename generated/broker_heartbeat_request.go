@@ -107,19 +107,7 @@ func (m *BrokerHeartbeatRequest) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *BrokerHeartbeatRequest) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "BrokerHeartbeatRequest", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "BrokerHeartbeatRequest", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -127,29 +115,24 @@ func (m *BrokerHeartbeatRequest) AppendTo(dst []byte, version int16) ([]byte, er
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *BrokerHeartbeatRequest) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatRequest", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = BrokerHeartbeatRequest{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("BrokerHeartbeatRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("BrokerHeartbeatRequest", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *BrokerHeartbeatRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatRequest", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("BrokerHeartbeatRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("BrokerHeartbeatRequest", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -195,11 +178,11 @@ func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, erro
 		if len(e.Name) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("Name"), "Listeners", i)
 		}
-		b = runtime.AppendString(b, e.Name, runtime.Compact)
+		b = appendString(b, e.Name, runtime.Compact)
 		if len(e.Host) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("Host"), "Listeners", i)
 		}
-		b = runtime.AppendString(b, e.Host, runtime.Compact)
+		b = appendString(b, e.Host, runtime.Compact)
 		b, p = runtime.Extend(b, 4)
 		_ = p[3]
 		binary.BigEndian.PutUint16(p[0:], uint16(e.Port))
@@ -210,15 +193,17 @@ func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, erro
 			return b, runtime.WithinElem(err, "Listeners", i)
 		}
 	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = BrokerHeartbeatRequest{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 30); p != nil {
 		_ = p[29]
@@ -230,11 +215,13 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 		m.CurMetadataOffset = int64(binary.BigEndian.Uint64(p[22:]))
 		off += 30
 	} else {
-		off = d.FailRun(off, []int{1, 2, 6, 14, 22, 30}, []string{"CurrentState", "TargetState", "BrokerId", "BrokerEpoch", "LeaseDurationMs", "CurMetadataOffset"})
+		off = d.FailFixed(off, "CurrentState:1 TargetState:1 BrokerId:4 BrokerEpoch:8 LeaseDurationMs:8 CurMetadataOffset:8")
 	}
 	n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
 	if n > cap(m.Listeners) || m.Listeners == nil {
-		m.Listeners = append(make([]BrokerHeartbeatRequestListener, 0, n), m.Listeners[:cap(m.Listeners)]...)
+		s := make([]BrokerHeartbeatRequestListener, n)
+		copy(s, m.Listeners[:cap(m.Listeners)])
+		m.Listeners = s
 	}
 	m.Listeners = m.Listeners[:n]
 	for i, elems := 0, m.Listeners; i < len(elems); i++ {
@@ -247,7 +234,7 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 			e.SecurityProtocol = int16(binary.BigEndian.Uint16(p[2:]))
 			off += 4
 		} else {
-			off = d.FailRun(off, []int{2, 4}, []string{"Port", "SecurityProtocol"})
+			off = d.FailFixed(off, "Port:2 SecurityProtocol:2")
 		}
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)

@@ -103,19 +103,7 @@ func (m *BrokerHeartbeatResponse) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *BrokerHeartbeatResponse) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "BrokerHeartbeatResponse", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "BrokerHeartbeatResponse", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -123,29 +111,24 @@ func (m *BrokerHeartbeatResponse) AppendTo(dst []byte, version int16) ([]byte, e
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *BrokerHeartbeatResponse) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatResponse", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = BrokerHeartbeatResponse{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("BrokerHeartbeatResponse", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("BrokerHeartbeatResponse", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *BrokerHeartbeatResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatResponse", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("BrokerHeartbeatResponse", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("BrokerHeartbeatResponse", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -176,15 +159,17 @@ func (m *BrokerHeartbeatResponse) appendTo(b []byte, version int16) ([]byte, err
 	p[10] = byte(m.NextState)
 	binary.BigEndian.PutUint64(p[11:], uint64(m.BrokerEpoch))
 	binary.BigEndian.PutUint64(p[19:], uint64(m.LeaseDurationMs))
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *BrokerHeartbeatResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = BrokerHeartbeatResponse{}
+	}
+	m.aliased = d.Aliased()
 	if p := d.Fixed(off, 27); p != nil {
 		_ = p[26]
 		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
@@ -195,7 +180,7 @@ func (m *BrokerHeartbeatResponse) decode(d *runtime.Decoder, off int, version in
 		m.LeaseDurationMs = int64(binary.BigEndian.Uint64(p[19:]))
 		off += 27
 	} else {
-		off = d.FailRun(off, []int{4, 6, 10, 11, 19, 27}, []string{"ThrottleTimeMs", "ErrorCode", "ActiveControllerId", "NextState", "BrokerEpoch", "LeaseDurationMs"})
+		off = d.FailFixed(off, "ThrottleTimeMs:4 ErrorCode:2 ActiveControllerId:4 NextState:1 BrokerEpoch:8 LeaseDurationMs:8")
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	off = readTags(d, off, &m.UnknownTags)

@@ -95,19 +95,7 @@ func (m *DescribeMirrorsResponse) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *DescribeMirrorsResponse) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "DescribeMirrorsResponse", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "DescribeMirrorsResponse", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -115,29 +103,24 @@ func (m *DescribeMirrorsResponse) AppendTo(dst []byte, version int16) ([]byte, e
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *DescribeMirrorsResponse) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsResponse", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = DescribeMirrorsResponse{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("DescribeMirrorsResponse", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("DescribeMirrorsResponse", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *DescribeMirrorsResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsResponse", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("DescribeMirrorsResponse", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("DescribeMirrorsResponse", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -177,15 +160,17 @@ func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, err
 			return b, runtime.WithinElem(err, "Mirrors", i)
 		}
 	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = DescribeMirrorsResponse{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
@@ -193,12 +178,14 @@ func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version in
 		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
 		off += 6
 	} else {
-		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
+		off = d.FailFixed(off, "ThrottleTimeMs:4 ErrorCode:2")
 	}
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
 	n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
 	if n > cap(m.Mirrors) || m.Mirrors == nil {
-		m.Mirrors = append(make([]DescribeMirrorsResponseDescribedMirror, 0, n), m.Mirrors[:cap(m.Mirrors)]...)
+		s := make([]DescribeMirrorsResponseDescribedMirror, n)
+		copy(s, m.Mirrors[:cap(m.Mirrors)])
+		m.Mirrors = s
 	}
 	m.Mirrors = m.Mirrors[:n]
 	for i := range m.Mirrors {
@@ -266,7 +253,7 @@ func (m *DescribeMirrorsResponseDescribedMirror) appendTo(b []byte, version int1
 	if len(m.MirrorName) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("MirrorName")
 	}
-	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
+	b = appendString(b, m.MirrorName, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
 	for i := range m.Topics {
 		if b, err = m.Topics[i].appendTo(b, version); err != nil {
@@ -289,7 +276,9 @@ func (m *DescribeMirrorsResponseDescribedMirror) decode(d *runtime.Decoder, off 
 		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	}
 	if n > cap(m.Topics) || m.Topics == nil {
-		m.Topics = append(make([]DescribeMirrorsResponseTopicPartitions, 0, n), m.Topics[:cap(m.Topics)]...)
+		s := make([]DescribeMirrorsResponseTopicPartitions, n)
+		copy(s, m.Topics[:cap(m.Topics)])
+		m.Topics = s
 	}
 	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
@@ -355,7 +344,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 	if len(m.TopicName) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("TopicName")
 	}
-	b = runtime.AppendString(b, m.TopicName, runtime.Compact)
+	b = appendString(b, m.TopicName, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
@@ -368,7 +357,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 		if len(e.State) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("State"), "Partitions", i)
 		}
-		b = runtime.AppendString(b, e.State, runtime.Compact)
+		b = appendString(b, e.State, runtime.Compact)
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
 		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
@@ -390,7 +379,9 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(d *runtime.Decoder, off 
 		n, off = d.ArrayLen(off, runtime.Compact, 30, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]DescribeMirrorsResponsePartitionDetail, 0, n), m.Partitions[:cap(m.Partitions)]...)
+		s := make([]DescribeMirrorsResponsePartitionDetail, n)
+		copy(s, m.Partitions[:cap(m.Partitions)])
+		m.Partitions = s
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {
@@ -403,7 +394,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(d *runtime.Decoder, off 
 			e.Lag = int64(binary.BigEndian.Uint64(p[20:]))
 			off += 28
 		} else {
-			off = d.FailRun(off, []int{4, 12, 20, 28}, []string{"PartitionIndex", "SourceOffset", "DestinationOffset", "Lag"})
+			off = d.FailFixed(off, "PartitionIndex:4 SourceOffset:8 DestinationOffset:8 Lag:8")
 		}
 		e.State, off = d.String(off, runtime.Compact, e.State, "State")
 		e.UnknownTags = e.UnknownTags[:0]

@@ -95,19 +95,7 @@ func (m *LastMirroredEpochsResponse) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *LastMirroredEpochsResponse) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "LastMirroredEpochsResponse", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "LastMirroredEpochsResponse", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -115,29 +103,24 @@ func (m *LastMirroredEpochsResponse) AppendTo(dst []byte, version int16) ([]byte
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *LastMirroredEpochsResponse) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "LastMirroredEpochsResponse", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = LastMirroredEpochsResponse{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("LastMirroredEpochsResponse", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("LastMirroredEpochsResponse", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *LastMirroredEpochsResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "LastMirroredEpochsResponse", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("LastMirroredEpochsResponse", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("LastMirroredEpochsResponse", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -177,15 +160,17 @@ func (m *LastMirroredEpochsResponse) appendTo(b []byte, version int16) ([]byte, 
 			return b, runtime.WithinElem(err, "Topics", i)
 		}
 	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *LastMirroredEpochsResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = LastMirroredEpochsResponse{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
@@ -193,12 +178,14 @@ func (m *LastMirroredEpochsResponse) decode(d *runtime.Decoder, off int, version
 		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
 		off += 6
 	} else {
-		off = d.FailRun(off, []int{4, 6}, []string{"ThrottleTimeMs", "ErrorCode"})
+		off = d.FailFixed(off, "ThrottleTimeMs:4 ErrorCode:2")
 	}
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
 	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
-		m.Topics = append(make([]LastMirroredEpochsResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
+		s := make([]LastMirroredEpochsResponseTopicResult, n)
+		copy(s, m.Topics[:cap(m.Topics)])
+		m.Topics = s
 	}
 	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
@@ -263,7 +250,7 @@ func (m *LastMirroredEpochsResponseTopicResult) appendTo(b []byte, version int16
 	if len(m.Name) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Name")
 	}
-	b = runtime.AppendString(b, m.Name, runtime.Compact)
+	b = appendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
@@ -293,7 +280,9 @@ func (m *LastMirroredEpochsResponseTopicResult) decode(d *runtime.Decoder, off i
 		n, off = d.ArrayLen(off, runtime.Compact, 11, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]LastMirroredEpochsResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
+		s := make([]LastMirroredEpochsResponsePartitionResult, n)
+		copy(s, m.Partitions[:cap(m.Partitions)])
+		m.Partitions = s
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {
@@ -305,7 +294,7 @@ func (m *LastMirroredEpochsResponseTopicResult) decode(d *runtime.Decoder, off i
 			e.ErrorCode = int16(binary.BigEndian.Uint16(p[8:]))
 			off += 10
 		} else {
-			off = d.FailRun(off, []int{4, 8, 10}, []string{"PartitionIndex", "LastMirroredEpoch", "ErrorCode"})
+			off = d.FailFixed(off, "PartitionIndex:4 LastMirroredEpoch:4 ErrorCode:2")
 		}
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)

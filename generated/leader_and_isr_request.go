@@ -95,19 +95,7 @@ func (m *LeaderAndIsrRequest) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *LeaderAndIsrRequest) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "LeaderAndIsrRequest", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "LeaderAndIsrRequest", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -115,29 +103,24 @@ func (m *LeaderAndIsrRequest) AppendTo(dst []byte, version int16) ([]byte, error
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *LeaderAndIsrRequest) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "LeaderAndIsrRequest", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = LeaderAndIsrRequest{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("LeaderAndIsrRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("LeaderAndIsrRequest", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *LeaderAndIsrRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "LeaderAndIsrRequest", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("LeaderAndIsrRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("LeaderAndIsrRequest", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -176,7 +159,7 @@ func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) 
 		if len(e.TopicName) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "PartitionStates", i)
 		}
-		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
+		b = appendString(b, e.TopicName, runtime.Classic)
 		b, p = runtime.Extend(b, 12)
 		_ = p[11]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
@@ -196,6 +179,10 @@ func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) 
 }
 
 func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = LeaderAndIsrRequest{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 13); p != nil {
 		_ = p[12]
@@ -205,11 +192,13 @@ func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16)
 		m.IsInit = p[12] != 0
 		off += 13
 	} else {
-		off = d.FailRun(off, []int{4, 8, 12, 13}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs", "IsInit"})
+		off = d.FailFixed(off, "ControllerId:4 ControllerEpoch:4 AckTimeoutMs:4 IsInit:1")
 	}
 	n, off = d.ArrayLen(off, runtime.Classic, 23, "PartitionStates")
 	if n > cap(m.PartitionStates) || m.PartitionStates == nil {
-		m.PartitionStates = append(make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, 0, n), m.PartitionStates[:cap(m.PartitionStates)]...)
+		s := make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, n)
+		copy(s, m.PartitionStates[:cap(m.PartitionStates)])
+		m.PartitionStates = s
 	}
 	m.PartitionStates = m.PartitionStates[:n]
 	for i, elems := 0, m.PartitionStates; i < len(elems); i++ {
@@ -222,7 +211,7 @@ func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16)
 			e.LeaderEpoch = int32(binary.BigEndian.Uint32(p[8:]))
 			off += 12
 		} else {
-			off = d.FailRun(off, []int{4, 8, 12}, []string{"PartitionIndex", "Leader", "LeaderEpoch"})
+			off = d.FailFixed(off, "PartitionIndex:4 Leader:4 LeaderEpoch:4")
 		}
 		n, off = d.ArrayLen(off, runtime.Classic, 4, "Isr")
 		e.Isr = runtime.Grow(e.Isr, n)

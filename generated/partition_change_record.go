@@ -101,19 +101,7 @@ func (m *PartitionChangeRecord) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *PartitionChangeRecord) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "PartitionChangeRecord", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "PartitionChangeRecord", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -121,29 +109,24 @@ func (m *PartitionChangeRecord) AppendTo(dst []byte, version int16) ([]byte, err
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *PartitionChangeRecord) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "PartitionChangeRecord", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = PartitionChangeRecord{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("PartitionChangeRecord", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("PartitionChangeRecord", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *PartitionChangeRecord) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "PartitionChangeRecord", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("PartitionChangeRecord", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("PartitionChangeRecord", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -306,6 +289,10 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 }
 
 func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = PartitionChangeRecord{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 20); p != nil {
 		_ = p[19]
@@ -313,7 +300,7 @@ func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int1
 		m.TopicID = runtime.UUID(p[4:20])
 		off += 20
 	} else {
-		off = d.FailRun(off, []int{4, 20}, []string{"PartitionId", "TopicId"})
+		off = d.FailFixed(off, "PartitionId:4 TopicId:16")
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	var seen uint64

@@ -84,19 +84,7 @@ func (m *ReadMirrorStatesRequest) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *ReadMirrorStatesRequest) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "ReadMirrorStatesRequest", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "ReadMirrorStatesRequest", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -104,29 +92,24 @@ func (m *ReadMirrorStatesRequest) AppendTo(dst []byte, version int16) ([]byte, e
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *ReadMirrorStatesRequest) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "ReadMirrorStatesRequest", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = ReadMirrorStatesRequest{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("ReadMirrorStatesRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("ReadMirrorStatesRequest", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *ReadMirrorStatesRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "ReadMirrorStatesRequest", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("ReadMirrorStatesRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("ReadMirrorStatesRequest", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -163,15 +146,17 @@ func (m *ReadMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, err
 			return b, runtime.WithinElem(err, "Topics", i)
 		}
 	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = ReadMirrorStatesRequest{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
 	n, off = d.NullArrayLen(off, runtime.Compact, 3, "Topics")
@@ -179,8 +164,9 @@ func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version in
 	case n < 0:
 		m.Topics = nil
 	case n > cap(m.Topics) || m.Topics == nil:
-		m.Topics = append(make([]ReadMirrorStatesRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
-		m.Topics = m.Topics[:n]
+		s := make([]ReadMirrorStatesRequestTopicData, n)
+		copy(s, m.Topics[:cap(m.Topics)])
+		m.Topics = s
 	default:
 		m.Topics = m.Topics[:n]
 	}
@@ -245,7 +231,7 @@ func (m *ReadMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([]
 	if len(m.Name) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Name")
 	}
-	b = runtime.AppendString(b, m.Name, runtime.Compact)
+	b = appendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
@@ -271,7 +257,9 @@ func (m *ReadMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, v
 		n, off = d.ArrayLen(off, runtime.Compact, 5, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]ReadMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
+		s := make([]ReadMirrorStatesRequestPartitionData, n)
+		copy(s, m.Partitions[:cap(m.Partitions)])
+		m.Partitions = s
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {

@@ -85,19 +85,7 @@ func (m *RequestHeader) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *RequestHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 2 {
-		return dst, runtime.UnsupportedVersion("encode", "RequestHeader", version, 0, 2)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "RequestHeader", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 2)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -105,29 +93,24 @@ func (m *RequestHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *RequestHeader) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "RequestHeader", version, 0, 2)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = RequestHeader{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("RequestHeader", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 2, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("RequestHeader", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *RequestHeader) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "RequestHeader", version, 0, 2)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("RequestHeader", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 2, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("RequestHeader", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -167,15 +150,17 @@ func (m *RequestHeader) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 		b = runtime.AppendNullString(b, m.ClientID, runtime.Classic)
 	}
-	if len(m.UnknownTags) == 0 && version == 2 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *RequestHeader) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = RequestHeader{}
+	}
+	m.aliased = d.Aliased()
 	if p := d.Fixed(off, 8); p != nil {
 		_ = p[7]
 		m.RequestAPIKey = int16(binary.BigEndian.Uint16(p[0:]))
@@ -183,7 +168,7 @@ func (m *RequestHeader) decode(d *runtime.Decoder, off int, version int16) int {
 		m.CorrelationID = int32(binary.BigEndian.Uint32(p[4:]))
 		off += 8
 	} else {
-		off = d.FailRun(off, []int{2, 4, 8}, []string{"RequestApiKey", "RequestApiVersion", "CorrelationId"})
+		off = d.FailFixed(off, "RequestApiKey:2 RequestApiVersion:2 CorrelationId:4")
 	}
 	if version >= 1 {
 		m.ClientID, off = d.NullString(off, runtime.Classic, m.ClientID, "ClientId")

@@ -70,19 +70,7 @@ func (m *ResponseHeader) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *ResponseHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 1 {
-		return dst, runtime.UnsupportedVersion("encode", "ResponseHeader", version, 0, 1)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "ResponseHeader", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 1)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -90,29 +78,24 @@ func (m *ResponseHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *ResponseHeader) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "ResponseHeader", version, 0, 1)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = ResponseHeader{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("ResponseHeader", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 1, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("ResponseHeader", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *ResponseHeader) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "ResponseHeader", version, 0, 1)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("ResponseHeader", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 1, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("ResponseHeader", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -132,15 +115,17 @@ func (m *ResponseHeader) size(version int16) int {
 func (m *ResponseHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt32(b, m.CorrelationID)
-	if len(m.UnknownTags) == 0 && version == 1 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *ResponseHeader) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = ResponseHeader{}
+	}
+	m.aliased = d.Aliased()
 	m.CorrelationID, off = readInt32(d, off, "CorrelationId")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 1 {

@@ -91,19 +91,7 @@ func (m *StopReplicaRequest) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *StopReplicaRequest) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "StopReplicaRequest", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "StopReplicaRequest", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -111,29 +99,24 @@ func (m *StopReplicaRequest) AppendTo(dst []byte, version int16) ([]byte, error)
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *StopReplicaRequest) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "StopReplicaRequest", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = StopReplicaRequest{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("StopReplicaRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("StopReplicaRequest", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *StopReplicaRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "StopReplicaRequest", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("StopReplicaRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("StopReplicaRequest", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -168,7 +151,7 @@ func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 		if len(e.TopicName) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "Partitions", i)
 		}
-		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
+		b = appendString(b, e.TopicName, runtime.Classic)
 		b, p = runtime.Extend(b, 5)
 		_ = p[4]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
@@ -178,6 +161,10 @@ func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = StopReplicaRequest{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 12); p != nil {
 		_ = p[11]
@@ -186,11 +173,13 @@ func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) 
 		m.AckTimeoutMs = int32(binary.BigEndian.Uint32(p[8:]))
 		off += 12
 	} else {
-		off = d.FailRun(off, []int{4, 8, 12}, []string{"ControllerId", "ControllerEpoch", "AckTimeoutMs"})
+		off = d.FailFixed(off, "ControllerId:4 ControllerEpoch:4 AckTimeoutMs:4")
 	}
 	n, off = d.ArrayLen(off, runtime.Classic, 6, "Partitions")
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]StopReplicaRequestStopReplicaPartition, 0, n), m.Partitions[:cap(m.Partitions)]...)
+		s := make([]StopReplicaRequestStopReplicaPartition, n)
+		copy(s, m.Partitions[:cap(m.Partitions)])
+		m.Partitions = s
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {
@@ -202,7 +191,7 @@ func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) 
 			e.DeletePartition = p[4] != 0
 			off += 5
 		} else {
-			off = d.FailRun(off, []int{4, 5}, []string{"PartitionIndex", "DeletePartition"})
+			off = d.FailFixed(off, "PartitionIndex:4 DeletePartition:1")
 		}
 		if d.Failed() {
 			d.WithinElem("Partitions", i)

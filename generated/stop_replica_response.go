@@ -83,19 +83,7 @@ func (m *StopReplicaResponse) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *StopReplicaResponse) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "StopReplicaResponse", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "StopReplicaResponse", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -103,29 +91,24 @@ func (m *StopReplicaResponse) AppendTo(dst []byte, version int16) ([]byte, error
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *StopReplicaResponse) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "StopReplicaResponse", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = StopReplicaResponse{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("StopReplicaResponse", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("StopReplicaResponse", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *StopReplicaResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "StopReplicaResponse", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("StopReplicaResponse", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("StopReplicaResponse", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -154,7 +137,7 @@ func (m *StopReplicaResponse) appendTo(b []byte, version int16) ([]byte, error) 
 		if len(e.TopicName) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "PartitionErrors", i)
 		}
-		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
+		b = appendString(b, e.TopicName, runtime.Classic)
 		b, p = runtime.Extend(b, 6)
 		_ = p[5]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
@@ -164,11 +147,17 @@ func (m *StopReplicaResponse) appendTo(b []byte, version int16) ([]byte, error) 
 }
 
 func (m *StopReplicaResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = StopReplicaResponse{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
 	n, off = d.ArrayLen(off, runtime.Classic, 7, "PartitionErrors")
 	if n > cap(m.PartitionErrors) || m.PartitionErrors == nil {
-		m.PartitionErrors = append(make([]StopReplicaResponseStopReplicaPartitionError, 0, n), m.PartitionErrors[:cap(m.PartitionErrors)]...)
+		s := make([]StopReplicaResponseStopReplicaPartitionError, n)
+		copy(s, m.PartitionErrors[:cap(m.PartitionErrors)])
+		m.PartitionErrors = s
 	}
 	m.PartitionErrors = m.PartitionErrors[:n]
 	for i, elems := 0, m.PartitionErrors; i < len(elems); i++ {
@@ -180,7 +169,7 @@ func (m *StopReplicaResponse) decode(d *runtime.Decoder, off int, version int16)
 			e.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
 			off += 6
 		} else {
-			off = d.FailRun(off, []int{4, 6}, []string{"PartitionIndex", "ErrorCode"})
+			off = d.FailFixed(off, "PartitionIndex:4 ErrorCode:2")
 		}
 		if d.Failed() {
 			d.WithinElem("PartitionErrors", i)

@@ -87,19 +87,7 @@ func (m *WriteMirrorStatesRequest) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *WriteMirrorStatesRequest) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "WriteMirrorStatesRequest", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "WriteMirrorStatesRequest", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -107,29 +95,24 @@ func (m *WriteMirrorStatesRequest) AppendTo(dst []byte, version int16) ([]byte, 
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *WriteMirrorStatesRequest) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "WriteMirrorStatesRequest", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = WriteMirrorStatesRequest{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("WriteMirrorStatesRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("WriteMirrorStatesRequest", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *WriteMirrorStatesRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "WriteMirrorStatesRequest", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("WriteMirrorStatesRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("WriteMirrorStatesRequest", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -162,20 +145,24 @@ func (m *WriteMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, er
 			return b, runtime.WithinElem(err, "Topics", i)
 		}
 	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *WriteMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = WriteMirrorStatesRequest{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
 	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
-		m.Topics = append(make([]WriteMirrorStatesRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
+		s := make([]WriteMirrorStatesRequestTopicData, n)
+		copy(s, m.Topics[:cap(m.Topics)])
+		m.Topics = s
 	}
 	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
@@ -241,7 +228,7 @@ func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([
 	if len(m.Name) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Name")
 	}
-	b = runtime.AppendString(b, m.Name, runtime.Compact)
+	b = appendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
@@ -249,7 +236,7 @@ func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([
 		if len(e.State) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("State"), "Partitions", i)
 		}
-		b = runtime.AppendString(b, e.State, runtime.Compact)
+		b = appendString(b, e.State, runtime.Compact)
 		b, p = runtime.Extend(b, 12)
 		_ = p[11]
 		binary.BigEndian.PutUint64(p[0:], uint64(e.LastMirroredOffset))
@@ -275,7 +262,9 @@ func (m *WriteMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, 
 		n, off = d.ArrayLen(off, runtime.Compact, 18, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]WriteMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
+		s := make([]WriteMirrorStatesRequestPartitionData, n)
+		copy(s, m.Partitions[:cap(m.Partitions)])
+		m.Partitions = s
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {
@@ -288,7 +277,7 @@ func (m *WriteMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, 
 			e.LastMirroredEpoch = int32(binary.BigEndian.Uint32(p[8:]))
 			off += 12
 		} else {
-			off = d.FailRun(off, []int{8, 12}, []string{"LastMirroredOffset", "LastMirroredEpoch"})
+			off = d.FailFixed(off, "LastMirroredOffset:8 LastMirroredEpoch:4")
 		}
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)

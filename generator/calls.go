@@ -89,6 +89,14 @@ func (sc scope) write(fn string, args ...Code) *Statement {
 	return Id(name).Call(args...)
 }
 
+// writeCall is write through the package's helper even where the code is
+// hot: for values whose inlined fast path compiles to several times a call
+// and saves little next to what they write (strings).
+func (sc scope) writeCall(fn string, args ...Code) *Statement {
+	sc.hot = false
+	return sc.write(fn, args...)
+}
+
 // emitHelpers writes the helpers the package's code calls, sorted by name.
 func emitHelpers(f *File, used callSet) {
 	if len(used) == 0 {

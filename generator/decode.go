@@ -1,6 +1,9 @@
 package generator
 
 import (
+	"fmt"
+	"strings"
+
 	. "github.com/dave/jennifer/jen"
 
 	"github.com/kafkagen/kafkagen/generator/plan"
@@ -17,7 +20,11 @@ import (
 // checks for a failure only after each array element, to name it, and
 // stops there; the failure's offset and path reach Decode's caller.
 func emitDecode(g *Group, sm *structModel) {
-	body := lengthsDecl(sm)
+	var body []Code
+	if sm.top {
+		body = aliasedDecl(sm)
+	}
+	body = append(body, lengthsDecl(sm)...)
 	if readsCount(sm) {
 		body = append(body, Var().Id("n").Int())
 	}
@@ -140,27 +147,27 @@ func (b defaultBlocks) code() []Code {
 
 // readRun reads a run of fixed-width fields: a single field with its own
 // read, several from one window (runtime.Decoder.Fixed) with one bounds
-// check.
+// check; a window too short names its field through FailFixed.
 func readRun(sm *structModel, st plan.Step, sc scope) []Code {
 	if len(st.Fields) == 1 {
 		fm := sm.field(st.Fields[0])
 		return []Code{List(sc.r().Dot(fm.goName), Id("off")).Op("=").Add(sc.read(primitiveKinds[fm.kind()], Id("off"), Lit(fm.f.Name)))}
 	}
-	var reads, ends, names []Code
+	var reads []Code
+	var fields []string
 	width := 0
 	for _, f := range st.Fields {
 		fm := sm.field(f)
 		reads = append(reads, sc.r().Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), width)))
 		width += f.Width
-		ends = append(ends, Lit(width))
-		names = append(names, Lit(fm.f.Name))
+		fields = append(fields, fmt.Sprintf("%s:%d", fm.f.Name, f.Width))
 	}
 	reads = append(reads, Id("off").Op("+=").Lit(width))
 	// The hint proves p's length once, for the reads that follow.
 	reads = append([]Code{Id("_").Op("=").Id("p").Index(Lit(width - 1))}, reads...)
 	return []Code{
 		If(Id("p").Op(":=").Id("d").Dot("Fixed").Call(Id("off"), Lit(width)), Id("p").Op("!=").Nil()).Block(reads...).Else().Block(
-			Id("off").Op("=").Id("d").Dot("FailRun").Call(Id("off"), Index().Int().Values(ends...), Index().String().Values(names...)),
+			Id("off").Op("=").Id("d").Dot("FailFixed").Call(Id("off"), Lit(strings.Join(fields, " "))),
 		),
 	}
 }

@@ -133,17 +133,22 @@ func growTo(fm *fieldModel, val *Statement) []Code {
 	if fm.f.Type.Kind != schema.KindStruct {
 		return []Code{Add(val).Op("=").Add(rt("Grow")).Call(val.Clone(), Id("n"))}
 	}
-	// A new backing array holds the old elements; an empty array is not
-	// nil (null).
-	grow := Add(val).Op("=").Append(Make(Index().Id(fm.elem.goName), Lit(0), Id("n")), Add(val).Index(Empty(), Cap(val)).Op("..."))
+	// A new backing array holds the old elements (made with n elements, so
+	// an empty array is not nil: null).
+	grow := []Code{
+		Id("s").Op(":=").Make(Index().Id(fm.elem.goName), Id("n")),
+		Copy(Id("s"), Add(val).Index(Empty(), Cap(val))),
+		Add(val).Op("=").Id("s"),
+	}
 	needed := Id("n").Op(">").Cap(val).Op("||").Add(val).Op("==").Nil()
+	keep := Add(val).Op("=").Add(val).Index(Empty(), Id("n"))
 	if !fm.nullable {
-		return []Code{If(needed).Block(grow), Add(val).Op("=").Add(val).Index(Empty(), Id("n"))}
+		return []Code{If(needed).Block(grow...), keep}
 	}
 	return []Code{Switch().Block(
 		Case(Id("n").Op("<").Lit(0)).Block(Add(val).Op("=").Nil()),
-		Case(needed).Block(grow, Add(val).Op("=").Add(val).Index(Empty(), Id("n"))),
-		Default().Block(Add(val).Op("=").Add(val).Index(Empty(), Id("n"))),
+		Case(needed).Block(grow...),
+		Default().Block(keep),
 	)}
 }
 

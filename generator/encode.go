@@ -147,20 +147,24 @@ func appendTagSection(sm *structModel, sc scope) []Code {
 		}
 		return []Code{If(condExpr(f)).Block(section...).Else().Add(notFlexible)}
 	}
-	// Unknown tags only: an empty section is a single zero byte, written
-	// inline; AppendUnknownTags writes the others, and fails where the
-	// version has no tag section.
+	// Unknown tags only: AppendUnknownTags writes them, and fails where the
+	// version has no tag section. Where the code runs once per array
+	// element, an empty section (a single zero byte) is written inline.
 	empty := Len(unknown).Op("==").Lit(0)
 	lengths := rt("Compact")
 	if !f.Always() {
 		empty = empty.Op("&&").Add(condExpr(f))
 		lengths = rt("Lengths").Call(condExpr(f))
 	}
+	write := If(List(Id("b"), Err()).Op("=").Add(rt("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(sm.p.MaxTag), lengths), Err().Op("!=").Nil()).Block(
+		sc.encodeErr(Err()),
+	)
+	if !sc.hot {
+		return []Code{write}
+	}
 	return []Code{If(empty).Block(
 		Id("b").Op("=").Append(Id("b"), Lit(0)),
-	).Else().If(List(Id("b"), Err()).Op("=").Add(rt("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(sm.p.MaxTag), lengths), Err().Op("!=").Nil()).Block(
-		sc.encodeErr(Err()),
-	)}
+	).Else().Add(write)}
 }
 
 // appendKnownTags writes a tag section with known tagged fields: the count,

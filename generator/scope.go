@@ -26,7 +26,9 @@ func methodScope(sm *structModel) scope {
 }
 
 // inlined is the scope of the elements of the array field fm.
-func inlined(fm *fieldModel) scope { return scope{recv: "e", index: "j", array: fm, hot: true} }
+func inlined(fm *fieldModel) scope {
+	return scope{recv: "e", index: "j", array: fm, hot: true, calls: fm.owner.calls}
+}
 
 // r is the receiver holding the struct being printed.
 func (s scope) r() *Statement { return Id(s.recv) }

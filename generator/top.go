@@ -62,8 +62,63 @@ func emitTopMethods(f *File, sm *structModel) {
 	f.Line()
 	docComment(f, "AppendTo appends the encoding at version to dst. When dst has no spare\ncapacity (nil, say) the exact size is computed first and dst grows once;\notherwise the message is written straight into dst's room, which grows\nas append would if it runs out. On error dst is returned unchanged.")
 	f.Func().Add(recv()).Id("AppendTo").Params(Id("dst").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(
-		If(unsupported()).Block(
-			Return(Id("dst"), rt("UnsupportedVersion").Call(Lit("encode"), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV))),
+		Return(Id("appendMessage").Call(Id("m"), Id("dst"), Id("version"), Lit(minV), Lit(maxV))),
+	)
+	f.Line()
+	docComment(f, "Decode resets m, decodes it from src at version and returns the number of\nbytes read. Strings and byte slices are copied, never aliasing src: unchanged\nstrings are kept, and byte slices already in m are reused as buffers (a byte\nslice assigned to m may be overwritten).")
+	decode := func(alias string) []Code {
+		return []Code{
+			Var().Id("d").Add(rt("Decoder")),
+			Id("end").Op(":=").Lit(0),
+			If(Id("d").Dot("Begin").Call(Id("src"), Id("version"), Lit(minV), Lit(maxV), Id(alias))).Block(
+				Id("end").Op("=").Id("m").Dot("decode").Call(Op("&").Id("d"), Lit(0), Id("version")),
+			),
+			Return(Id("d").Dot("Finish").Call(Lit(spec.Name), Id("version"), Id("end"))),
+		}
+	}
+	f.Func().Add(recv()).Id("Decode").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode("copied")...)
+	f.Line()
+	docComment(f, "DecodeAliased is Decode, but strings and byte slices point into src, which\nmust stay unchanged while m is in use. It allocates nothing once m's slices\nhave grown to fit.")
+	f.Func().Add(recv()).Id("DecodeAliased").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode("aliased")...)
+	f.Line()
+}
+
+// aliasedDecl is the start of a message's decode: a message that held
+// strings and byte slices pointing into an earlier caller's buffer drops
+// them before a decode that copies (which would otherwise keep a string
+// equal to the one read, still pointing there).
+func aliasedDecl(sm *structModel) []Code {
+	return []Code{
+		If(Id("m").Dot("aliased").Op("&&").Op("!").Id("d").Dot("Aliased").Call()).Block(
+			Op("*").Id("m").Op("=").Id(sm.goName).Values(),
+		),
+		Id("m").Dot("aliased").Op("=").Id("d").Dot("Aliased").Call(),
+	}
+}
+
+// emitMessageHelpers writes what every message's AppendTo shares, once for
+// the package (the version check, the buffer sizing, the errors), and the
+// constants Decode and DecodeAliased pass. Decode keeps its own few lines:
+// its Decoder stays on its stack only while decode is called directly.
+func emitMessageHelpers(f *File) {
+	f.Line()
+	docComment(f, "message is what the package's shared codec paths need of a message.")
+	f.Type().Id("message").Interface(
+		Id("SpecName").Params().String(),
+		Id("size").Params(Id("version").Int16()).Int(),
+		Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()),
+	)
+	f.Line()
+	docComment(f, "How a decode keeps strings and byte slices: copied (Decode) or pointing\ninto the input (DecodeAliased).")
+	f.Const().Defs(
+		Id("copied").Op("=").False(),
+		Id("aliased").Op("=").True(),
+	)
+	f.Line()
+	docComment(f, "appendMessage is every message's AppendTo: lo and hi are the versions\ngenerated.")
+	f.Func().Id("appendMessage").Params(Id("m").Id("message"), Id("dst").Index().Byte(), List(Id("version"), Id("lo"), Id("hi")).Int16()).Params(Index().Byte(), Error()).Block(
+		If(Id("version").Op("<").Id("lo").Op("||").Id("version").Op(">").Id("hi")).Block(
+			Return(Id("dst"), rt("UnsupportedVersion").Call(Lit("encode"), Id("m").Dot("SpecName").Call(), Id("version"), Id("lo"), Id("hi"))),
 		),
 		Id("b").Op(":=").Id("dst"),
 		If(Cap(Id("b")).Op("==").Len(Id("b"))).Block(
@@ -72,39 +127,10 @@ func emitTopMethods(f *File, sm *structModel) {
 		),
 		List(Id("b"), Err()).Op(":=").Id("m").Dot("appendTo").Call(Id("b"), Id("version")),
 		If(Err().Op("!=").Nil()).Block(
-			Return(Id("dst"), rt("Finish").Call(Err(), Lit(spec.Name), Id("version"))),
+			Return(Id("dst"), rt("Finish").Call(Err(), Id("m").Dot("SpecName").Call(), Id("version"))),
 		),
 		Return(Id("b"), Nil()),
 	)
-	f.Line()
-	decode := func(alias bool) []Code {
-		body := []Code{If(unsupported()).Block(
-			Return(Lit(0), rt("UnsupportedVersion").Call(Lit("decode"), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV))),
-		)}
-		if alias {
-			body = append(body, Id("m").Dot("aliased").Op("=").True())
-		} else {
-			body = append(body, If(Id("m").Dot("aliased")).Block(
-				Comment("Drop everything that points into an earlier caller's buffer."),
-				Op("*").Id("m").Op("=").Id(sm.goName).Values(),
-			))
-		}
-		init := "Init"
-		if alias {
-			init = "InitAliased"
-		}
-		return append(body,
-			Var().Id("d").Add(rt("Decoder")),
-			Id("d").Dot(init).Call(Id("src")),
-			Return(Id("d").Dot("Finish").Call(Lit(spec.Name), Id("version"), Id("m").Dot("decode").Call(Op("&").Id("d"), Lit(0), Id("version")))),
-		)
-	}
-	docComment(f, "Decode resets m, decodes it from src at version and returns the number of\nbytes read. Strings and byte slices are copied, never aliasing src: unchanged\nstrings are kept, and byte slices already in m are reused as buffers (a byte\nslice assigned to m may be overwritten).")
-	f.Func().Add(recv()).Id("Decode").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode(false)...)
-	f.Line()
-	docComment(f, "DecodeAliased is Decode, but strings and byte slices point into src, which\nmust stay unchanged while m is in use. It allocates nothing once m's slices\nhave grown to fit.")
-	f.Func().Add(recv()).Id("DecodeAliased").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode(true)...)
-	f.Line()
 }
 
 // emitHeaderVersion writes IsRequest and HeaderVersion of a request or

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 )
 
 // For generated code: the Decoder, its failure bookkeeping and its
@@ -40,12 +42,35 @@ type Decoder struct {
 // so that every later read fails at once.
 const stopped = math.MaxInt
 
-// Init prepares d to decode src, copying strings and byte slices out of it.
+// Init prepares d to decode src, copying strings and byte slices out of it:
+// Begin without the version check, for code generated before Begin.
 func (d *Decoder) Init(src []byte) { *d = Decoder{buf: src} }
 
 // InitAliased prepares d to decode src with strings and byte slices pointing
-// into src.
+// into src: Begin without the version check, for code generated before
+// Begin.
 func (d *Decoder) InitAliased(src []byte) { *d = Decoder{buf: src, alias: true} }
+
+// Begin prepares d to decode src at version: strings and byte slices point
+// into src when alias is set (DecodeAliased), and are copied out of it
+// otherwise. It reports false when version is outside lo to hi, the
+// versions generated; Finish then returns ErrUnsupportedVersion. Not
+// inlined: every message's Decode and DecodeAliased call it.
+//
+//go:noinline
+func (d *Decoder) Begin(src []byte, version, lo, hi int16, alias bool) bool {
+	*d = Decoder{buf: src, alias: alias}
+	if version < lo || version > hi {
+		d.bad = true
+		d.err = &Error{Op: "decode", Offset: 0, Err: ErrUnsupportedVersion,
+			Detail: fmt.Sprintf("valid versions are %d to %d", lo, hi)}
+		return false
+	}
+	return true
+}
+
+// Aliased reports whether strings and byte slices point into the input.
+func (d *Decoder) Aliased() bool { return d.alias }
 
 // Failed reports whether a read has failed.
 func (d *Decoder) Failed() bool { return d.bad }
@@ -63,7 +88,10 @@ func (d *Decoder) fail(at int, field string, err error, detail string) int {
 	return stopped
 }
 
-// short fails a read of need bytes at offset at.
+// short fails a read of need bytes at offset at. Not inlined: the reads
+// that call it are, into every decode method, where the failure is cold.
+//
+//go:noinline
 func (d *Decoder) short(at, need int, field string) int {
 	if !d.bad {
 		d.bad, d.at, d.need, d.field = true, at, need, field
@@ -188,7 +216,7 @@ func (d *Decoder) UUID(off int, field string) (UUID, int) {
 
 // Fixed returns the n bytes at off, or nil when fewer remain: generated code
 // reads a run of fixed-width fields from it with one bounds check, and
-// calls FailRun on nil.
+// calls FailFixed on nil.
 func (d *Decoder) Fixed(off, n int) []byte {
 	if b := d.buf; len(b)-off >= n {
 		return b[off : off+n : off+n]
@@ -196,10 +224,30 @@ func (d *Decoder) Fixed(off, n int) []byte {
 	return nil
 }
 
-// FailRun fails a run of fixed-width fields at off that Fixed could not
-// return: ends are the fields' end offsets within the run, names their spec
-// names. The failure names the first field that does not fit, at its
-// offset.
+// FailFixed fails a run of fixed-width fields at off that Fixed could not
+// return. fields lists the run's fields in wire order as name:width,
+// separated by spaces ("PartitionIndex:4 ErrorCode:2"), so that generated
+// code passes one constant; the failure names the first field that does not
+// fit, at its offset.
+func (d *Decoder) FailFixed(off int, fields string) int {
+	if d.bad {
+		return stopped
+	}
+	rem := len(d.buf) - off
+	start := 0
+	for f := range strings.FieldsSeq(fields) {
+		name, width, _ := strings.Cut(f, ":")
+		w, _ := strconv.Atoi(width)
+		if start+w > rem {
+			return d.short(off+start, w, name)
+		}
+		start += w
+	}
+	return d.short(off, start, "") // not reached: Fixed failed
+}
+
+// FailRun is FailFixed for code generated before it: ends are the fields'
+// end offsets within the run, names their spec names.
 func (d *Decoder) FailRun(off int, ends []int, names []string) int {
 	if d.bad {
 		return stopped

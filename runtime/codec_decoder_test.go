@@ -11,10 +11,8 @@ import (
 // decodeWith runs read over src with a Decoder and returns what Finish says.
 func decodeWith(src []byte, alias bool, read func(d *Decoder, off int) int) (*Decoder, int, error) {
 	var d Decoder
-	if alias {
-		d.InitAliased(src)
-	} else {
-		d.Init(src)
+	if !d.Begin(src, 7, 0, 9, alias) {
+		panic("version 7 is in 0 to 9")
 	}
 	end := read(&d, 0)
 	n, err := d.Finish("M", 7, end)
@@ -87,6 +85,75 @@ func TestDecoderRuns(t *testing.T) {
 		return d.FailRun(off, []int{2, 6}, []string{"A", "B"})
 	})
 	failure(t, err, ErrShortBuffer, "B", 2)
+}
+
+func TestDecoderBegin(t *testing.T) {
+	for _, c := range []struct {
+		version int16
+		ok      bool
+	}{{-1, false}, {0, true}, {3, true}, {4, true}, {5, false}} {
+		for _, alias := range []bool{false, true} {
+			var d Decoder
+			ok := d.Begin([]byte{1}, c.version, 0, 4, alias)
+			assert.Equal(t, c.ok, ok, "version %d", c.version)
+			assert.Equal(t, alias, d.Aliased())
+			n, err := d.Finish("M", c.version, 0)
+			assert.Zero(t, n)
+			if c.ok {
+				assert.NoError(t, err)
+				continue
+			}
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			assert.ErrorIs(t, err, ErrUnsupportedVersion)
+			assert.Equal(t, "M", e.Message)
+			assert.Equal(t, c.version, e.Version)
+			assert.Equal(t, "decode", e.Op)
+			assert.Zero(t, e.Offset)
+			assert.ErrorContains(t, err, "valid versions are 0 to 4")
+		}
+	}
+	// Begin forgets an earlier decode's failure.
+	var d Decoder
+	require.False(t, d.Begin(nil, 9, 0, 4, false))
+	require.True(t, d.Begin(nil, 1, 0, 4, false))
+	n, err := d.Finish("M", 1, 0)
+	assert.NoError(t, err)
+	assert.Zero(t, n)
+}
+
+func TestDecoderFailFixed(t *testing.T) {
+	src := []byte{0, 1, 0, 0, 0, 2}
+	for _, c := range []struct {
+		name   string
+		src    []byte
+		fields string
+		field  string
+		at     int
+		need   string
+	}{
+		{"nothing left", src[:0], "A:2 B:4", "A", 0, "need 2 bytes, have 0"},
+		{"first field short", src[:1], "A:2 B:4", "A", 0, "need 2 bytes, have 1"},
+		{"second field short", src[:3], "A:2 B:4", "B", 2, "need 4 bytes, have 1"},
+		{"last of three", src[:6], "A:1 B:4 C:8", "C", 5, "need 8 bytes, have 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, _, err := decodeWith(c.src, false, func(d *Decoder, off int) int {
+				require.Nil(t, d.Fixed(off, 14))
+				off = d.FailFixed(off, c.fields)
+				assert.Equal(t, stopped, off)
+				return off
+			})
+			failure(t, err, ErrShortBuffer, c.field, c.at)
+			assert.ErrorContains(t, err, c.need)
+		})
+	}
+	// After an earlier failure, nothing more is recorded.
+	_, _, err := decodeWith(src[:1], false, func(d *Decoder, off int) int {
+		_, off = d.Int16(off, "First")
+		return d.FailFixed(off, "A:2")
+	})
+	failure(t, err, ErrShortBuffer, "First", 0)
 }
 
 func TestDecoderStrings(t *testing.T) {

@@ -78,19 +78,7 @@ func (m *CommonStructsExample) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *CommonStructsExample) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 1 {
-		return dst, runtime.UnsupportedVersion("encode", "CommonStructsExample", version, 0, 1)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "CommonStructsExample", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 1)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -98,29 +86,24 @@ func (m *CommonStructsExample) AppendTo(dst []byte, version int16) ([]byte, erro
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *CommonStructsExample) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "CommonStructsExample", version, 0, 1)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = CommonStructsExample{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("CommonStructsExample", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 1, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("CommonStructsExample", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *CommonStructsExample) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "CommonStructsExample", version, 0, 1)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("CommonStructsExample", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 1, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("CommonStructsExample", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -168,7 +151,7 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 		if len(e.Host) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("Host"), "Backups", i)
 		}
-		b = runtime.AppendString(b, e.Host, lengths)
+		b = appendString(b, e.Host, lengths)
 		b = runtime.AppendUint16(b, e.Port)
 		if len(e.UnknownTags) == 0 && version == 1 {
 			b = append(b, 0)
@@ -187,21 +170,25 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 	if (version != 1) && (len(m.Clusters) != 0) {
 		return b, runtime.NonDefaultError("Clusters", version)
 	}
-	if len(m.UnknownTags) == 0 && version == 1 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = CommonStructsExample{}
+	}
+	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version == 1)
 	var n int
 	off = d.Within(off, m.Primary.decode(d, off, version), "Primary")
 	n, off = d.ArrayLen(off, lengths, 3, "Backups")
 	if n > cap(m.Backups) || m.Backups == nil {
-		m.Backups = append(make([]CommonStructsExampleEndpoint, 0, n), m.Backups[:cap(m.Backups)]...)
+		s := make([]CommonStructsExampleEndpoint, n)
+		copy(s, m.Backups[:cap(m.Backups)])
+		m.Backups = s
 	}
 	m.Backups = m.Backups[:n]
 	for i, elems := 0, m.Backups; i < len(elems); i++ {
@@ -220,7 +207,9 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 	if version == 1 {
 		n, off = d.ArrayLen(off, lengths, 5, "Clusters")
 		if n > cap(m.Clusters) || m.Clusters == nil {
-			m.Clusters = append(make([]CommonStructsExampleCluster, 0, n), m.Clusters[:cap(m.Clusters)]...)
+			s := make([]CommonStructsExampleCluster, n)
+			copy(s, m.Clusters[:cap(m.Clusters)])
+			m.Clusters = s
 		}
 		m.Clusters = m.Clusters[:n]
 		for i := range m.Clusters {
@@ -299,7 +288,7 @@ func (m *CommonStructsExampleEndpoint) appendTo(b []byte, version int16) ([]byte
 	if len(m.Host) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Host")
 	}
-	b = runtime.AppendString(b, m.Host, lengths)
+	b = appendString(b, m.Host, lengths)
 	b = runtime.AppendUint16(b, m.Port)
 	if len(m.UnknownTags) == 0 && version == 1 {
 		b = append(b, 0)
@@ -365,7 +354,7 @@ func (m *CommonStructsExampleCluster) appendTo(b []byte, version int16) ([]byte,
 	if len(m.ClusterID) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("ClusterId")
 	}
-	b = runtime.AppendString(b, m.ClusterID, runtime.Compact)
+	b = appendString(b, m.ClusterID, runtime.Compact)
 	if b, err = m.Controller.appendTo(b, version); err != nil {
 		return b, runtime.Within(err, "Controller")
 	}

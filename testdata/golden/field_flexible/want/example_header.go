@@ -85,19 +85,7 @@ func (m *ExampleHeader) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *ExampleHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 3 {
-		return dst, runtime.UnsupportedVersion("encode", "ExampleHeader", version, 0, 3)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "ExampleHeader", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 3)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -105,29 +93,24 @@ func (m *ExampleHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *ExampleHeader) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ExampleHeader", version, 0, 3)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = ExampleHeader{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("ExampleHeader", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 3, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("ExampleHeader", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *ExampleHeader) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ExampleHeader", version, 0, 3)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("ExampleHeader", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 3, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("ExampleHeader", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -175,22 +158,24 @@ func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	if (version < 2) && (len(m.Token) != 0) {
 		return b, runtime.NonDefaultError("Token", version)
 	}
-	if len(m.UnknownTags) == 0 && version >= 2 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 2)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *ExampleHeader) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = ExampleHeader{}
+	}
+	m.aliased = d.Aliased()
 	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
 		m.RequestAPIKey = int16(binary.BigEndian.Uint16(p[0:]))
 		m.CorrelationID = int32(binary.BigEndian.Uint32(p[2:]))
 		off += 6
 	} else {
-		off = d.FailRun(off, []int{2, 6}, []string{"RequestApiKey", "CorrelationId"})
+		off = d.FailFixed(off, "RequestApiKey:2 CorrelationId:4")
 	}
 	if version >= 1 {
 		m.ClientID, off = d.NullString(off, runtime.Classic, m.ClientID, "ClientId")

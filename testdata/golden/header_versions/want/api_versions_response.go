@@ -80,19 +80,7 @@ func (m *APIVersionsResponse) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *APIVersionsResponse) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 3 {
-		return dst, runtime.UnsupportedVersion("encode", "ApiVersionsResponse", version, 0, 3)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "ApiVersionsResponse", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 3)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -100,29 +88,24 @@ func (m *APIVersionsResponse) AppendTo(dst []byte, version int16) ([]byte, error
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *APIVersionsResponse) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ApiVersionsResponse", version, 0, 3)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = APIVersionsResponse{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("ApiVersionsResponse", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 3, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("ApiVersionsResponse", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *APIVersionsResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ApiVersionsResponse", version, 0, 3)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("ApiVersionsResponse", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 3, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("ApiVersionsResponse", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -142,15 +125,17 @@ func (m *APIVersionsResponse) size(version int16) int {
 func (m *APIVersionsResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt16(b, m.ErrorCode)
-	if len(m.UnknownTags) == 0 && version == 3 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 3)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 3)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *APIVersionsResponse) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = APIVersionsResponse{}
+	}
+	m.aliased = d.Aliased()
 	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 3 {

@@ -86,19 +86,7 @@ func (m *ControlledShutdownRequest) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *ControlledShutdownRequest) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 3 {
-		return dst, runtime.UnsupportedVersion("encode", "ControlledShutdownRequest", version, 0, 3)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "ControlledShutdownRequest", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 3)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -106,29 +94,24 @@ func (m *ControlledShutdownRequest) AppendTo(dst []byte, version int16) ([]byte,
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *ControlledShutdownRequest) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ControlledShutdownRequest", version, 0, 3)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = ControlledShutdownRequest{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("ControlledShutdownRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 3, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("ControlledShutdownRequest", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *ControlledShutdownRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ControlledShutdownRequest", version, 0, 3)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("ControlledShutdownRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 3, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("ControlledShutdownRequest", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -148,15 +131,17 @@ func (m *ControlledShutdownRequest) size(version int16) int {
 func (m *ControlledShutdownRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt32(b, m.BrokerID)
-	if len(m.UnknownTags) == 0 && version == 3 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 3)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 3)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *ControlledShutdownRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = ControlledShutdownRequest{}
+	}
+	m.aliased = d.Aliased()
 	m.BrokerID, off = readInt32(d, off, "BrokerId")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 3 {

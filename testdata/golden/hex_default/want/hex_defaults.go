@@ -97,19 +97,7 @@ func (m *HexDefaults) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *HexDefaults) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "HexDefaults", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "HexDefaults", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -117,29 +105,24 @@ func (m *HexDefaults) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *HexDefaults) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "HexDefaults", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = HexDefaults{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("HexDefaults", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("HexDefaults", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *HexDefaults) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "HexDefaults", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("HexDefaults", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("HexDefaults", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -175,6 +158,10 @@ func (m *HexDefaults) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *HexDefaults) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = HexDefaults{}
+	}
+	m.aliased = d.Aliased()
 	if p := d.Fixed(off, 33); p != nil {
 		_ = p[32]
 		m.MaxInt8 = int8(p[0])
@@ -187,7 +174,7 @@ func (m *HexDefaults) decode(d *runtime.Decoder, off int, version int16) int {
 		m.MinInt32 = int32(binary.BigEndian.Uint32(p[29:]))
 		off += 33
 	} else {
-		off = d.FailRun(off, []int{1, 3, 7, 15, 23, 25, 29, 33}, []string{"MaxInt8", "MaxInt16", "MaxInt32", "Mask", "MaxInt64", "MaxUint16", "MaxUint32", "MinInt32"})
+		off = d.FailFixed(off, "MaxInt8:1 MaxInt16:2 MaxInt32:4 Mask:8 MaxInt64:8 MaxUint16:2 MaxUint32:4 MinInt32:4")
 	}
 	return off
 }

@@ -27,3 +27,35 @@ func NewByName(name string) runtime.Message {
 	m.Reset()
 	return m
 }
+
+// message is what the package's shared codec paths need of a message.
+type message interface {
+	SpecName() string
+	size(version int16) int
+	appendTo(b []byte, version int16) ([]byte, error)
+}
+
+// How a decode keeps strings and byte slices: copied (Decode) or pointing
+// into the input (DecodeAliased).
+const (
+	copied  = false
+	aliased = true
+)
+
+// appendMessage is every message's AppendTo: lo and hi are the versions
+// generated.
+func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error) {
+	if version < lo || version > hi {
+		return dst, runtime.UnsupportedVersion("encode", m.SpecName(), version, lo, hi)
+	}
+	b := dst
+	if cap(b) == len(b) {
+		b = make([]byte, len(dst), len(dst)+m.size(version))
+		copy(b, dst)
+	}
+	b, err := m.appendTo(b, version)
+	if err != nil {
+		return dst, runtime.Finish(err, m.SpecName(), version)
+	}
+	return b, nil
+}

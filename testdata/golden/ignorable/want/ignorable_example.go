@@ -86,19 +86,7 @@ func (m *IgnorableExample) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *IgnorableExample) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 2 {
-		return dst, runtime.UnsupportedVersion("encode", "IgnorableExample", version, 0, 2)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "IgnorableExample", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 2)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -106,29 +94,24 @@ func (m *IgnorableExample) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *IgnorableExample) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "IgnorableExample", version, 0, 2)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = IgnorableExample{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("IgnorableExample", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 2, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("IgnorableExample", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *IgnorableExample) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "IgnorableExample", version, 0, 2)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("IgnorableExample", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 2, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("IgnorableExample", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -206,6 +189,10 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *IgnorableExample) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = IgnorableExample{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	m.Always, off = readInt32(d, off, "Always")
 	if version >= 1 {

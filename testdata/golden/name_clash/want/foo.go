@@ -97,19 +97,7 @@ func (m *Foo) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *Foo) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "Foo", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "Foo", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -117,29 +105,24 @@ func (m *Foo) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *Foo) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "Foo", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = Foo{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("Foo", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("Foo", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *Foo) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "Foo", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("Foo", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("Foo", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -196,15 +179,17 @@ func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 	if b, err = m.BarBaz.appendTo(b, version); err != nil {
 		return b, runtime.Within(err, "BarBaz")
 	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = Foo{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 5); p != nil {
 		_ = p[4]
@@ -212,7 +197,7 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 		m.Reset_ = p[4] != 0
 		off += 5
 	} else {
-		off = d.FailRun(off, []int{4, 5}, []string{"Size", "Reset"})
+		off = d.FailFixed(off, "Size:4 Reset:1")
 	}
 	m.UnknownTags_, off = d.String(off, runtime.Compact, m.UnknownTags_, "UnknownTags")
 	if p := d.Fixed(off, 8); p != nil {
@@ -221,11 +206,13 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 		m.ID_ = int32(binary.BigEndian.Uint32(p[4:]))
 		off += 8
 	} else {
-		off = d.FailRun(off, []int{4, 8}, []string{"Id", "ID"})
+		off = d.FailFixed(off, "Id:4 ID:4")
 	}
 	n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
 	if n > cap(m.Bars) || m.Bars == nil {
-		m.Bars = append(make([]FooBar2, 0, n), m.Bars[:cap(m.Bars)]...)
+		s := make([]FooBar2, n)
+		copy(s, m.Bars[:cap(m.Bars)])
+		m.Bars = s
 	}
 	m.Bars = m.Bars[:n]
 	for i, elems := 0, m.Bars; i < len(elems); i++ {
@@ -316,9 +303,7 @@ func (m *FooBarBaz) size(version int16) int {
 func (m *FooBarBaz) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt64(b, m.Size)
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

@@ -74,19 +74,7 @@ func (m *FooBar) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *FooBar) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "FooBar", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "FooBar", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -94,29 +82,24 @@ func (m *FooBar) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *FooBar) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "FooBar", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = FooBar{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("FooBar", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("FooBar", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *FooBar) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "FooBar", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("FooBar", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("FooBar", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -154,20 +137,24 @@ func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 			return b, runtime.WithinElem(err, "Qux", i)
 		}
 	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = FooBar{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	off = d.Within(off, m.Baz.decode(d, off, version), "Baz")
 	n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
 	if n > cap(m.Qux) || m.Qux == nil {
-		m.Qux = append(make([]FooBarQux, 0, n), m.Qux[:cap(m.Qux)]...)
+		s := make([]FooBarQux, n)
+		copy(s, m.Qux[:cap(m.Qux)])
+		m.Qux = s
 	}
 	m.Qux = m.Qux[:n]
 	for i, elems := 0, m.Qux; i < len(elems); i++ {
@@ -230,9 +217,7 @@ func (m *FooBarBaz2) size(version int16) int {
 func (m *FooBarBaz2) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt32(b, m.Count)
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

@@ -86,19 +86,7 @@ func (m *NullableArrays) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *NullableArrays) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 2 {
-		return dst, runtime.UnsupportedVersion("encode", "NullableArrays", version, 0, 2)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "NullableArrays", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 2)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -106,29 +94,24 @@ func (m *NullableArrays) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *NullableArrays) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "NullableArrays", version, 0, 2)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = NullableArrays{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("NullableArrays", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 2, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("NullableArrays", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *NullableArrays) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "NullableArrays", version, 0, 2)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("NullableArrays", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 2, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("NullableArrays", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -226,7 +209,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 		if len(e.Key) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("Key"), "Items", i)
 		}
-		b = runtime.AppendString(b, e.Key, lengths)
+		b = appendString(b, e.Key, lengths)
 		b = runtime.AppendNullBytes(b, e.Payload, lengths)
 		if len(e.UnknownTags) == 0 && version == 2 {
 			b = append(b, 0)
@@ -250,15 +233,17 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 	if (version < 1) && (m.Blobs == nil || len(m.Blobs) != 0) {
 		return b, runtime.NonDefaultError("Blobs", version)
 	}
-	if len(m.UnknownTags) == 0 && version == 2 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = NullableArrays{}
+	}
+	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version == 2)
 	var n int
 	n, off = d.NullArrayLen(off, lengths, 4, "BrokerIds")
@@ -285,8 +270,9 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 	case n < 0:
 		m.Items = nil
 	case n > cap(m.Items) || m.Items == nil:
-		m.Items = append(make([]NullableArraysItem, 0, n), m.Items[:cap(m.Items)]...)
-		m.Items = m.Items[:n]
+		s := make([]NullableArraysItem, n)
+		copy(s, m.Items[:cap(m.Items)])
+		m.Items = s
 	default:
 		m.Items = m.Items[:n]
 	}

@@ -82,19 +82,7 @@ func (m *NullableStructExample) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *NullableStructExample) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 4 {
-		return dst, runtime.UnsupportedVersion("encode", "NullableStructExample", version, 0, 4)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "NullableStructExample", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 4)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -102,29 +90,24 @@ func (m *NullableStructExample) AppendTo(dst []byte, version int16) ([]byte, err
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *NullableStructExample) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 4 {
-		return 0, runtime.UnsupportedVersion("decode", "NullableStructExample", version, 0, 4)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = NullableStructExample{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("NullableStructExample", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 4, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("NullableStructExample", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *NullableStructExample) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 4 {
-		return 0, runtime.UnsupportedVersion("decode", "NullableStructExample", version, 0, 4)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("NullableStructExample", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 4, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("NullableStructExample", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -266,6 +249,10 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 }
 
 func (m *NullableStructExample) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = NullableStructExample{}
+	}
+	m.aliased = d.Aliased()
 	var present bool
 	if version < 3 {
 		m.Checkpoint = nil
@@ -406,9 +393,7 @@ func (m *NullableStructExampleNode) appendTo(b []byte, version int16) ([]byte, e
 		return b, runtime.StringTooLongError("Host")
 	}
 	b = appendString(b, m.Host, lengths)
-	if len(m.UnknownTags) == 0 && version >= 3 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
 		return b, err
 	}
 	return b, nil
@@ -472,9 +457,7 @@ func (m *NullableStructExampleCursor) size(version int16) int {
 func (m *NullableStructExampleCursor) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt64(b, m.Position)
-	if len(m.UnknownTags) == 0 && version >= 3 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
 		return b, err
 	}
 	return b, nil
@@ -534,9 +517,7 @@ func (m *NullableStructExampleCheckpoint) size(version int16) int {
 func (m *NullableStructExampleCheckpoint) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt64(b, m.Offset)
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
@@ -594,9 +575,7 @@ func (m *NullableStructExampleHint) size(version int16) int {
 func (m *NullableStructExampleHint) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = appendInt16(b, m.Weight)
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil

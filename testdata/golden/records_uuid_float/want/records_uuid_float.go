@@ -94,19 +94,7 @@ func (m *RecordsUUIDFloat) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *RecordsUUIDFloat) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 1 {
-		return dst, runtime.UnsupportedVersion("encode", "RecordsUuidFloat", version, 0, 1)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "RecordsUuidFloat", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 1)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -114,29 +102,24 @@ func (m *RecordsUUIDFloat) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *RecordsUUIDFloat) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "RecordsUuidFloat", version, 0, 1)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = RecordsUUIDFloat{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("RecordsUuidFloat", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 1, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("RecordsUuidFloat", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *RecordsUUIDFloat) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "RecordsUuidFloat", version, 0, 1)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("RecordsUuidFloat", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 1, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("RecordsUuidFloat", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -181,15 +164,17 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 	if (version != 1) && (m.Zero != 0.0) {
 		return b, runtime.NonDefaultError("Zero", version)
 	}
-	if len(m.UnknownTags) == 0 && version == 1 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *RecordsUUIDFloat) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = RecordsUUIDFloat{}
+	}
+	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version == 1)
 	m.Records, off = d.NullBytes(off, lengths, m.Records, "Records")
 	m.MoreRecords, off = d.Bytes(off, lengths, m.MoreRecords, "MoreRecords")
@@ -200,7 +185,7 @@ func (m *RecordsUUIDFloat) decode(d *runtime.Decoder, off int, version int16) in
 		m.Rate = math.Float64frombits(binary.BigEndian.Uint64(p[32:]))
 		off += 40
 	} else {
-		off = d.FailRun(off, []int{16, 32, 40}, []string{"ProcessId", "ZeroId", "Rate"})
+		off = d.FailFixed(off, "ProcessId:16 ZeroId:16 Rate:8")
 	}
 	if version == 1 {
 		m.Zero, off = readFloat64(d, off, "Zero")

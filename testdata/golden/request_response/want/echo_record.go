@@ -70,19 +70,7 @@ func (m *EchoRecord) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *EchoRecord) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 0 {
-		return dst, runtime.UnsupportedVersion("encode", "EchoRecord", version, 0, 0)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "EchoRecord", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 0)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -90,29 +78,24 @@ func (m *EchoRecord) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *EchoRecord) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "EchoRecord", version, 0, 0)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = EchoRecord{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("EchoRecord", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("EchoRecord", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *EchoRecord) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "EchoRecord", version, 0, 0)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("EchoRecord", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 0, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("EchoRecord", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -134,15 +117,17 @@ func (m *EchoRecord) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.StringTooLongError("Message")
 	}
 	b = appendString(b, m.Message, runtime.Compact)
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *EchoRecord) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = EchoRecord{}
+	}
+	m.aliased = d.Aliased()
 	m.Message, off = d.String(off, runtime.Compact, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]
 	off = readTags(d, off, &m.UnknownTags)

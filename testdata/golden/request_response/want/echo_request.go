@@ -83,19 +83,7 @@ func (m *EchoRequest) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *EchoRequest) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 2 {
-		return dst, runtime.UnsupportedVersion("encode", "EchoRequest", version, 0, 2)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "EchoRequest", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 2)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -103,29 +91,24 @@ func (m *EchoRequest) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *EchoRequest) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "EchoRequest", version, 0, 2)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = EchoRequest{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("EchoRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 2, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("EchoRequest", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *EchoRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "EchoRequest", version, 0, 2)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("EchoRequest", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 2, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("EchoRequest", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -151,15 +134,17 @@ func (m *EchoRequest) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.StringTooLongError("Message")
 	}
 	b = appendString(b, m.Message, lengths)
-	if len(m.UnknownTags) == 0 && version == 2 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *EchoRequest) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = EchoRequest{}
+	}
+	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version == 2)
 	m.Message, off = d.String(off, lengths, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]

@@ -109,19 +109,7 @@ func (m *TaggedExample) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *TaggedExample) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 3 {
-		return dst, runtime.UnsupportedVersion("encode", "TaggedExample", version, 0, 3)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "TaggedExample", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 3)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -129,29 +117,24 @@ func (m *TaggedExample) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *TaggedExample) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "TaggedExample", version, 0, 3)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = TaggedExample{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("TaggedExample", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 3, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("TaggedExample", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *TaggedExample) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "TaggedExample", version, 0, 3)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("TaggedExample", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 3, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("TaggedExample", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -373,6 +356,10 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = TaggedExample{}
+	}
+	m.aliased = d.Aliased()
 	var n int
 	if version < 1 {
 		m.LeaderEpoch = -1
@@ -571,7 +558,7 @@ func (m *TaggedExampleSnapshotID) decode(d *runtime.Decoder, off int, version in
 		m.Epoch = int32(binary.BigEndian.Uint32(p[8:]))
 		off += 12
 	} else {
-		off = d.FailRun(off, []int{8, 12}, []string{"EndOffset", "Epoch"})
+		off = d.FailFixed(off, "EndOffset:8 Epoch:4")
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	var seen uint64

@@ -86,19 +86,7 @@ func (m *VersionsStraddle) Size(version int16) int {
 // otherwise the message is written straight into dst's room, which grows
 // as append would if it runs out. On error dst is returned unchanged.
 func (m *VersionsStraddle) AppendTo(dst []byte, version int16) ([]byte, error) {
-	if version < 0 || version > 5 {
-		return dst, runtime.UnsupportedVersion("encode", "VersionsStraddle", version, 0, 5)
-	}
-	b := dst
-	if cap(b) == len(b) {
-		b = make([]byte, len(dst), len(dst)+m.size(version))
-		copy(b, dst)
-	}
-	b, err := m.appendTo(b, version)
-	if err != nil {
-		return dst, runtime.Finish(err, "VersionsStraddle", version)
-	}
-	return b, nil
+	return appendMessage(m, dst, version, 0, 5)
 }
 
 // Decode resets m, decodes it from src at version and returns the number of
@@ -106,29 +94,24 @@ func (m *VersionsStraddle) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *VersionsStraddle) Decode(src []byte, version int16) (int, error) {
-	if version < 0 || version > 5 {
-		return 0, runtime.UnsupportedVersion("decode", "VersionsStraddle", version, 0, 5)
-	}
-	if m.aliased {
-		// Drop everything that points into an earlier caller's buffer.
-		*m = VersionsStraddle{}
-	}
 	var d runtime.Decoder
-	d.Init(src)
-	return d.Finish("VersionsStraddle", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 5, copied) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("VersionsStraddle", version, end)
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *VersionsStraddle) DecodeAliased(src []byte, version int16) (int, error) {
-	if version < 0 || version > 5 {
-		return 0, runtime.UnsupportedVersion("decode", "VersionsStraddle", version, 0, 5)
-	}
-	m.aliased = true
 	var d runtime.Decoder
-	d.InitAliased(src)
-	return d.Finish("VersionsStraddle", version, m.decode(&d, 0, version))
+	end := 0
+	if d.Begin(src, version, 0, 5, aliased) {
+		end = m.decode(&d, 0, version)
+	}
+	return d.Finish("VersionsStraddle", version, end)
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -214,7 +197,7 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 			if len(e.GroupID) > runtime.MaxStringLen {
 				return b, runtime.WithinElem(runtime.StringTooLongError("GroupId"), "Groups", i)
 			}
-			b = runtime.AppendString(b, e.GroupID, lengths)
+			b = appendString(b, e.GroupID, lengths)
 			if version >= 4 {
 				b = runtime.AppendArrayLen(b, len(e.Members), lengths)
 				for _, e := range e.Members {
@@ -243,15 +226,17 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 	if (version < 2) && (len(m.Groups) != 0) {
 		return b, runtime.NonDefaultError("Groups", version)
 	}
-	if len(m.UnknownTags) == 0 && version >= 3 {
-		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
+	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
 func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) int {
+	if m.aliased && !d.Aliased() {
+		*m = VersionsStraddle{}
+	}
+	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version >= 3)
 	var n int
 	m.Name, off = d.String(off, lengths, m.Name, "Name")
@@ -277,7 +262,9 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 	if version >= 2 {
 		n, off = d.ArrayLen(off, lengths, 2, "Groups")
 		if n > cap(m.Groups) || m.Groups == nil {
-			m.Groups = append(make([]VersionsStraddleGroup, 0, n), m.Groups[:cap(m.Groups)]...)
+			s := make([]VersionsStraddleGroup, n)
+			copy(s, m.Groups[:cap(m.Groups)])
+			m.Groups = s
 		}
 		m.Groups = m.Groups[:n]
 		for i, elems := 0, m.Groups; i < len(elems); i++ {
