@@ -115,24 +115,29 @@ func (m *BrokerHeartbeatRequest) AppendTo(dst []byte, version int16) ([]byte, er
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *BrokerHeartbeatRequest) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatRequest", version, 0, 0)
 	}
-	return d.Finish("BrokerHeartbeatRequest", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = BrokerHeartbeatRequest{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("BrokerHeartbeatRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *BrokerHeartbeatRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatRequest", version, 0, 0)
 	}
-	return d.Finish("BrokerHeartbeatRequest", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("BrokerHeartbeatRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -164,7 +169,7 @@ func (m *BrokerHeartbeatRequest) size(version int16) int {
 func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = runtime.Extend(b, 30)
+	b, p = extend(b, 30)
 	_ = p[29]
 	p[0] = byte(m.CurrentState)
 	p[1] = byte(m.TargetState)
@@ -178,11 +183,11 @@ func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, erro
 		if len(e.Name) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("Name"), "Listeners", i)
 		}
-		b = appendString(b, e.Name, runtime.Compact)
+		b = runtime.AppendString(b, e.Name, runtime.Compact)
 		if len(e.Host) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("Host"), "Listeners", i)
 		}
-		b = appendString(b, e.Host, runtime.Compact)
+		b = runtime.AppendString(b, e.Host, runtime.Compact)
 		b, p = runtime.Extend(b, 4)
 		_ = p[3]
 		binary.BigEndian.PutUint16(p[0:], uint16(e.Port))
@@ -200,10 +205,6 @@ func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, erro
 }
 
 func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = BrokerHeartbeatRequest{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 30); p != nil {
 		_ = p[29]
@@ -219,9 +220,7 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 	}
 	n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
 	if n > cap(m.Listeners) || m.Listeners == nil {
-		s := make([]BrokerHeartbeatRequestListener, n)
-		copy(s, m.Listeners[:cap(m.Listeners)])
-		m.Listeners = s
+		m.Listeners = append(make([]BrokerHeartbeatRequestListener, 0, n), m.Listeners[:cap(m.Listeners)]...)
 	}
 	m.Listeners = m.Listeners[:n]
 	for i, elems := 0, m.Listeners; i < len(elems); i++ {

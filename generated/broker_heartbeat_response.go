@@ -111,24 +111,29 @@ func (m *BrokerHeartbeatResponse) AppendTo(dst []byte, version int16) ([]byte, e
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *BrokerHeartbeatResponse) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatResponse", version, 0, 0)
 	}
-	return d.Finish("BrokerHeartbeatResponse", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = BrokerHeartbeatResponse{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("BrokerHeartbeatResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *BrokerHeartbeatResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatResponse", version, 0, 0)
 	}
-	return d.Finish("BrokerHeartbeatResponse", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("BrokerHeartbeatResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -151,7 +156,7 @@ func (m *BrokerHeartbeatResponse) size(version int16) int {
 func (m *BrokerHeartbeatResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = runtime.Extend(b, 27)
+	b, p = extend(b, 27)
 	_ = p[26]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
 	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
@@ -166,10 +171,6 @@ func (m *BrokerHeartbeatResponse) appendTo(b []byte, version int16) ([]byte, err
 }
 
 func (m *BrokerHeartbeatResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = BrokerHeartbeatResponse{}
-	}
-	m.aliased = d.Aliased()
 	if p := d.Fixed(off, 27); p != nil {
 		_ = p[26]
 		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))

@@ -88,24 +88,29 @@ func (m *DescribeMirrorsRequest) AppendTo(dst []byte, version int16) ([]byte, er
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *DescribeMirrorsRequest) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsRequest", version, 0, 0)
 	}
-	return d.Finish("DescribeMirrorsRequest", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = DescribeMirrorsRequest{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("DescribeMirrorsRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *DescribeMirrorsRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsRequest", version, 0, 0)
 	}
-	return d.Finish("DescribeMirrorsRequest", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("DescribeMirrorsRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -144,13 +149,9 @@ func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, erro
 }
 
 func (m *DescribeMirrorsRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = DescribeMirrorsRequest{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	n, off = d.NullArrayLen(off, runtime.Compact, 1, "MirrorNames")
-	m.MirrorNames = runtime.Grow(m.MirrorNames, n)
+	m.MirrorNames = growStrings(m.MirrorNames, n)
 	for i := range m.MirrorNames {
 		m.MirrorNames[i], off = d.String(off, runtime.Compact, m.MirrorNames[i], "MirrorNames")
 	}

@@ -103,24 +103,29 @@ func (m *DescribeMirrorsResponse) AppendTo(dst []byte, version int16) ([]byte, e
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *DescribeMirrorsResponse) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsResponse", version, 0, 0)
 	}
-	return d.Finish("DescribeMirrorsResponse", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = DescribeMirrorsResponse{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("DescribeMirrorsResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *DescribeMirrorsResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsResponse", version, 0, 0)
 	}
-	return d.Finish("DescribeMirrorsResponse", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("DescribeMirrorsResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -146,7 +151,7 @@ func (m *DescribeMirrorsResponse) size(version int16) int {
 func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = runtime.Extend(b, 6)
+	b, p = extend(b, 6)
 	_ = p[5]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
 	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
@@ -167,10 +172,6 @@ func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, err
 }
 
 func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = DescribeMirrorsResponse{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
@@ -183,9 +184,7 @@ func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version in
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
 	n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
 	if n > cap(m.Mirrors) || m.Mirrors == nil {
-		s := make([]DescribeMirrorsResponseDescribedMirror, n)
-		copy(s, m.Mirrors[:cap(m.Mirrors)])
-		m.Mirrors = s
+		m.Mirrors = append(make([]DescribeMirrorsResponseDescribedMirror, 0, n), m.Mirrors[:cap(m.Mirrors)]...)
 	}
 	m.Mirrors = m.Mirrors[:n]
 	for i := range m.Mirrors {
@@ -253,7 +252,7 @@ func (m *DescribeMirrorsResponseDescribedMirror) appendTo(b []byte, version int1
 	if len(m.MirrorName) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("MirrorName")
 	}
-	b = appendString(b, m.MirrorName, runtime.Compact)
+	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
 	for i := range m.Topics {
 		if b, err = m.Topics[i].appendTo(b, version); err != nil {
@@ -276,9 +275,7 @@ func (m *DescribeMirrorsResponseDescribedMirror) decode(d *runtime.Decoder, off 
 		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	}
 	if n > cap(m.Topics) || m.Topics == nil {
-		s := make([]DescribeMirrorsResponseTopicPartitions, n)
-		copy(s, m.Topics[:cap(m.Topics)])
-		m.Topics = s
+		m.Topics = append(make([]DescribeMirrorsResponseTopicPartitions, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
 	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
@@ -344,7 +341,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 	if len(m.TopicName) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("TopicName")
 	}
-	b = appendString(b, m.TopicName, runtime.Compact)
+	b = runtime.AppendString(b, m.TopicName, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
@@ -357,7 +354,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 		if len(e.State) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("State"), "Partitions", i)
 		}
-		b = appendString(b, e.State, runtime.Compact)
+		b = runtime.AppendString(b, e.State, runtime.Compact)
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
 		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
@@ -379,9 +376,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(d *runtime.Decoder, off 
 		n, off = d.ArrayLen(off, runtime.Compact, 30, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		s := make([]DescribeMirrorsResponsePartitionDetail, n)
-		copy(s, m.Partitions[:cap(m.Partitions)])
-		m.Partitions = s
+		m.Partitions = append(make([]DescribeMirrorsResponsePartitionDetail, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {

@@ -131,13 +131,6 @@ type message interface {
 	appendTo(b []byte, version int16) ([]byte, error)
 }
 
-// How a decode keeps strings and byte slices: copied (Decode) or pointing
-// into the input (DecodeAliased).
-const (
-	copied  = false
-	aliased = true
-)
-
 // appendMessage is every message's AppendTo: lo and hi are the versions
 // generated.
 func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error) {
@@ -182,6 +175,26 @@ func appendInt8(b []byte, v int8) []byte {
 //go:noinline
 func appendString(b []byte, s string, l runtime.Lengths) []byte {
 	return runtime.AppendString(b, s, l)
+}
+
+//go:noinline
+func appendUvarint(b []byte, v uint32) []byte {
+	return runtime.AppendUvarint(b, v)
+}
+
+//go:noinline
+func extend(b []byte, n int) ([]byte, []byte) {
+	return runtime.Extend(b, n)
+}
+
+//go:noinline
+func growInt32s(s []int32, n int) []int32 {
+	return runtime.Grow(s, n)
+}
+
+//go:noinline
+func growStrings(s []string, n int) []string {
+	return runtime.Grow(s, n)
 }
 
 //go:noinline

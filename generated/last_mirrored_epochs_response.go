@@ -103,24 +103,29 @@ func (m *LastMirroredEpochsResponse) AppendTo(dst []byte, version int16) ([]byte
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *LastMirroredEpochsResponse) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "LastMirroredEpochsResponse", version, 0, 0)
 	}
-	return d.Finish("LastMirroredEpochsResponse", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = LastMirroredEpochsResponse{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("LastMirroredEpochsResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *LastMirroredEpochsResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "LastMirroredEpochsResponse", version, 0, 0)
 	}
-	return d.Finish("LastMirroredEpochsResponse", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("LastMirroredEpochsResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -146,7 +151,7 @@ func (m *LastMirroredEpochsResponse) size(version int16) int {
 func (m *LastMirroredEpochsResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = runtime.Extend(b, 6)
+	b, p = extend(b, 6)
 	_ = p[5]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
 	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
@@ -167,10 +172,6 @@ func (m *LastMirroredEpochsResponse) appendTo(b []byte, version int16) ([]byte, 
 }
 
 func (m *LastMirroredEpochsResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = LastMirroredEpochsResponse{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
@@ -183,9 +184,7 @@ func (m *LastMirroredEpochsResponse) decode(d *runtime.Decoder, off int, version
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
 	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
-		s := make([]LastMirroredEpochsResponseTopicResult, n)
-		copy(s, m.Topics[:cap(m.Topics)])
-		m.Topics = s
+		m.Topics = append(make([]LastMirroredEpochsResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
 	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
@@ -250,7 +249,7 @@ func (m *LastMirroredEpochsResponseTopicResult) appendTo(b []byte, version int16
 	if len(m.Name) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Name")
 	}
-	b = appendString(b, m.Name, runtime.Compact)
+	b = runtime.AppendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
@@ -280,9 +279,7 @@ func (m *LastMirroredEpochsResponseTopicResult) decode(d *runtime.Decoder, off i
 		n, off = d.ArrayLen(off, runtime.Compact, 11, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		s := make([]LastMirroredEpochsResponsePartitionResult, n)
-		copy(s, m.Partitions[:cap(m.Partitions)])
-		m.Partitions = s
+		m.Partitions = append(make([]LastMirroredEpochsResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {

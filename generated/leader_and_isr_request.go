@@ -103,24 +103,29 @@ func (m *LeaderAndIsrRequest) AppendTo(dst []byte, version int16) ([]byte, error
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *LeaderAndIsrRequest) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "LeaderAndIsrRequest", version, 0, 0)
 	}
-	return d.Finish("LeaderAndIsrRequest", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = LeaderAndIsrRequest{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("LeaderAndIsrRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *LeaderAndIsrRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "LeaderAndIsrRequest", version, 0, 0)
 	}
-	return d.Finish("LeaderAndIsrRequest", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("LeaderAndIsrRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -147,7 +152,7 @@ func (m *LeaderAndIsrRequest) size(version int16) int {
 
 func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b, p = runtime.Extend(b, 13)
+	b, p = extend(b, 13)
 	_ = p[12]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
 	binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
@@ -159,7 +164,7 @@ func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) 
 		if len(e.TopicName) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "PartitionStates", i)
 		}
-		b = appendString(b, e.TopicName, runtime.Classic)
+		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
 		b, p = runtime.Extend(b, 12)
 		_ = p[11]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
@@ -179,10 +184,6 @@ func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) 
 }
 
 func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = LeaderAndIsrRequest{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 13); p != nil {
 		_ = p[12]
@@ -196,9 +197,7 @@ func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16)
 	}
 	n, off = d.ArrayLen(off, runtime.Classic, 23, "PartitionStates")
 	if n > cap(m.PartitionStates) || m.PartitionStates == nil {
-		s := make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, n)
-		copy(s, m.PartitionStates[:cap(m.PartitionStates)])
-		m.PartitionStates = s
+		m.PartitionStates = append(make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, 0, n), m.PartitionStates[:cap(m.PartitionStates)]...)
 	}
 	m.PartitionStates = m.PartitionStates[:n]
 	for i, elems := 0, m.PartitionStates; i < len(elems); i++ {

@@ -91,24 +91,29 @@ func (m *LeaderAndIsrResponse) AppendTo(dst []byte, version int16) ([]byte, erro
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *LeaderAndIsrResponse) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "LeaderAndIsrResponse", version, 0, 0)
 	}
-	return d.Finish("LeaderAndIsrResponse", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = LeaderAndIsrResponse{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("LeaderAndIsrResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *LeaderAndIsrResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "LeaderAndIsrResponse", version, 0, 0)
 	}
-	return d.Finish("LeaderAndIsrResponse", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("LeaderAndIsrResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -137,7 +142,7 @@ func (m *LeaderAndIsrResponse) appendTo(b []byte, version int16) ([]byte, error)
 		if len(e.TopicName) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "PartitionErrors", i)
 		}
-		b = appendString(b, e.TopicName, runtime.Classic)
+		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
 		b, p = runtime.Extend(b, 6)
 		_ = p[5]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
@@ -147,17 +152,11 @@ func (m *LeaderAndIsrResponse) appendTo(b []byte, version int16) ([]byte, error)
 }
 
 func (m *LeaderAndIsrResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = LeaderAndIsrResponse{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
 	n, off = d.ArrayLen(off, runtime.Classic, 7, "PartitionErrors")
 	if n > cap(m.PartitionErrors) || m.PartitionErrors == nil {
-		s := make([]LeaderAndIsrResponseLeaderAndIsrPartitionError, n)
-		copy(s, m.PartitionErrors[:cap(m.PartitionErrors)])
-		m.PartitionErrors = s
+		m.PartitionErrors = append(make([]LeaderAndIsrResponseLeaderAndIsrPartitionError, 0, n), m.PartitionErrors[:cap(m.PartitionErrors)]...)
 	}
 	m.PartitionErrors = m.PartitionErrors[:n]
 	for i, elems := 0, m.PartitionErrors; i < len(elems); i++ {

@@ -109,24 +109,29 @@ func (m *PartitionChangeRecord) AppendTo(dst []byte, version int16) ([]byte, err
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *PartitionChangeRecord) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "PartitionChangeRecord", version, 0, 0)
 	}
-	return d.Finish("PartitionChangeRecord", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = PartitionChangeRecord{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("PartitionChangeRecord", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *PartitionChangeRecord) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "PartitionChangeRecord", version, 0, 0)
 	}
-	return d.Finish("PartitionChangeRecord", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("PartitionChangeRecord", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -183,7 +188,7 @@ func (m *PartitionChangeRecord) size(version int16) int {
 
 func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b, p = runtime.Extend(b, 20)
+	b, p = extend(b, 20)
 	_ = p[19]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionID))
 	copy(p[4:20], m.TopicID[:])
@@ -217,12 +222,12 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 	if hasTag5 {
 		numTags++
 	}
-	b = runtime.AppendUvarint(b, uint32(numTags))
+	b = appendUvarint(b, uint32(numTags))
 	if hasTag0 {
-		b = runtime.AppendUvarint(b, 0)
+		b = appendUvarint(b, 0)
 		sz := 0
 		sz += runtime.SizeArrayLen(len(m.Isr), runtime.Compact) + len(m.Isr)*4
-		b = runtime.AppendUvarint(b, uint32(sz))
+		b = appendUvarint(b, uint32(sz))
 		if m.Isr == nil {
 			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
@@ -233,15 +238,14 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		}
 	}
 	if hasTag1 {
-		b = runtime.AppendUvarint(b, 1)
-		b = runtime.AppendUvarint(b, 4)
+		b = append(b, 1, 4)
 		b = appendInt32(b, m.Leader)
 	}
 	if hasTag2 {
-		b = runtime.AppendUvarint(b, 2)
+		b = appendUvarint(b, 2)
 		sz := 0
 		sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
-		b = runtime.AppendUvarint(b, uint32(sz))
+		b = appendUvarint(b, uint32(sz))
 		if m.Replicas == nil {
 			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
@@ -252,10 +256,10 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		}
 	}
 	if hasTag3 {
-		b = runtime.AppendUvarint(b, 3)
+		b = appendUvarint(b, 3)
 		sz := 0
 		sz += runtime.SizeArrayLen(len(m.RemovingReplicas), runtime.Compact) + len(m.RemovingReplicas)*4
-		b = runtime.AppendUvarint(b, uint32(sz))
+		b = appendUvarint(b, uint32(sz))
 		if m.RemovingReplicas == nil {
 			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
@@ -266,10 +270,10 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		}
 	}
 	if hasTag4 {
-		b = runtime.AppendUvarint(b, 4)
+		b = appendUvarint(b, 4)
 		sz := 0
 		sz += runtime.SizeArrayLen(len(m.AddingReplicas), runtime.Compact) + len(m.AddingReplicas)*4
-		b = runtime.AppendUvarint(b, uint32(sz))
+		b = appendUvarint(b, uint32(sz))
 		if m.AddingReplicas == nil {
 			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
 		} else {
@@ -280,8 +284,7 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 		}
 	}
 	if hasTag5 {
-		b = runtime.AppendUvarint(b, 5)
-		b = runtime.AppendUvarint(b, 1)
+		b = append(b, 5, 1)
 		b = appendInt8(b, m.IsUnclean)
 	}
 	b = runtime.AppendTags(b, m.UnknownTags)
@@ -289,10 +292,6 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 }
 
 func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = PartitionChangeRecord{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 20); p != nil {
 		_ = p[19]
@@ -311,7 +310,7 @@ func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int1
 		switch tag {
 		case 0:
 			n, off = d.NullArrayLen(off, runtime.Compact, 4, "Isr")
-			m.Isr = runtime.Grow(m.Isr, n)
+			m.Isr = growInt32s(m.Isr, n)
 			for i := range m.Isr {
 				m.Isr[i], off = d.Int32(off, "Isr")
 			}
@@ -321,21 +320,21 @@ func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int1
 			seen |= uint64(0x2)
 		case 2:
 			n, off = d.NullArrayLen(off, runtime.Compact, 4, "Replicas")
-			m.Replicas = runtime.Grow(m.Replicas, n)
+			m.Replicas = growInt32s(m.Replicas, n)
 			for i := range m.Replicas {
 				m.Replicas[i], off = d.Int32(off, "Replicas")
 			}
 			seen |= uint64(0x4)
 		case 3:
 			n, off = d.NullArrayLen(off, runtime.Compact, 4, "RemovingReplicas")
-			m.RemovingReplicas = runtime.Grow(m.RemovingReplicas, n)
+			m.RemovingReplicas = growInt32s(m.RemovingReplicas, n)
 			for i := range m.RemovingReplicas {
 				m.RemovingReplicas[i], off = d.Int32(off, "RemovingReplicas")
 			}
 			seen |= uint64(0x8)
 		case 4:
 			n, off = d.NullArrayLen(off, runtime.Compact, 4, "AddingReplicas")
-			m.AddingReplicas = runtime.Grow(m.AddingReplicas, n)
+			m.AddingReplicas = growInt32s(m.AddingReplicas, n)
 			for i := range m.AddingReplicas {
 				m.AddingReplicas[i], off = d.Int32(off, "AddingReplicas")
 			}

@@ -92,24 +92,29 @@ func (m *ReadMirrorStatesRequest) AppendTo(dst []byte, version int16) ([]byte, e
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *ReadMirrorStatesRequest) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "ReadMirrorStatesRequest", version, 0, 0)
 	}
-	return d.Finish("ReadMirrorStatesRequest", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = ReadMirrorStatesRequest{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ReadMirrorStatesRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *ReadMirrorStatesRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "ReadMirrorStatesRequest", version, 0, 0)
 	}
-	return d.Finish("ReadMirrorStatesRequest", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ReadMirrorStatesRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -153,10 +158,6 @@ func (m *ReadMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, err
 }
 
 func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = ReadMirrorStatesRequest{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
 	n, off = d.NullArrayLen(off, runtime.Compact, 3, "Topics")
@@ -164,9 +165,8 @@ func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version in
 	case n < 0:
 		m.Topics = nil
 	case n > cap(m.Topics) || m.Topics == nil:
-		s := make([]ReadMirrorStatesRequestTopicData, n)
-		copy(s, m.Topics[:cap(m.Topics)])
-		m.Topics = s
+		m.Topics = append(make([]ReadMirrorStatesRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
+		m.Topics = m.Topics[:n]
 	default:
 		m.Topics = m.Topics[:n]
 	}
@@ -231,7 +231,7 @@ func (m *ReadMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([]
 	if len(m.Name) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Name")
 	}
-	b = appendString(b, m.Name, runtime.Compact)
+	b = runtime.AppendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
@@ -257,9 +257,7 @@ func (m *ReadMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, v
 		n, off = d.ArrayLen(off, runtime.Compact, 5, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		s := make([]ReadMirrorStatesRequestPartitionData, n)
-		copy(s, m.Partitions[:cap(m.Partitions)])
-		m.Partitions = s
+		m.Partitions = append(make([]ReadMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {

@@ -103,24 +103,29 @@ func (m *ReadMirrorStatesResponse) AppendTo(dst []byte, version int16) ([]byte, 
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *ReadMirrorStatesResponse) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "ReadMirrorStatesResponse", version, 0, 0)
 	}
-	return d.Finish("ReadMirrorStatesResponse", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = ReadMirrorStatesResponse{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ReadMirrorStatesResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *ReadMirrorStatesResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "ReadMirrorStatesResponse", version, 0, 0)
 	}
-	return d.Finish("ReadMirrorStatesResponse", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ReadMirrorStatesResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -146,7 +151,7 @@ func (m *ReadMirrorStatesResponse) size(version int16) int {
 func (m *ReadMirrorStatesResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = runtime.Extend(b, 6)
+	b, p = extend(b, 6)
 	_ = p[5]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
 	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
@@ -167,10 +172,6 @@ func (m *ReadMirrorStatesResponse) appendTo(b []byte, version int16) ([]byte, er
 }
 
 func (m *ReadMirrorStatesResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = ReadMirrorStatesResponse{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
@@ -183,9 +184,7 @@ func (m *ReadMirrorStatesResponse) decode(d *runtime.Decoder, off int, version i
 	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
 	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
-		s := make([]ReadMirrorStatesResponseTopicResult, n)
-		copy(s, m.Topics[:cap(m.Topics)])
-		m.Topics = s
+		m.Topics = append(make([]ReadMirrorStatesResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
 	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
@@ -251,7 +250,7 @@ func (m *ReadMirrorStatesResponseTopicResult) appendTo(b []byte, version int16) 
 	if len(m.Name) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Name")
 	}
-	b = appendString(b, m.Name, runtime.Compact)
+	b = runtime.AppendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
@@ -262,7 +261,7 @@ func (m *ReadMirrorStatesResponseTopicResult) appendTo(b []byte, version int16) 
 		if len(e.State) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("State"), "Partitions", i)
 		}
-		b = appendString(b, e.State, runtime.Compact)
+		b = runtime.AppendString(b, e.State, runtime.Compact)
 		b, p = runtime.Extend(b, 12)
 		_ = p[11]
 		binary.BigEndian.PutUint64(p[0:], uint64(e.LastMirroredOffset))
@@ -288,9 +287,7 @@ func (m *ReadMirrorStatesResponseTopicResult) decode(d *runtime.Decoder, off int
 		n, off = d.ArrayLen(off, runtime.Compact, 20, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		s := make([]ReadMirrorStatesResponsePartitionResult, n)
-		copy(s, m.Partitions[:cap(m.Partitions)])
-		m.Partitions = s
+		m.Partitions = append(make([]ReadMirrorStatesResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {

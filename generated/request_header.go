@@ -93,24 +93,29 @@ func (m *RequestHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *RequestHeader) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 2, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 2 {
+		return 0, runtime.UnsupportedVersion("decode", "RequestHeader", version, 0, 2)
 	}
-	return d.Finish("RequestHeader", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = RequestHeader{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("RequestHeader", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *RequestHeader) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 2, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 2 {
+		return 0, runtime.UnsupportedVersion("decode", "RequestHeader", version, 0, 2)
 	}
-	return d.Finish("RequestHeader", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("RequestHeader", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -139,7 +144,7 @@ func (m *RequestHeader) size(version int16) int {
 func (m *RequestHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = runtime.Extend(b, 8)
+	b, p = extend(b, 8)
 	_ = p[7]
 	binary.BigEndian.PutUint16(p[0:], uint16(m.RequestAPIKey))
 	binary.BigEndian.PutUint16(p[2:], uint16(m.RequestAPIVersion))
@@ -157,10 +162,6 @@ func (m *RequestHeader) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *RequestHeader) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = RequestHeader{}
-	}
-	m.aliased = d.Aliased()
 	if p := d.Fixed(off, 8); p != nil {
 		_ = p[7]
 		m.RequestAPIKey = int16(binary.BigEndian.Uint16(p[0:]))

@@ -78,24 +78,29 @@ func (m *ResponseHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *ResponseHeader) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 1, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 1 {
+		return 0, runtime.UnsupportedVersion("decode", "ResponseHeader", version, 0, 1)
 	}
-	return d.Finish("ResponseHeader", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = ResponseHeader{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ResponseHeader", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *ResponseHeader) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 1, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 1 {
+		return 0, runtime.UnsupportedVersion("decode", "ResponseHeader", version, 0, 1)
 	}
-	return d.Finish("ResponseHeader", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ResponseHeader", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -122,10 +127,6 @@ func (m *ResponseHeader) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *ResponseHeader) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = ResponseHeader{}
-	}
-	m.aliased = d.Aliased()
 	m.CorrelationID, off = readInt32(d, off, "CorrelationId")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 1 {

@@ -99,24 +99,29 @@ func (m *StopReplicaRequest) AppendTo(dst []byte, version int16) ([]byte, error)
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *StopReplicaRequest) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "StopReplicaRequest", version, 0, 0)
 	}
-	return d.Finish("StopReplicaRequest", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = StopReplicaRequest{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("StopReplicaRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *StopReplicaRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "StopReplicaRequest", version, 0, 0)
 	}
-	return d.Finish("StopReplicaRequest", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("StopReplicaRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -140,7 +145,7 @@ func (m *StopReplicaRequest) size(version int16) int {
 
 func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b, p = runtime.Extend(b, 12)
+	b, p = extend(b, 12)
 	_ = p[11]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
 	binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
@@ -151,7 +156,7 @@ func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 		if len(e.TopicName) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "Partitions", i)
 		}
-		b = appendString(b, e.TopicName, runtime.Classic)
+		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
 		b, p = runtime.Extend(b, 5)
 		_ = p[4]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
@@ -161,10 +166,6 @@ func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = StopReplicaRequest{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 12); p != nil {
 		_ = p[11]
@@ -177,9 +178,7 @@ func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) 
 	}
 	n, off = d.ArrayLen(off, runtime.Classic, 6, "Partitions")
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		s := make([]StopReplicaRequestStopReplicaPartition, n)
-		copy(s, m.Partitions[:cap(m.Partitions)])
-		m.Partitions = s
+		m.Partitions = append(make([]StopReplicaRequestStopReplicaPartition, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {

@@ -95,24 +95,29 @@ func (m *WriteMirrorStatesRequest) AppendTo(dst []byte, version int16) ([]byte, 
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *WriteMirrorStatesRequest) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "WriteMirrorStatesRequest", version, 0, 0)
 	}
-	return d.Finish("WriteMirrorStatesRequest", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = WriteMirrorStatesRequest{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("WriteMirrorStatesRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *WriteMirrorStatesRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "WriteMirrorStatesRequest", version, 0, 0)
 	}
-	return d.Finish("WriteMirrorStatesRequest", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("WriteMirrorStatesRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -152,17 +157,11 @@ func (m *WriteMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, er
 }
 
 func (m *WriteMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = WriteMirrorStatesRequest{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
 	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
-		s := make([]WriteMirrorStatesRequestTopicData, n)
-		copy(s, m.Topics[:cap(m.Topics)])
-		m.Topics = s
+		m.Topics = append(make([]WriteMirrorStatesRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
 	m.Topics = m.Topics[:n]
 	for i := range m.Topics {
@@ -228,7 +227,7 @@ func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([
 	if len(m.Name) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Name")
 	}
-	b = appendString(b, m.Name, runtime.Compact)
+	b = runtime.AppendString(b, m.Name, runtime.Compact)
 	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
@@ -236,7 +235,7 @@ func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([
 		if len(e.State) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("State"), "Partitions", i)
 		}
-		b = appendString(b, e.State, runtime.Compact)
+		b = runtime.AppendString(b, e.State, runtime.Compact)
 		b, p = runtime.Extend(b, 12)
 		_ = p[11]
 		binary.BigEndian.PutUint64(p[0:], uint64(e.LastMirroredOffset))
@@ -262,9 +261,7 @@ func (m *WriteMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, 
 		n, off = d.ArrayLen(off, runtime.Compact, 18, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
-		s := make([]WriteMirrorStatesRequestPartitionData, n)
-		copy(s, m.Partitions[:cap(m.Partitions)])
-		m.Partitions = s
+		m.Partitions = append(make([]WriteMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {

@@ -31,6 +31,14 @@ var primitiveKinds = map[schema.Kind]string{
 	schema.KindInt64: "Int64", schema.KindFloat64: "Float64", schema.KindUUID: "UUID",
 }
 
+// growKinds names the grow helpers of arrays of each kind but structs.
+var growKinds = map[schema.Kind]string{
+	schema.KindBool: "Bools", schema.KindInt8: "Int8s", schema.KindInt16: "Int16s",
+	schema.KindUint16: "Uint16s", schema.KindInt32: "Int32s", schema.KindUint32: "Uint32s",
+	schema.KindInt64: "Int64s", schema.KindFloat64: "Float64s", schema.KindUUID: "UUIDs",
+	schema.KindString: "Strings", schema.KindBytes: "Bytes", schema.KindRecords: "Bytes",
+}
+
 // helpers defines every helper a package may need, by name.
 func helpers() map[string]helper {
 	h := map[string]helper{
@@ -44,11 +52,29 @@ func helpers() map[string]helper {
 			results: []Code{Index().Byte()},
 			body:    Return(rt("AppendString").Call(Id("b"), Id("s"), Id("l"))),
 		},
+		"appendUvarint": {
+			params:  []Code{Id("b").Index().Byte(), Id("v").Uint32()},
+			results: []Code{Index().Byte()},
+			body:    Return(rt("AppendUvarint").Call(Id("b"), Id("v"))),
+		},
+		"extend": {
+			params:  []Code{Id("b").Index().Byte(), Id("n").Int()},
+			results: []Code{Index().Byte(), Index().Byte()},
+			body:    Return(rt("Extend").Call(Id("b"), Id("n"))),
+		},
 		"appendArrayLen": {
 			params:  []Code{Id("b").Index().Byte(), Id("n").Int(), Id("l").Add(rt("Lengths"))},
 			results: []Code{Index().Byte()},
 			body:    Return(rt("AppendArrayLen").Call(Id("b"), Id("n"), Id("l"))),
 		},
+	}
+	for k, name := range growKinds {
+		t := Index().Add(elemType(k, nil))
+		h["grow"+name] = helper{
+			params:  []Code{Id("s").Add(t), Id("n").Int()},
+			results: []Code{t.Clone()},
+			body:    Return(rt("Grow").Call(Id("s"), Id("n"))),
+		}
 	}
 	for k, name := range primitiveKinds {
 		h["read"+name] = helper{
@@ -81,20 +107,17 @@ func (sc scope) read(method string, args ...Code) *Statement {
 // value: fn itself where the code is hot, else the package's helper of the
 // same name unexported (appendString), which it records as used.
 func (sc scope) write(fn string, args ...Code) *Statement {
+	return sc.call(fn, "a"+fn[1:], args...)
+}
+
+// call is the call of the runtime function fn where the code is hot, else
+// of the package's helper name, which it records as used.
+func (sc scope) call(fn, name string, args ...Code) *Statement {
 	if sc.hot || sc.calls == nil {
 		return rt(fn).Call(args...)
 	}
-	name := "a" + fn[1:]
 	sc.calls[name] = true
 	return Id(name).Call(args...)
-}
-
-// writeCall is write through the package's helper even where the code is
-// hot: for values whose inlined fast path compiles to several times a call
-// and saves little next to what they write (strings).
-func (sc scope) writeCall(fn string, args ...Code) *Statement {
-	sc.hot = false
-	return sc.write(fn, args...)
 }
 
 // emitHelpers writes the helpers the package's code calls, sorted by name.

@@ -20,11 +20,7 @@ import (
 // checks for a failure only after each array element, to name it, and
 // stops there; the failure's offset and path reach Decode's caller.
 func emitDecode(g *Group, sm *structModel) {
-	var body []Code
-	if sm.top {
-		body = aliasedDecl(sm)
-	}
-	body = append(body, lengthsDecl(sm)...)
+	body := lengthsDecl(sm)
 	if readsCount(sm) {
 		body = append(body, Var().Id("n").Int())
 	}

@@ -93,7 +93,7 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 	} else {
 		out = []Code{If(List(Id("n"), Id("off")).Op("=").Id("d").Dot("SmallArrayLen").Call(Id("off"), lengths, minElem.Clone()), Id("n").Op("<").Lit(0)).Block(slow...)}
 	}
-	out = append(out, growTo(fm, val)...)
+	out = append(out, growTo(fm, val, sc)...)
 	i := Id(sc.index)
 	elem := Add(val).Index(i.Clone())
 	read := func(method string, args ...Code) Code {
@@ -129,26 +129,21 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 // they hold, for reuse. Arrays of primitives share runtime.Grow; arrays of
 // structs grow in place, so that each struct type does not make Grow
 // compile once more.
-func growTo(fm *fieldModel, val *Statement) []Code {
-	if fm.f.Type.Kind != schema.KindStruct {
-		return []Code{Add(val).Op("=").Add(rt("Grow")).Call(val.Clone(), Id("n"))}
+func growTo(fm *fieldModel, val *Statement, sc scope) []Code {
+	if k := fm.f.Type.Kind; k != schema.KindStruct {
+		return []Code{Add(val).Op("=").Add(sc.call("Grow", "grow"+growKinds[k], val.Clone(), Id("n")))}
 	}
-	// A new backing array holds the old elements (made with n elements, so
-	// an empty array is not nil: null).
-	grow := []Code{
-		Id("s").Op(":=").Make(Index().Id(fm.elem.goName), Id("n")),
-		Copy(Id("s"), Add(val).Index(Empty(), Cap(val))),
-		Add(val).Op("=").Id("s"),
-	}
+	// A new backing array holds the old elements; an empty array is not
+	// nil (null).
+	grow := Add(val).Op("=").Append(Make(Index().Id(fm.elem.goName), Lit(0), Id("n")), Add(val).Index(Empty(), Cap(val)).Op("..."))
 	needed := Id("n").Op(">").Cap(val).Op("||").Add(val).Op("==").Nil()
-	keep := Add(val).Op("=").Add(val).Index(Empty(), Id("n"))
 	if !fm.nullable {
-		return []Code{If(needed).Block(grow...), keep}
+		return []Code{If(needed).Block(grow), Add(val).Op("=").Add(val).Index(Empty(), Id("n"))}
 	}
 	return []Code{Switch().Block(
 		Case(Id("n").Op("<").Lit(0)).Block(Add(val).Op("=").Nil()),
-		Case(needed).Block(grow...),
-		Default().Block(keep),
+		Case(needed).Block(grow, Add(val).Op("=").Add(val).Index(Empty(), Id("n"))),
+		Default().Block(Add(val).Op("=").Add(val).Index(Empty(), Id("n"))),
 	)}
 }
 

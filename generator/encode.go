@@ -117,7 +117,7 @@ func writeRun(sm *structModel, st plan.Step, sc scope) []Code {
 		width += f.Width
 	}
 	out := []Code{
-		List(Id("b"), Id("p")).Op("=").Add(rt("Extend")).Call(Id("b"), Lit(width)),
+		List(Id("b"), Id("p")).Op("=").Add(sc.call("Extend", "extend", Id("b"), Lit(width))),
 		Id("_").Op("=").Id("p").Index(Lit(width - 1)),
 	}
 	off := 0
@@ -191,18 +191,25 @@ func appendKnownTags(sm *structModel, sc scope) []Code {
 		}
 		has := Id(fmt.Sprintf("hasTag%d", fm.f.Tag))
 		out = append(out, has.Clone().Op(":=").Add(cond), If(has.Clone()).Block(Id("numTags").Op("++")))
-		w := []Code{Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Lit(fm.f.Tag))}
-		if p.Width > 0 {
-			w = append(w, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Lit(p.Width)))
-		} else {
-			w = append(w, Id("sz").Op(":=").Lit(0))
+		uvarint := func(v Code) Code {
+			return Id("b").Op("=").Add(sc.call("AppendUvarint", "appendUvarint", Id("b"), v))
+		}
+		var w []Code
+		switch {
+		case p.Width > 0 && fm.f.Tag < 0x80 && p.Width < 0x80:
+			// Both are one byte.
+			w = []Code{Id("b").Op("=").Append(Id("b"), Lit(fm.f.Tag), Lit(p.Width))}
+		case p.Width > 0:
+			w = []Code{uvarint(Lit(fm.f.Tag)), uvarint(Lit(p.Width))}
+		default:
+			w = []Code{uvarint(Lit(fm.f.Tag)), Id("sz").Op(":=").Lit(0)}
 			w = append(w, valueSize(fm, val.Clone(), true, sc, "sz")...)
-			w = append(w, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("sz"))))
+			w = append(w, uvarint(Uint32().Call(Id("sz"))))
 		}
 		w = append(w, appendValue(fm, val.Clone(), true, sc)...)
 		writes = append(writes, If(has.Clone()).Block(w...))
 	}
-	out = append(out, Id("b").Op("=").Add(rt("AppendUvarint")).Call(Id("b"), Uint32().Call(Id("numTags"))))
+	out = append(out, Id("b").Op("=").Add(sc.call("AppendUvarint", "appendUvarint", Id("b"), Uint32().Call(Id("numTags")))))
 	out = append(out, writes...)
 	return append(out, Id("b").Op("=").Add(rt("AppendTags")).Call(Id("b"), unknown.Clone()))
 }

@@ -70,7 +70,7 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 	switch t.Kind {
 	case schema.KindString:
 		if !fm.nullable {
-			return []Code{tooLong(val), Id("b").Op("=").Add(sc.writeCall("AppendString", Id("b"), val, lengths))}
+			return []Code{tooLong(val), writeOne("AppendString", val, lengths)}
 		}
 		out := nullGuard(Op("!").Add(val).Dot("Valid"))
 		out = append(out, If(Add(val).Dot("Valid").Op("&&").Len(Add(val).Dot("Value")).Op(">").Add(rt("MaxStringLen"))).Block(tooLongErr()))

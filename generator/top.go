@@ -66,40 +66,37 @@ func emitTopMethods(f *File, sm *structModel) {
 	)
 	f.Line()
 	docComment(f, "Decode resets m, decodes it from src at version and returns the number of\nbytes read. Strings and byte slices are copied, never aliasing src: unchanged\nstrings are kept, and byte slices already in m are reused as buffers (a byte\nslice assigned to m may be overwritten).")
-	decode := func(alias string) []Code {
-		return []Code{
-			Var().Id("d").Add(rt("Decoder")),
-			Id("end").Op(":=").Lit(0),
-			If(Id("d").Dot("Begin").Call(Id("src"), Id("version"), Lit(minV), Lit(maxV), Id(alias))).Block(
-				Id("end").Op("=").Id("m").Dot("decode").Call(Op("&").Id("d"), Lit(0), Id("version")),
-			),
-			Return(Id("d").Dot("Finish").Call(Lit(spec.Name), Id("version"), Id("end"))),
+	decode := func(alias bool) []Code {
+		body := []Code{If(unsupported()).Block(
+			Return(Lit(0), rt("UnsupportedVersion").Call(Lit("decode"), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV))),
+		)}
+		init := "Init"
+		if alias {
+			init = "InitAliased"
+			body = append(body, Id("m").Dot("aliased").Op("=").True())
+		} else {
+			body = append(body, If(Id("m").Dot("aliased")).Block(
+				Comment("Drop everything that points into an earlier caller's buffer."),
+				Op("*").Id("m").Op("=").Id(sm.goName).Values(),
+			))
 		}
+		// The Decoder stays on this stack only while decode is called
+		// directly, which is why each message keeps these few lines.
+		return append(body,
+			Var().Id("d").Add(rt("Decoder")),
+			Id("d").Dot(init).Call(Id("src")),
+			Return(Id("d").Dot("Finish").Call(Lit(spec.Name), Id("version"), Id("m").Dot("decode").Call(Op("&").Id("d"), Lit(0), Id("version")))),
+		)
 	}
-	f.Func().Add(recv()).Id("Decode").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode("copied")...)
+	f.Func().Add(recv()).Id("Decode").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode(false)...)
 	f.Line()
 	docComment(f, "DecodeAliased is Decode, but strings and byte slices point into src, which\nmust stay unchanged while m is in use. It allocates nothing once m's slices\nhave grown to fit.")
-	f.Func().Add(recv()).Id("DecodeAliased").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode("aliased")...)
+	f.Func().Add(recv()).Id("DecodeAliased").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode(true)...)
 	f.Line()
-}
-
-// aliasedDecl is the start of a message's decode: a message that held
-// strings and byte slices pointing into an earlier caller's buffer drops
-// them before a decode that copies (which would otherwise keep a string
-// equal to the one read, still pointing there).
-func aliasedDecl(sm *structModel) []Code {
-	return []Code{
-		If(Id("m").Dot("aliased").Op("&&").Op("!").Id("d").Dot("Aliased").Call()).Block(
-			Op("*").Id("m").Op("=").Id(sm.goName).Values(),
-		),
-		Id("m").Dot("aliased").Op("=").Id("d").Dot("Aliased").Call(),
-	}
 }
 
 // emitMessageHelpers writes what every message's AppendTo shares, once for
-// the package (the version check, the buffer sizing, the errors), and the
-// constants Decode and DecodeAliased pass. Decode keeps its own few lines:
-// its Decoder stays on its stack only while decode is called directly.
+// the package: the version check, the buffer sizing and the errors.
 func emitMessageHelpers(f *File) {
 	f.Line()
 	docComment(f, "message is what the package's shared codec paths need of a message.")
@@ -107,12 +104,6 @@ func emitMessageHelpers(f *File) {
 		Id("SpecName").Params().String(),
 		Id("size").Params(Id("version").Int16()).Int(),
 		Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()),
-	)
-	f.Line()
-	docComment(f, "How a decode keeps strings and byte slices: copied (Decode) or pointing\ninto the input (DecodeAliased).")
-	f.Const().Defs(
-		Id("copied").Op("=").False(),
-		Id("aliased").Op("=").True(),
 	)
 	f.Line()
 	docComment(f, "appendMessage is every message's AppendTo: lo and hi are the versions\ngenerated.")

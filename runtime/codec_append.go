@@ -143,10 +143,6 @@ func Extend(b []byte, n int) ([]byte, []byte) {
 	return b, b[l:]
 }
 
-// extendSlow is Extend's growth, out of line for the same reason as
-// appendLen: Extend is inlined into every generated append method.
-//
-//go:noinline
 func extendSlow(b []byte, n int) []byte {
 	return append(b, make([]byte, n)...)[:len(b)]
 }

@@ -42,35 +42,12 @@ type Decoder struct {
 // so that every later read fails at once.
 const stopped = math.MaxInt
 
-// Init prepares d to decode src, copying strings and byte slices out of it:
-// Begin without the version check, for code generated before Begin.
+// Init prepares d to decode src, copying strings and byte slices out of it.
 func (d *Decoder) Init(src []byte) { *d = Decoder{buf: src} }
 
 // InitAliased prepares d to decode src with strings and byte slices pointing
-// into src: Begin without the version check, for code generated before
-// Begin.
+// into src.
 func (d *Decoder) InitAliased(src []byte) { *d = Decoder{buf: src, alias: true} }
-
-// Begin prepares d to decode src at version: strings and byte slices point
-// into src when alias is set (DecodeAliased), and are copied out of it
-// otherwise. It reports false when version is outside lo to hi, the
-// versions generated; Finish then returns ErrUnsupportedVersion. Not
-// inlined: every message's Decode and DecodeAliased call it.
-//
-//go:noinline
-func (d *Decoder) Begin(src []byte, version, lo, hi int16, alias bool) bool {
-	*d = Decoder{buf: src, alias: alias}
-	if version < lo || version > hi {
-		d.bad = true
-		d.err = &Error{Op: "decode", Offset: 0, Err: ErrUnsupportedVersion,
-			Detail: fmt.Sprintf("valid versions are %d to %d", lo, hi)}
-		return false
-	}
-	return true
-}
-
-// Aliased reports whether strings and byte slices point into the input.
-func (d *Decoder) Aliased() bool { return d.alias }
 
 // Failed reports whether a read has failed.
 func (d *Decoder) Failed() bool { return d.bad }
@@ -88,10 +65,7 @@ func (d *Decoder) fail(at int, field string, err error, detail string) int {
 	return stopped
 }
 
-// short fails a read of need bytes at offset at. Not inlined: the reads
-// that call it are, into every decode method, where the failure is cold.
-//
-//go:noinline
+// short fails a read of need bytes at offset at.
 func (d *Decoder) short(at, need int, field string) int {
 	if !d.bad {
 		d.bad, d.at, d.need, d.field = true, at, need, field

@@ -11,8 +11,10 @@ import (
 // decodeWith runs read over src with a Decoder and returns what Finish says.
 func decodeWith(src []byte, alias bool, read func(d *Decoder, off int) int) (*Decoder, int, error) {
 	var d Decoder
-	if !d.Begin(src, 7, 0, 9, alias) {
-		panic("version 7 is in 0 to 9")
+	if alias {
+		d.InitAliased(src)
+	} else {
+		d.Init(src)
 	}
 	end := read(&d, 0)
 	n, err := d.Finish("M", 7, end)
@@ -85,41 +87,6 @@ func TestDecoderRuns(t *testing.T) {
 		return d.FailRun(off, []int{2, 6}, []string{"A", "B"})
 	})
 	failure(t, err, ErrShortBuffer, "B", 2)
-}
-
-func TestDecoderBegin(t *testing.T) {
-	for _, c := range []struct {
-		version int16
-		ok      bool
-	}{{-1, false}, {0, true}, {3, true}, {4, true}, {5, false}} {
-		for _, alias := range []bool{false, true} {
-			var d Decoder
-			ok := d.Begin([]byte{1}, c.version, 0, 4, alias)
-			assert.Equal(t, c.ok, ok, "version %d", c.version)
-			assert.Equal(t, alias, d.Aliased())
-			n, err := d.Finish("M", c.version, 0)
-			assert.Zero(t, n)
-			if c.ok {
-				assert.NoError(t, err)
-				continue
-			}
-			var e *Error
-			require.ErrorAs(t, err, &e)
-			assert.ErrorIs(t, err, ErrUnsupportedVersion)
-			assert.Equal(t, "M", e.Message)
-			assert.Equal(t, c.version, e.Version)
-			assert.Equal(t, "decode", e.Op)
-			assert.Zero(t, e.Offset)
-			assert.ErrorContains(t, err, "valid versions are 0 to 4")
-		}
-	}
-	// Begin forgets an earlier decode's failure.
-	var d Decoder
-	require.False(t, d.Begin(nil, 9, 0, 4, false))
-	require.True(t, d.Begin(nil, 1, 0, 4, false))
-	n, err := d.Finish("M", 1, 0)
-	assert.NoError(t, err)
-	assert.Zero(t, n)
 }
 
 func TestDecoderFailFixed(t *testing.T) {

@@ -14,10 +14,7 @@ func Grow[T any](s []T, n int) []T {
 	return grow(s, n)
 }
 
-// grow is Grow for an s without the capacity, or a null or empty array:
-// not inlined, so that the fast path of Grow is all its callers compile.
-//
-//go:noinline
+// grow is Grow for an s without the capacity, or a null or empty array.
 func grow[T any](s []T, n int) []T {
 	if n < 0 {
 		return nil

@@ -86,24 +86,29 @@ func (m *CommonStructsExample) AppendTo(dst []byte, version int16) ([]byte, erro
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *CommonStructsExample) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 1, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 1 {
+		return 0, runtime.UnsupportedVersion("decode", "CommonStructsExample", version, 0, 1)
 	}
-	return d.Finish("CommonStructsExample", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = CommonStructsExample{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("CommonStructsExample", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *CommonStructsExample) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 1, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 1 {
+		return 0, runtime.UnsupportedVersion("decode", "CommonStructsExample", version, 0, 1)
 	}
-	return d.Finish("CommonStructsExample", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("CommonStructsExample", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -151,7 +156,7 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 		if len(e.Host) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("Host"), "Backups", i)
 		}
-		b = appendString(b, e.Host, lengths)
+		b = runtime.AppendString(b, e.Host, lengths)
 		b = runtime.AppendUint16(b, e.Port)
 		if len(e.UnknownTags) == 0 && version == 1 {
 			b = append(b, 0)
@@ -177,18 +182,12 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 }
 
 func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = CommonStructsExample{}
-	}
-	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version == 1)
 	var n int
 	off = d.Within(off, m.Primary.decode(d, off, version), "Primary")
 	n, off = d.ArrayLen(off, lengths, 3, "Backups")
 	if n > cap(m.Backups) || m.Backups == nil {
-		s := make([]CommonStructsExampleEndpoint, n)
-		copy(s, m.Backups[:cap(m.Backups)])
-		m.Backups = s
+		m.Backups = append(make([]CommonStructsExampleEndpoint, 0, n), m.Backups[:cap(m.Backups)]...)
 	}
 	m.Backups = m.Backups[:n]
 	for i, elems := 0, m.Backups; i < len(elems); i++ {
@@ -207,9 +206,7 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 	if version == 1 {
 		n, off = d.ArrayLen(off, lengths, 5, "Clusters")
 		if n > cap(m.Clusters) || m.Clusters == nil {
-			s := make([]CommonStructsExampleCluster, n)
-			copy(s, m.Clusters[:cap(m.Clusters)])
-			m.Clusters = s
+			m.Clusters = append(make([]CommonStructsExampleCluster, 0, n), m.Clusters[:cap(m.Clusters)]...)
 		}
 		m.Clusters = m.Clusters[:n]
 		for i := range m.Clusters {
@@ -288,7 +285,7 @@ func (m *CommonStructsExampleEndpoint) appendTo(b []byte, version int16) ([]byte
 	if len(m.Host) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("Host")
 	}
-	b = appendString(b, m.Host, lengths)
+	b = runtime.AppendString(b, m.Host, lengths)
 	b = runtime.AppendUint16(b, m.Port)
 	if len(m.UnknownTags) == 0 && version == 1 {
 		b = append(b, 0)
@@ -354,7 +351,7 @@ func (m *CommonStructsExampleCluster) appendTo(b []byte, version int16) ([]byte,
 	if len(m.ClusterID) > runtime.MaxStringLen {
 		return b, runtime.StringTooLongError("ClusterId")
 	}
-	b = appendString(b, m.ClusterID, runtime.Compact)
+	b = runtime.AppendString(b, m.ClusterID, runtime.Compact)
 	if b, err = m.Controller.appendTo(b, version); err != nil {
 		return b, runtime.Within(err, "Controller")
 	}

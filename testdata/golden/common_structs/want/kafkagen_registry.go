@@ -35,13 +35,6 @@ type message interface {
 	appendTo(b []byte, version int16) ([]byte, error)
 }
 
-// How a decode keeps strings and byte slices: copied (Decode) or pointing
-// into the input (DecodeAliased).
-const (
-	copied  = false
-	aliased = true
-)
-
 // appendMessage is every message's AppendTo: lo and hi are the versions
 // generated.
 func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error) {
@@ -66,11 +59,6 @@ func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error)
 //go:noinline
 func appendArrayLen(b []byte, n int, l runtime.Lengths) []byte {
 	return runtime.AppendArrayLen(b, n, l)
-}
-
-//go:noinline
-func appendString(b []byte, s string, l runtime.Lengths) []byte {
-	return runtime.AppendString(b, s, l)
 }
 
 //go:noinline

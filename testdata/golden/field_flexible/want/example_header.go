@@ -93,24 +93,29 @@ func (m *ExampleHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *ExampleHeader) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 3, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 3 {
+		return 0, runtime.UnsupportedVersion("decode", "ExampleHeader", version, 0, 3)
 	}
-	return d.Finish("ExampleHeader", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = ExampleHeader{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ExampleHeader", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *ExampleHeader) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 3, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 3 {
+		return 0, runtime.UnsupportedVersion("decode", "ExampleHeader", version, 0, 3)
 	}
-	return d.Finish("ExampleHeader", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ExampleHeader", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -142,7 +147,7 @@ func (m *ExampleHeader) size(version int16) int {
 func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = runtime.Extend(b, 6)
+	b, p = extend(b, 6)
 	_ = p[5]
 	binary.BigEndian.PutUint16(p[0:], uint16(m.RequestAPIKey))
 	binary.BigEndian.PutUint32(p[2:], uint32(m.CorrelationID))
@@ -165,10 +170,6 @@ func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *ExampleHeader) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = ExampleHeader{}
-	}
-	m.aliased = d.Aliased()
 	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
 		m.RequestAPIKey = int16(binary.BigEndian.Uint16(p[0:]))

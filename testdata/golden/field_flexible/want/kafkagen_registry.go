@@ -35,13 +35,6 @@ type message interface {
 	appendTo(b []byte, version int16) ([]byte, error)
 }
 
-// How a decode keeps strings and byte slices: copied (Decode) or pointing
-// into the input (DecodeAliased).
-const (
-	copied  = false
-	aliased = true
-)
-
 // appendMessage is every message's AppendTo: lo and hi are the versions
 // generated.
 func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error) {
@@ -62,6 +55,11 @@ func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error)
 
 // The functions below wrap runtime functions for code that runs once per
 // message: a call there compiles to a fraction of an inlined copy.
+
+//go:noinline
+func extend(b []byte, n int) ([]byte, []byte) {
+	return runtime.Extend(b, n)
+}
 
 //go:noinline
 func readTags(d *runtime.Decoder, off int, tags *runtime.Tags) int {

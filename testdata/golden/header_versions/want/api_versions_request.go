@@ -91,24 +91,29 @@ func (m *APIVersionsRequest) AppendTo(dst []byte, version int16) ([]byte, error)
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *APIVersionsRequest) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 3, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 3 {
+		return 0, runtime.UnsupportedVersion("decode", "ApiVersionsRequest", version, 0, 3)
 	}
-	return d.Finish("ApiVersionsRequest", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = APIVersionsRequest{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ApiVersionsRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *APIVersionsRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 3, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 3 {
+		return 0, runtime.UnsupportedVersion("decode", "ApiVersionsRequest", version, 0, 3)
 	}
-	return d.Finish("ApiVersionsRequest", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ApiVersionsRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -145,10 +150,6 @@ func (m *APIVersionsRequest) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *APIVersionsRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = APIVersionsRequest{}
-	}
-	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version == 3)
 	if version == 3 {
 		m.ClientSoftwareName, off = d.String(off, lengths, m.ClientSoftwareName, "ClientSoftwareName")

@@ -94,24 +94,29 @@ func (m *ControlledShutdownRequest) AppendTo(dst []byte, version int16) ([]byte,
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *ControlledShutdownRequest) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 3, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 3 {
+		return 0, runtime.UnsupportedVersion("decode", "ControlledShutdownRequest", version, 0, 3)
 	}
-	return d.Finish("ControlledShutdownRequest", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = ControlledShutdownRequest{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ControlledShutdownRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *ControlledShutdownRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 3, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 3 {
+		return 0, runtime.UnsupportedVersion("decode", "ControlledShutdownRequest", version, 0, 3)
 	}
-	return d.Finish("ControlledShutdownRequest", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ControlledShutdownRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -138,10 +143,6 @@ func (m *ControlledShutdownRequest) appendTo(b []byte, version int16) ([]byte, e
 }
 
 func (m *ControlledShutdownRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = ControlledShutdownRequest{}
-	}
-	m.aliased = d.Aliased()
 	m.BrokerID, off = readInt32(d, off, "BrokerId")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 3 {

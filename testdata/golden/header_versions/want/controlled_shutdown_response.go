@@ -91,24 +91,29 @@ func (m *ControlledShutdownResponse) AppendTo(dst []byte, version int16) ([]byte
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *ControlledShutdownResponse) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 3, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 3 {
+		return 0, runtime.UnsupportedVersion("decode", "ControlledShutdownResponse", version, 0, 3)
 	}
-	return d.Finish("ControlledShutdownResponse", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = ControlledShutdownResponse{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("ControlledShutdownResponse", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *ControlledShutdownResponse) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 3, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 3 {
+		return 0, runtime.UnsupportedVersion("decode", "ControlledShutdownResponse", version, 0, 3)
 	}
-	return d.Finish("ControlledShutdownResponse", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("ControlledShutdownResponse", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -135,10 +140,6 @@ func (m *ControlledShutdownResponse) appendTo(b []byte, version int16) ([]byte, 
 }
 
 func (m *ControlledShutdownResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = ControlledShutdownResponse{}
-	}
-	m.aliased = d.Aliased()
 	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 3 {

@@ -71,13 +71,6 @@ type message interface {
 	appendTo(b []byte, version int16) ([]byte, error)
 }
 
-// How a decode keeps strings and byte slices: copied (Decode) or pointing
-// into the input (DecodeAliased).
-const (
-	copied  = false
-	aliased = true
-)
-
 // appendMessage is every message's AppendTo: lo and hi are the versions
 // generated.
 func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error) {

@@ -105,24 +105,29 @@ func (m *HexDefaults) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *HexDefaults) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "HexDefaults", version, 0, 0)
 	}
-	return d.Finish("HexDefaults", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = HexDefaults{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("HexDefaults", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *HexDefaults) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "HexDefaults", version, 0, 0)
 	}
-	return d.Finish("HexDefaults", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("HexDefaults", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -144,7 +149,7 @@ func (m *HexDefaults) size(version int16) int {
 
 func (m *HexDefaults) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b, p = runtime.Extend(b, 33)
+	b, p = extend(b, 33)
 	_ = p[32]
 	p[0] = byte(m.MaxInt8)
 	binary.BigEndian.PutUint16(p[1:], uint16(m.MaxInt16))
@@ -158,10 +163,6 @@ func (m *HexDefaults) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *HexDefaults) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = HexDefaults{}
-	}
-	m.aliased = d.Aliased()
 	if p := d.Fixed(off, 33); p != nil {
 		_ = p[32]
 		m.MaxInt8 = int8(p[0])

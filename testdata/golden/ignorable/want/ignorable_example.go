@@ -94,24 +94,29 @@ func (m *IgnorableExample) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *IgnorableExample) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 2, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 2 {
+		return 0, runtime.UnsupportedVersion("decode", "IgnorableExample", version, 0, 2)
 	}
-	return d.Finish("IgnorableExample", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = IgnorableExample{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("IgnorableExample", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *IgnorableExample) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 2, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 2 {
+		return 0, runtime.UnsupportedVersion("decode", "IgnorableExample", version, 0, 2)
 	}
-	return d.Finish("IgnorableExample", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("IgnorableExample", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -189,10 +194,6 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *IgnorableExample) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = IgnorableExample{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	m.Always, off = readInt32(d, off, "Always")
 	if version >= 1 {
@@ -212,7 +213,7 @@ func (m *IgnorableExample) decode(d *runtime.Decoder, off int, version int16) in
 	}
 	if version <= 1 {
 		n, off = d.ArrayLen(off, runtime.Classic, 1, "Legacy")
-		m.Legacy = runtime.Grow(m.Legacy, n)
+		m.Legacy = growStrings(m.Legacy, n)
 		for i := range m.Legacy {
 			m.Legacy[i], off = d.String(off, runtime.Classic, m.Legacy[i], "Legacy")
 		}

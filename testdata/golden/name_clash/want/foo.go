@@ -105,24 +105,29 @@ func (m *Foo) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *Foo) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "Foo", version, 0, 0)
 	}
-	return d.Finish("Foo", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = Foo{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("Foo", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *Foo) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "Foo", version, 0, 0)
 	}
-	return d.Finish("Foo", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("Foo", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -154,7 +159,7 @@ func (m *Foo) size(version int16) int {
 func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = runtime.Extend(b, 5)
+	b, p = extend(b, 5)
 	_ = p[4]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.Size_))
 	p[4] = runtime.Bool8(m.Reset_)
@@ -162,7 +167,7 @@ func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, runtime.StringTooLongError("UnknownTags")
 	}
 	b = appendString(b, m.UnknownTags_, runtime.Compact)
-	b, p = runtime.Extend(b, 8)
+	b, p = extend(b, 8)
 	_ = p[7]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ID))
 	binary.BigEndian.PutUint32(p[4:], uint32(m.ID_))
@@ -186,10 +191,6 @@ func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = Foo{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	if p := d.Fixed(off, 5); p != nil {
 		_ = p[4]
@@ -210,9 +211,7 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	}
 	n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
 	if n > cap(m.Bars) || m.Bars == nil {
-		s := make([]FooBar2, n)
-		copy(s, m.Bars[:cap(m.Bars)])
-		m.Bars = s
+		m.Bars = append(make([]FooBar2, 0, n), m.Bars[:cap(m.Bars)]...)
 	}
 	m.Bars = m.Bars[:n]
 	for i, elems := 0, m.Bars; i < len(elems); i++ {

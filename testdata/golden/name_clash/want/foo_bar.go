@@ -82,24 +82,29 @@ func (m *FooBar) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *FooBar) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "FooBar", version, 0, 0)
 	}
-	return d.Finish("FooBar", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = FooBar{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("FooBar", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *FooBar) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "FooBar", version, 0, 0)
 	}
-	return d.Finish("FooBar", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("FooBar", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -144,17 +149,11 @@ func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = FooBar{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	off = d.Within(off, m.Baz.decode(d, off, version), "Baz")
 	n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
 	if n > cap(m.Qux) || m.Qux == nil {
-		s := make([]FooBarQux, n)
-		copy(s, m.Qux[:cap(m.Qux)])
-		m.Qux = s
+		m.Qux = append(make([]FooBarQux, 0, n), m.Qux[:cap(m.Qux)]...)
 	}
 	m.Qux = m.Qux[:n]
 	for i, elems := 0, m.Qux; i < len(elems); i++ {

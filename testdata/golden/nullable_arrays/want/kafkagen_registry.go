@@ -35,13 +35,6 @@ type message interface {
 	appendTo(b []byte, version int16) ([]byte, error)
 }
 
-// How a decode keeps strings and byte slices: copied (Decode) or pointing
-// into the input (DecodeAliased).
-const (
-	copied  = false
-	aliased = true
-)
-
 // appendMessage is every message's AppendTo: lo and hi are the versions
 // generated.
 func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error) {
@@ -69,8 +62,23 @@ func appendArrayLen(b []byte, n int, l runtime.Lengths) []byte {
 }
 
 //go:noinline
-func appendString(b []byte, s string, l runtime.Lengths) []byte {
-	return runtime.AppendString(b, s, l)
+func growBytes(s [][]byte, n int) [][]byte {
+	return runtime.Grow(s, n)
+}
+
+//go:noinline
+func growInt32s(s []int32, n int) []int32 {
+	return runtime.Grow(s, n)
+}
+
+//go:noinline
+func growInt64s(s []int64, n int) []int64 {
+	return runtime.Grow(s, n)
+}
+
+//go:noinline
+func growStrings(s []string, n int) []string {
+	return runtime.Grow(s, n)
 }
 
 //go:noinline

@@ -94,24 +94,29 @@ func (m *NullableArrays) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *NullableArrays) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 2, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 2 {
+		return 0, runtime.UnsupportedVersion("decode", "NullableArrays", version, 0, 2)
 	}
-	return d.Finish("NullableArrays", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = NullableArrays{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("NullableArrays", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *NullableArrays) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 2, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 2 {
+		return 0, runtime.UnsupportedVersion("decode", "NullableArrays", version, 0, 2)
 	}
-	return d.Finish("NullableArrays", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("NullableArrays", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -209,7 +214,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 		if len(e.Key) > runtime.MaxStringLen {
 			return b, runtime.WithinElem(runtime.StringTooLongError("Key"), "Items", i)
 		}
-		b = appendString(b, e.Key, lengths)
+		b = runtime.AppendString(b, e.Key, lengths)
 		b = runtime.AppendNullBytes(b, e.Payload, lengths)
 		if len(e.UnknownTags) == 0 && version == 2 {
 			b = append(b, 0)
@@ -240,14 +245,10 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = NullableArrays{}
-	}
-	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version == 2)
 	var n int
 	n, off = d.NullArrayLen(off, lengths, 4, "BrokerIds")
-	m.BrokerIDs = runtime.Grow(m.BrokerIDs, n)
+	m.BrokerIDs = growInt32s(m.BrokerIDs, n)
 	for i := range m.BrokerIDs {
 		m.BrokerIDs[i], off = d.Int32(off, "BrokerIds")
 	}
@@ -256,12 +257,12 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 	} else {
 		n, off = d.ArrayLen(off, lengths, 1, "Names")
 	}
-	m.Names = runtime.Grow(m.Names, n)
+	m.Names = growStrings(m.Names, n)
 	for i := range m.Names {
 		m.Names[i], off = d.String(off, lengths, m.Names[i], "Names")
 	}
 	n, off = d.NullArrayLen(off, lengths, 8, "Values")
-	m.Values = runtime.Grow(m.Values, n)
+	m.Values = growInt64s(m.Values, n)
 	for i := range m.Values {
 		m.Values[i], off = d.Int64(off, "Values")
 	}
@@ -270,9 +271,8 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 	case n < 0:
 		m.Items = nil
 	case n > cap(m.Items) || m.Items == nil:
-		s := make([]NullableArraysItem, n)
-		copy(s, m.Items[:cap(m.Items)])
-		m.Items = s
+		m.Items = append(make([]NullableArraysItem, 0, n), m.Items[:cap(m.Items)]...)
+		m.Items = m.Items[:n]
 	default:
 		m.Items = m.Items[:n]
 	}
@@ -295,7 +295,7 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 		} else {
 			n, off = d.ArrayLen(off, lengths, 1, "Blobs")
 		}
-		m.Blobs = runtime.Grow(m.Blobs, n)
+		m.Blobs = growBytes(m.Blobs, n)
 		for i := range m.Blobs {
 			m.Blobs[i], off = d.Bytes(off, lengths, m.Blobs[i], "Blobs")
 		}

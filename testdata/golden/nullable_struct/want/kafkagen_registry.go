@@ -35,13 +35,6 @@ type message interface {
 	appendTo(b []byte, version int16) ([]byte, error)
 }
 
-// How a decode keeps strings and byte slices: copied (Decode) or pointing
-// into the input (DecodeAliased).
-const (
-	copied  = false
-	aliased = true
-)
-
 // appendMessage is every message's AppendTo: lo and hi are the versions
 // generated.
 func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error) {
@@ -81,6 +74,11 @@ func appendInt64(b []byte, v int64) []byte {
 //go:noinline
 func appendString(b []byte, s string, l runtime.Lengths) []byte {
 	return runtime.AppendString(b, s, l)
+}
+
+//go:noinline
+func appendUvarint(b []byte, v uint32) []byte {
+	return runtime.AppendUvarint(b, v)
 }
 
 //go:noinline

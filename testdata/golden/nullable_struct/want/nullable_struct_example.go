@@ -90,24 +90,29 @@ func (m *NullableStructExample) AppendTo(dst []byte, version int16) ([]byte, err
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *NullableStructExample) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 4, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 4 {
+		return 0, runtime.UnsupportedVersion("decode", "NullableStructExample", version, 0, 4)
 	}
-	return d.Finish("NullableStructExample", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = NullableStructExample{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("NullableStructExample", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *NullableStructExample) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 4, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 4 {
+		return 0, runtime.UnsupportedVersion("decode", "NullableStructExample", version, 0, 4)
 	}
-	return d.Finish("NullableStructExample", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("NullableStructExample", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -206,15 +211,15 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 		if hasTag1 {
 			numTags++
 		}
-		b = runtime.AppendUvarint(b, uint32(numTags))
+		b = appendUvarint(b, uint32(numTags))
 		if hasTag0 {
-			b = runtime.AppendUvarint(b, 0)
+			b = appendUvarint(b, 0)
 			sz := 0
 			sz += 1
 			if m.Checkpoint != nil {
 				sz += m.Checkpoint.size(version)
 			}
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = appendUvarint(b, uint32(sz))
 			if m.Checkpoint == nil {
 				b = append(b, 0)
 			} else {
@@ -225,13 +230,13 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 			}
 		}
 		if hasTag1 {
-			b = runtime.AppendUvarint(b, 1)
+			b = appendUvarint(b, 1)
 			sz := 0
 			sz += 1
 			if m.Hint != nil {
 				sz += m.Hint.size(version)
 			}
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = appendUvarint(b, uint32(sz))
 			if m.Hint == nil {
 				b = append(b, 0)
 			} else {
@@ -249,10 +254,6 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 }
 
 func (m *NullableStructExample) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = NullableStructExample{}
-	}
-	m.aliased = d.Aliased()
 	var present bool
 	if version < 3 {
 		m.Checkpoint = nil

@@ -35,13 +35,6 @@ type message interface {
 	appendTo(b []byte, version int16) ([]byte, error)
 }
 
-// How a decode keeps strings and byte slices: copied (Decode) or pointing
-// into the input (DecodeAliased).
-const (
-	copied  = false
-	aliased = true
-)
-
 // appendMessage is every message's AppendTo: lo and hi are the versions
 // generated.
 func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error) {
@@ -66,6 +59,11 @@ func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error)
 //go:noinline
 func appendFloat64(b []byte, v float64) []byte {
 	return runtime.AppendFloat64(b, v)
+}
+
+//go:noinline
+func extend(b []byte, n int) ([]byte, []byte) {
+	return runtime.Extend(b, n)
 }
 
 //go:noinline

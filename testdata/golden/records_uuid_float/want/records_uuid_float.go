@@ -102,24 +102,29 @@ func (m *RecordsUUIDFloat) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *RecordsUUIDFloat) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 1, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 1 {
+		return 0, runtime.UnsupportedVersion("decode", "RecordsUuidFloat", version, 0, 1)
 	}
-	return d.Finish("RecordsUuidFloat", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = RecordsUUIDFloat{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("RecordsUuidFloat", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *RecordsUUIDFloat) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 1, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 1 {
+		return 0, runtime.UnsupportedVersion("decode", "RecordsUuidFloat", version, 0, 1)
 	}
-	return d.Finish("RecordsUuidFloat", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("RecordsUuidFloat", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -153,7 +158,7 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = runtime.AppendNullBytes(b, m.Records, lengths)
 	b = runtime.AppendBytes(b, m.MoreRecords, lengths)
-	b, p = runtime.Extend(b, 40)
+	b, p = extend(b, 40)
 	_ = p[39]
 	copy(p[0:16], m.ProcessID[:])
 	copy(p[16:32], m.ZeroID[:])
@@ -171,10 +176,6 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *RecordsUUIDFloat) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = RecordsUUIDFloat{}
-	}
-	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version == 1)
 	m.Records, off = d.NullBytes(off, lengths, m.Records, "Records")
 	m.MoreRecords, off = d.Bytes(off, lengths, m.MoreRecords, "MoreRecords")

@@ -78,24 +78,29 @@ func (m *EchoRecord) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *EchoRecord) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "EchoRecord", version, 0, 0)
 	}
-	return d.Finish("EchoRecord", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = EchoRecord{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("EchoRecord", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *EchoRecord) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 0, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 0 {
+		return 0, runtime.UnsupportedVersion("decode", "EchoRecord", version, 0, 0)
 	}
-	return d.Finish("EchoRecord", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("EchoRecord", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -124,10 +129,6 @@ func (m *EchoRecord) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *EchoRecord) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = EchoRecord{}
-	}
-	m.aliased = d.Aliased()
 	m.Message, off = d.String(off, runtime.Compact, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]
 	off = readTags(d, off, &m.UnknownTags)

@@ -91,24 +91,29 @@ func (m *EchoRequest) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *EchoRequest) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 2, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 2 {
+		return 0, runtime.UnsupportedVersion("decode", "EchoRequest", version, 0, 2)
 	}
-	return d.Finish("EchoRequest", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = EchoRequest{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("EchoRequest", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *EchoRequest) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 2, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 2 {
+		return 0, runtime.UnsupportedVersion("decode", "EchoRequest", version, 0, 2)
 	}
-	return d.Finish("EchoRequest", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("EchoRequest", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -141,10 +146,6 @@ func (m *EchoRequest) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *EchoRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = EchoRequest{}
-	}
-	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version == 2)
 	m.Message, off = d.String(off, lengths, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]

@@ -35,13 +35,6 @@ type message interface {
 	appendTo(b []byte, version int16) ([]byte, error)
 }
 
-// How a decode keeps strings and byte slices: copied (Decode) or pointing
-// into the input (DecodeAliased).
-const (
-	copied  = false
-	aliased = true
-)
-
 // appendMessage is every message's AppendTo: lo and hi are the versions
 // generated.
 func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error) {
@@ -96,6 +89,21 @@ func appendString(b []byte, s string, l runtime.Lengths) []byte {
 //go:noinline
 func appendUUID(b []byte, v runtime.UUID) []byte {
 	return runtime.AppendUUID(b, v)
+}
+
+//go:noinline
+func appendUvarint(b []byte, v uint32) []byte {
+	return runtime.AppendUvarint(b, v)
+}
+
+//go:noinline
+func extend(b []byte, n int) ([]byte, []byte) {
+	return runtime.Extend(b, n)
+}
+
+//go:noinline
+func growInt32s(s []int32, n int) []int32 {
+	return runtime.Grow(s, n)
 }
 
 //go:noinline

@@ -117,24 +117,29 @@ func (m *TaggedExample) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *TaggedExample) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 3, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 3 {
+		return 0, runtime.UnsupportedVersion("decode", "TaggedExample", version, 0, 3)
 	}
-	return d.Finish("TaggedExample", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = TaggedExample{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("TaggedExample", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *TaggedExample) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 3, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 3 {
+		return 0, runtime.UnsupportedVersion("decode", "TaggedExample", version, 0, 3)
 	}
-	return d.Finish("TaggedExample", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("TaggedExample", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -283,67 +288,62 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 		if hasTag8 {
 			numTags++
 		}
-		b = runtime.AppendUvarint(b, uint32(numTags))
+		b = appendUvarint(b, uint32(numTags))
 		if hasTag0 {
-			b = runtime.AppendUvarint(b, 0)
-			b = runtime.AppendUvarint(b, 4)
+			b = append(b, 0, 4)
 			b = appendInt32(b, m.LeaderEpoch)
 		}
 		if hasTag1 {
-			b = runtime.AppendUvarint(b, 1)
+			b = appendUvarint(b, 1)
 			sz := 0
 			sz += runtime.SizeString(len(m.ClientName), runtime.Compact)
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = appendUvarint(b, uint32(sz))
 			if len(m.ClientName) > runtime.MaxStringLen {
 				return b, runtime.StringTooLongError("ClientName")
 			}
 			b = appendString(b, m.ClientName, runtime.Compact)
 		}
 		if hasTag2 {
-			b = runtime.AppendUvarint(b, 2)
+			b = appendUvarint(b, 2)
 			sz := 0
 			sz += runtime.SizeNullString(m.Rack, runtime.Compact)
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = appendUvarint(b, uint32(sz))
 			if m.Rack.Valid && len(m.Rack.Value) > runtime.MaxStringLen {
 				return b, runtime.StringTooLongError("Rack")
 			}
 			b = runtime.AppendNullString(b, m.Rack, runtime.Compact)
 		}
 		if hasTag3 {
-			b = runtime.AppendUvarint(b, 3)
+			b = appendUvarint(b, 3)
 			sz := 0
 			sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = appendUvarint(b, uint32(sz))
 			b = appendArrayLen(b, len(m.Replicas), runtime.Compact)
 			for _, e := range m.Replicas {
 				b = runtime.AppendInt32(b, e)
 			}
 		}
 		if hasTag4 {
-			b = runtime.AppendUvarint(b, 4)
-			b = runtime.AppendUvarint(b, 1)
+			b = append(b, 4, 1)
 			b = appendBool(b, m.Enabled)
 		}
 		if hasTag5 {
-			b = runtime.AppendUvarint(b, 5)
-			b = runtime.AppendUvarint(b, 16)
+			b = append(b, 5, 16)
 			b = appendUUID(b, m.TopicID)
 		}
 		if hasTag6 {
-			b = runtime.AppendUvarint(b, 6)
-			b = runtime.AppendUvarint(b, 8)
+			b = append(b, 6, 8)
 			b = appendFloat64(b, m.Ratio)
 		}
 		if hasTag7 {
-			b = runtime.AppendUvarint(b, 7)
-			b = runtime.AppendUvarint(b, 8)
+			b = append(b, 7, 8)
 			b = appendInt64(b, m.Leader)
 		}
 		if hasTag8 {
-			b = runtime.AppendUvarint(b, 8)
+			b = appendUvarint(b, 8)
 			sz := 0
 			sz += m.Snapshot.size(version)
-			b = runtime.AppendUvarint(b, uint32(sz))
+			b = appendUvarint(b, uint32(sz))
 			if b, err = m.Snapshot.appendTo(b, version); err != nil {
 				return b, runtime.Within(err, "Snapshot")
 			}
@@ -356,10 +356,6 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = TaggedExample{}
-	}
-	m.aliased = d.Aliased()
 	var n int
 	if version < 1 {
 		m.LeaderEpoch = -1
@@ -397,7 +393,7 @@ func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
 			seen |= uint64(0x4)
 		case 3:
 			n, off = d.ArrayLen(off, runtime.Compact, 4, "Replicas")
-			m.Replicas = runtime.Grow(m.Replicas, n)
+			m.Replicas = growInt32s(m.Replicas, n)
 			for i := range m.Replicas {
 				m.Replicas[i], off = d.Int32(off, "Replicas")
 			}
@@ -522,7 +518,7 @@ func (m *TaggedExampleSnapshotID) size(version int16) int {
 
 func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b, p = runtime.Extend(b, 12)
+	b, p = extend(b, 12)
 	_ = p[11]
 	binary.BigEndian.PutUint64(p[0:], uint64(m.EndOffset))
 	binary.BigEndian.PutUint32(p[8:], uint32(m.Epoch))
@@ -536,12 +532,12 @@ func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, err
 	if hasTag0 {
 		numTags++
 	}
-	b = runtime.AppendUvarint(b, uint32(numTags))
+	b = appendUvarint(b, uint32(numTags))
 	if hasTag0 {
-		b = runtime.AppendUvarint(b, 0)
+		b = appendUvarint(b, 0)
 		sz := 0
 		sz += runtime.SizeString(len(m.Note), runtime.Compact)
-		b = runtime.AppendUvarint(b, uint32(sz))
+		b = appendUvarint(b, uint32(sz))
 		if len(m.Note) > runtime.MaxStringLen {
 			return b, runtime.StringTooLongError("Note")
 		}

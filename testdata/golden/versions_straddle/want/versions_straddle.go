@@ -94,24 +94,29 @@ func (m *VersionsStraddle) AppendTo(dst []byte, version int16) ([]byte, error) {
 // strings are kept, and byte slices already in m are reused as buffers (a byte
 // slice assigned to m may be overwritten).
 func (m *VersionsStraddle) Decode(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 5, copied) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 5 {
+		return 0, runtime.UnsupportedVersion("decode", "VersionsStraddle", version, 0, 5)
 	}
-	return d.Finish("VersionsStraddle", version, end)
+	if m.aliased {
+		// Drop everything that points into an earlier caller's buffer.
+		*m = VersionsStraddle{}
+	}
+	var d runtime.Decoder
+	d.Init(src)
+	return d.Finish("VersionsStraddle", version, m.decode(&d, 0, version))
 }
 
 // DecodeAliased is Decode, but strings and byte slices point into src, which
 // must stay unchanged while m is in use. It allocates nothing once m's slices
 // have grown to fit.
 func (m *VersionsStraddle) DecodeAliased(src []byte, version int16) (int, error) {
-	var d runtime.Decoder
-	end := 0
-	if d.Begin(src, version, 0, 5, aliased) {
-		end = m.decode(&d, 0, version)
+	if version < 0 || version > 5 {
+		return 0, runtime.UnsupportedVersion("decode", "VersionsStraddle", version, 0, 5)
 	}
-	return d.Finish("VersionsStraddle", version, end)
+	m.aliased = true
+	var d runtime.Decoder
+	d.InitAliased(src)
+	return d.Finish("VersionsStraddle", version, m.decode(&d, 0, version))
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -197,7 +202,7 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 			if len(e.GroupID) > runtime.MaxStringLen {
 				return b, runtime.WithinElem(runtime.StringTooLongError("GroupId"), "Groups", i)
 			}
-			b = appendString(b, e.GroupID, lengths)
+			b = runtime.AppendString(b, e.GroupID, lengths)
 			if version >= 4 {
 				b = runtime.AppendArrayLen(b, len(e.Members), lengths)
 				for _, e := range e.Members {
@@ -233,16 +238,12 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 }
 
 func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) int {
-	if m.aliased && !d.Aliased() {
-		*m = VersionsStraddle{}
-	}
-	m.aliased = d.Aliased()
 	lengths := runtime.Lengths(version >= 3)
 	var n int
 	m.Name, off = d.String(off, lengths, m.Name, "Name")
 	if version >= 1 && version <= 4 {
 		n, off = d.ArrayLen(off, lengths, 4, "Window")
-		m.Window = runtime.Grow(m.Window, n)
+		m.Window = growInt32s(m.Window, n)
 		for i := range m.Window {
 			m.Window[i], off = d.Int32(off, "Window")
 		}
@@ -262,9 +263,7 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 	if version >= 2 {
 		n, off = d.ArrayLen(off, lengths, 2, "Groups")
 		if n > cap(m.Groups) || m.Groups == nil {
-			s := make([]VersionsStraddleGroup, n)
-			copy(s, m.Groups[:cap(m.Groups)])
-			m.Groups = s
+			m.Groups = append(make([]VersionsStraddleGroup, 0, n), m.Groups[:cap(m.Groups)]...)
 		}
 		m.Groups = m.Groups[:n]
 		for i, elems := 0, m.Groups; i < len(elems); i++ {
