@@ -23,6 +23,11 @@ import (
 //	                the floor for this layout, which any encoder must copy
 //	walk            follow the lengths from record to record and read nothing
 //	                else (Produce): the floor under decode-aliased
+//	store           decode into plain structs, aliasing, checking only what
+//	                keeps it from panicking (Produce): the floor under
+//	                decode-aliased for a decoder that keeps what it reads
+//	copy-scatter    copy of each record slice of the wire into a buffer of
+//	                its own (Fetch, Produce): the floor under decode-reused
 //
 // All operate on the bytes kafkagen encoded (see TestSameBytes).
 
@@ -32,7 +37,7 @@ func BenchmarkProduceRequest(b *testing.B)      { benchCase(b, "ProduceRequest")
 func BenchmarkApiVersionsResponse(b *testing.B) { benchCase(b, "ApiVersionsResponse") }
 func BenchmarkOffsetCommitRequest(b *testing.B) { benchCase(b, "OffsetCommitRequest") }
 
-// walked keeps the walk benchmark's result alive.
+// walked keeps the walk and store benchmarks' results alive.
 var walked int
 
 func benchCase(b *testing.B, name string) {
@@ -127,6 +132,14 @@ func benchCase(b *testing.B, name string) {
 			}
 		})
 	}
+	if c.store != nil {
+		run("store", "copy", func(b *testing.B) {
+			must(storeErr(c.store(wire)))
+			for b.Loop() {
+				walked = c.store(wire)
+			}
+		})
+	}
 	if len(c.records) > 0 {
 		run("copy-records", "copy", func(b *testing.B) {
 			dst := make([]byte, len(wire))
@@ -134,6 +147,13 @@ func benchCase(b *testing.B, name string) {
 				for i, r := range c.records {
 					copy(dst[c.at[i]:], r)
 				}
+			}
+		})
+		run("copy-scatter", "copy", func(b *testing.B) {
+			src := inWire(wire, c.records, c.at)
+			dst := scatterBuffers(c.records)
+			for b.Loop() {
+				copyScatter(dst, src)
 			}
 		})
 	}

@@ -48,6 +48,11 @@ type codecCase struct {
 	// walk follows the message's lengths and nothing else (Produce only):
 	// the floor under decode-aliased. It returns the bytes walked.
 	walk func(wire []byte) int
+	// store decodes the message into plain structs with nothing but the
+	// checks that keep it from panicking (Produce only): the floor under
+	// decode-aliased that keeps what it reads (floors_test.go). It returns
+	// the bytes read, or -1.
+	store func(wire []byte) int
 }
 
 // recordsAt finds each record slice's offset in wire.
@@ -250,6 +255,7 @@ func buildCases() []*codecCase {
 		cs = append(cs, &codecCase{
 			name: "ProduceRequest", version: v, wire: wire, alt: mustEncode(Produce(1), v),
 			bytesHeavy: true, records: records, at: at, walk: walkProduce,
+			store: new(storedProduce).decode,
 			impls: []impl{
 				ours(msg, clients.NewProduceRequest, v, wire, func(m *clients.ProduceRequest) { setRecords(produceSlots(m), relayed) }),
 				kmsgImpl(kmsg.NewPtrProduceRequest, v, wire, func(m *kmsg.ProduceRequest) { setRecords(kmsgProduceSlots(m), records) }),

@@ -127,7 +127,10 @@ func main() {
 		}
 	}
 	// Context, not targets: the floor of encode-reused (copying each record
-	// slice to its offset, nothing else), and kmsg on the same messages.
+	// slice to its offset, nothing else), the floor of decode-reused
+	// (copying each record slice into a buffer of its own), the floor of
+	// decode-aliased (store: a minimal decoder into plain structs, over the
+	// walk that only follows lengths), and kmsg on the same messages.
 	var context []string
 	for _, m := range bytesHeavy {
 		for _, c := range []struct {
@@ -138,7 +141,11 @@ func main() {
 			{key{m, "encode-reused", "kafkagen"}, key{m, "copy-records", "copy"}, "encode-reused / copy-records"},
 			{key{m, "encode-reused", "kmsg"}, key{m, "copy", "copy"}, "kmsg encode-reused / copy"},
 			{key{m, "encode-relayed", "kmsg"}, key{m, "copy", "copy"}, "kmsg encode-relayed / copy"},
+			{key{m, "copy-scatter", "copy"}, key{m, "copy", "copy"}, "copy-scatter / copy"},
+			{key{m, "decode-reused", "kafkagen"}, key{m, "copy-scatter", "copy"}, "decode-reused / copy-scatter"},
 			{key{m, "decode-aliased", "kafkagen"}, key{m, "walk", "copy"}, "decode-aliased / walk"},
+			{key{m, "store", "copy"}, key{m, "walk", "copy"}, "store / walk"},
+			{key{m, "decode-aliased", "kafkagen"}, key{m, "store", "copy"}, "decode-aliased / store"},
 			{key{m, "decode-aliased", "kmsg"}, key{m, "walk", "copy"}, "kmsg decode-aliased / walk"},
 		} {
 			if r, ok := ratio(c.num, c.den); ok {
