@@ -284,6 +284,15 @@ func (m *LastMirroredEpochsResponseTopicResult) decode(d *runtime.Decoder, off i
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {
 		e := &elems[i]
+		// With an empty tag section, one bounds check reads the element.
+		if p := d.Fixed(off, 11); p != nil && p[10] == 0 {
+			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+			e.LastMirroredEpoch = int32(binary.BigEndian.Uint32(p[4:]))
+			e.ErrorCode = int16(binary.BigEndian.Uint16(p[8:]))
+			e.UnknownTags = e.UnknownTags[:0]
+			off += 11
+			continue
+		}
 		if p := d.Fixed(off, 10); p != nil {
 			_ = p[9]
 			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // ReadMirrorStatesRequest is the Kafka ReadMirrorStatesRequest request (API key 98).
 // Valid versions: 0; flexible versions: 0+.
@@ -262,6 +265,13 @@ func (m *ReadMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, v
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {
 		e := &elems[i]
+		// With an empty tag section, one bounds check reads the element.
+		if p := d.Fixed(off, 5); p != nil && p[4] == 0 {
+			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+			e.UnknownTags = e.UnknownTags[:0]
+			off += 5
+			continue
+		}
 		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)

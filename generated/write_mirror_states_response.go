@@ -283,6 +283,14 @@ func (m *WriteMirrorStatesResponseTopicResult) decode(d *runtime.Decoder, off in
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {
 		e := &elems[i]
+		// With an empty tag section, one bounds check reads the element.
+		if p := d.Fixed(off, 7); p != nil && p[6] == 0 {
+			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
+			e.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
+			e.UnknownTags = e.UnknownTags[:0]
+			off += 7
+			continue
+		}
 		if p := d.Fixed(off, 6); p != nil {
 			_ = p[5]
 			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))

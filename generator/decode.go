@@ -168,6 +168,46 @@ func readRun(sm *structModel, st plan.Step, sc scope) []Code {
 	}
 }
 
+// fixedElem is the fast path of an array element made of fixed-width
+// fields only, with no tagged field, where the version is flexible: when
+// its window and an empty tag section (one zero byte) are there, one
+// bounds check reads it all and the loop goes on to the next element.
+// Anything else falls through to the element's general code. Such
+// elements (API versions, partition errors) come by the hundred.
+func fixedElem(sm *structModel, sc scope) []Code {
+	if !sm.hasTags || len(sm.tagged) > 0 || sm.p.Flexible.Never() || len(sm.p.Steps) != 1 {
+		return nil
+	}
+	st := sm.p.Steps[0]
+	if !st.When.Always() {
+		return nil
+	}
+	var reads []Code
+	width := 0
+	for _, f := range st.Fields {
+		if f.Width == 0 {
+			return nil
+		}
+		fm := sm.field(f)
+		reads = append(reads, sc.r().Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), width)))
+		width += f.Width
+	}
+	unknown := sc.r().Dot("UnknownTags")
+	reads = append(reads,
+		unknown.Clone().Op("=").Add(unknown.Clone()).Index(Empty(), Lit(0)),
+		Id("off").Op("+=").Lit(width+1),
+		Continue(),
+	)
+	test := Id("p").Op("!=").Nil().Op("&&").Id("p").Index(Lit(width)).Op("==").Lit(0)
+	if !sm.p.Flexible.Always() {
+		test = condExpr(sm.p.Flexible).Op("&&").Add(test)
+	}
+	return []Code{
+		Comment("With an empty tag section, one bounds check reads the element."),
+		If(Id("p").Op(":=").Id("d").Dot("Fixed").Call(Id("off"), Lit(width+1)), test).Block(reads...),
+	}
+}
+
 // readTagSection reads the tag section where the version is flexible; where
 // it is not, only the unknown tags are reset (the in-place steps have set
 // every tagged field to its default).

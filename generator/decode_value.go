@@ -111,7 +111,8 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 			// The loop runs over a copy of the slice header, which stores
 			// into the elements cannot change: no reload, no bounds check.
 			in := inlined(fm)
-			body = append([]Code{Id(in.recv).Op(":=").Op("&").Id("elems").Index(i.Clone())}, decodeBody(fm.inlined, in)...)
+			body = append([]Code{Id(in.recv).Op(":=").Op("&").Id("elems").Index(i.Clone())}, fixedElem(fm.inlined, in)...)
+			body = append(body, decodeBody(fm.inlined, in)...)
 			body = append(body, If(Id("d").Dot("Failed").Call()).Block(failed...))
 			loop := For(List(i.Clone(), Id("elems")).Op(":=").List(Lit(0), val.Clone()), i.Clone().Op("<").Len(Id("elems")), i.Clone().Op("++"))
 			return append(out, loop.Block(body...))

@@ -100,14 +100,6 @@ func AppendNullString(b []byte, s NullString, l Lengths) []byte {
 	return AppendString(b, s.Value, l)
 }
 
-// AppendNullMarker writes the length of a null string (wide: of null bytes,
-// records or an array). Generated code now calls AppendNullString,
-// AppendNullBytes and AppendArrayLen(-1); this stays for code generated
-// before them.
-func AppendNullMarker(b []byte, l Lengths, wide bool) []byte {
-	return appendLen(b, -1, l, wide)
-}
-
 // AppendBytes writes bytes or records; nil is written as empty.
 func AppendBytes(b []byte, v []byte, l Lengths) []byte {
 	b = appendLen(b, len(v), l, true)

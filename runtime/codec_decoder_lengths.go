@@ -204,13 +204,6 @@ func (d *Decoder) TaggedStructMarker(off int, field string) (present bool, end i
 	return int32(v) > 0, off
 }
 
-// EmptyTags reports whether the tag section at off holds no tagged field:
-// a single zero byte, the common case, which generated code then skips.
-func (d *Decoder) EmptyTags(off int) bool {
-	b := d.buf
-	return off < len(b) && b[off] == 0
-}
-
 // TagCount reads the number of tagged fields of a tag section at off. The
 // common section holding none, a single zero byte, is read inline.
 func (d *Decoder) TagCount(off int) (int, int) {

@@ -216,6 +216,13 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	m.Bars = m.Bars[:n]
 	for i, elems := 0, m.Bars; i < len(elems); i++ {
 		e := &elems[i]
+		// With an empty tag section, one bounds check reads the element.
+		if p := d.Fixed(off, 5); p != nil && p[4] == 0 {
+			e.Value = int32(binary.BigEndian.Uint32(p[0:]))
+			e.UnknownTags = e.UnknownTags[:0]
+			off += 5
+			continue
+		}
 		e.Value, off = d.Int32(off, "Value")
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)

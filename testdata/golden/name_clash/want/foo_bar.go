@@ -2,7 +2,10 @@
 
 package name_clash
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"encoding/binary"
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // FooBar is the Kafka data structure FooBar.
 // Valid versions: 0; flexible versions: 0+.
@@ -158,6 +161,13 @@ func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
 	m.Qux = m.Qux[:n]
 	for i, elems := 0, m.Qux; i < len(elems); i++ {
 		e := &elems[i]
+		// With an empty tag section, one bounds check reads the element.
+		if p := d.Fixed(off, 3); p != nil && p[2] == 0 {
+			e.APIKey = int16(binary.BigEndian.Uint16(p[0:]))
+			e.UnknownTags = e.UnknownTags[:0]
+			off += 3
+			continue
+		}
 		e.APIKey, off = d.Int16(off, "APIKey")
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)
