@@ -68,9 +68,14 @@ func (w *jsonStruct) readValue(fld *schema.Field, val *Statement) []Code {
 	r := func(method string, args ...Code) *Statement { return Id("r").Dot(method).Call(args...) }
 	t := fld.Type
 	nullable := w.n.nullable[fld]
-	nullOK := False()
+	nullOK := rt("NullRefused")
 	if nullable {
-		nullOK = w.condExpr(fld.NullableVersions)
+		switch c, always, never := w.cond(fld.NullableVersions); {
+		case always:
+			nullOK = rt("NullAllowed")
+		case !never:
+			nullOK = rt("Nullability").Call(c)
+		}
 	}
 	if t.Array {
 		i := Id("i")

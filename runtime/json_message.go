@@ -125,7 +125,7 @@ func AppendJSONUnknownTags(b []byte, tags Tags) []byte {
 // tag the struct defines (ErrTagOrder).
 func (r *JSONReader) UnknownTags(tags Tags, maxKnown int) Tags {
 	tags = tags[:0]
-	if !r.ArrayStart(false) {
+	if !r.ArrayStart(NullRefused) {
 		return tags
 	}
 	prev := int64(maxKnown)

@@ -191,9 +191,21 @@ func (r *JSONReader) hasLiteral(word string) bool {
 	return true
 }
 
+// Nullability tells NotNull and ArrayStart whether the field may be null
+// at the version read: generated code passes NullAllowed, NullRefused or
+// Nullability(a version test).
+type Nullability bool
+
+const (
+	// NullRefused: a null fails with ErrNull.
+	NullRefused Nullability = false
+	// NullAllowed: a null is read as null.
+	NullAllowed Nullability = true
+)
+
 // NotNull reports whether the next value is not null, consuming a null.
-// A null where nullable is false fails with ErrNull.
-func (r *JSONReader) NotNull(nullable bool) bool {
+// A null where it is refused fails with ErrNull.
+func (r *JSONReader) NotNull(nullable Nullability) bool {
 	if r.err != nil {
 		return false
 	}
@@ -319,8 +331,8 @@ func (r *JSONReader) Require(given bool, key string) {
 }
 
 // ArrayStart consumes the '[' of an array and returns true; for null it
-// returns false, failing with ErrNull unless nullable.
-func (r *JSONReader) ArrayStart(nullable bool) bool {
+// returns false, failing with ErrNull where null is refused.
+func (r *JSONReader) ArrayStart(nullable Nullability) bool {
 	if !r.NotNull(nullable) {
 		return false
 	}

@@ -148,7 +148,7 @@ func TestJSONReaderErrorsNameThePathAndOffset(t *testing.T) {
 	assert.Equal(t, "a", string(r.Key()))
 	var seen bool
 	require.True(t, r.Field(&seen, true, "a"))
-	require.True(t, r.ArrayStart(false))
+	require.True(t, r.ArrayStart(NullRefused))
 	for i := 0; r.NextElem(); i++ {
 		r.Index(i)
 		r.Int32()
@@ -249,7 +249,7 @@ func TestJSONReaderReusesCapacity(t *testing.T) {
 	data := make([]byte, 0, 16)
 	allocs := testing.AllocsPerRun(100, func() {
 		r.Init(in, 0)
-		r.ArrayStart(false)
+		r.ArrayStart(NullRefused)
 		r.NextElem()
 		_ = r.String(old)
 		r.NextElem()
