@@ -61,6 +61,8 @@ func TestJSONErrors(t *testing.T) {
 			"kafka unmarshal JSON FetchRequest.topics[0].topicId v13 at byte 137: wrong JSON value for the field: invalid uuid \"AAAA\": want 22 base64url characters"},
 		{"unknown tags without tag sections", "AddOffsetsToTxnRequest", 0, strings.Replace(txnV0, `}`, `,"_unknownTaggedFields":[]}`, 1), runtime.ErrFieldVersion,
 			"kafka unmarshal JSON AddOffsetsToTxnRequest._unknownTaggedFields v0 at byte 72: field not present at this version: not supported in version 0"},
+		{"unknown tags in a struct only versions without tag sections have", "StopReplicaRequest", 0, `{"controllerId":0,"controllerEpoch":0,"deletePartitions":false,"ungroupedPartitions":[{"topicName":"t","partitionIndex":0,"_unknownTaggedFields":[]}]}`, runtime.ErrFieldVersion,
+			"kafka unmarshal JSON StopReplicaRequest.ungroupedPartitions[0]._unknownTaggedFields v0 at byte 122: field not present at this version: not supported in version 0"},
 		{"unknown tag that the struct defines", "FetchRequest", 12, strings.Replace(fetchV12, `"rackId":""}`, `"rackId":"","_unknownTaggedFields":[{"tag":1,"data":""}]}`, 1), runtime.ErrTagOrder,
 			"kafka unmarshal JSON FetchRequest._unknownTaggedFields[0] v12 at byte 334: invalid unknown tagged field list: tag 1 comes after tag 1"},
 		{"not an object", "FetchRequest", 12, `[]`, runtime.ErrJSONType,

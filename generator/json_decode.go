@@ -21,18 +21,16 @@ func (w *jsonStruct) emitDecode(f *File) {
 	seen := 0
 	for _, fld := range w.s.Fields {
 		k := jsonKey(fld)
-		start := r("Field", Op("&").Id("seen").Index(Lit(seen)), w.condExpr(fld.Versions), Lit(k))
-		cases = append(cases, Case(Lit(k)).Block(If(start).Block(w.readValue(fld, Id("m").Dot(w.n.fields[fld]))...)))
+		cases = append(cases, Case(Lit(k)).Block(w.enterField(seen, fld.Versions, k, w.readValue(fld, Id("m").Dot(w.n.fields[fld])))...))
 		if sk := k + "SizeInBytes"; fld.Type.Kind == schema.KindRecords && !fld.Type.Array && !keys[sk] {
 			cases = append(cases, Case(Lit(sk)).Block(r("RecordsSizeKey")))
 		}
 		seen++
 	}
 	if w.n.tags {
-		start := r("Field", Op("&").Id("seen").Index(Lit(seen)), w.condExpr(w.n.spec.FlexibleVersions), Lit(jsonUnknownTagsKey))
-		cases = append(cases, Case(Lit(jsonUnknownTagsKey)).Block(If(start).Block(
+		cases = append(cases, Case(Lit(jsonUnknownTagsKey)).Block(w.enterField(seen, w.n.spec.FlexibleVersions, jsonUnknownTagsKey, []Code{
 			Id("m").Dot("UnknownTags").Op("=").Add(r("UnknownTags", Id("m").Dot("UnknownTags"), Lit(maxTag(w.s)))),
-		)))
+		})...))
 		seen++
 	}
 	cases = append(cases, Default().Block(r("UnknownKey")))
@@ -134,6 +132,21 @@ func (w *jsonStruct) readValue(fld *schema.Field, val *Statement) []Code {
 		).Else().Block(Add(val.Clone()).Op("=").Nil())}
 	}
 	return []Code{Add(val.Clone()).Op("=").Add(readJSONScalar(t.Kind))}
+}
+
+// enterField reads the value of key, the field seen counts, with read where
+// the version has the field (vs) and fails where it has not.
+func (w *jsonStruct) enterField(seen int, vs schema.Versions, key string, read []Code) []Code {
+	r := Id("r")
+	flag := Op("&").Id("seen").Index(Lit(seen))
+	switch c, always, never := w.cond(vs); {
+	case always:
+		return []Code{If(r.Dot("Field").Call(flag, Lit(key))).Block(read...)}
+	case never:
+		return []Code{r.Dot("NotInVersion").Call(Lit(key))}
+	default:
+		return []Code{If(r.Dot("FieldAt").Call(flag, c, Lit(key))).Block(read...)}
+	}
 }
 
 // readJSONScalar reads a value of a fixed-width kind.

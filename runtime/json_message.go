@@ -143,11 +143,11 @@ func (r *JSONReader) UnknownTags(tags Tags, maxKnown int) Tags {
 		for r.NextKey() {
 			switch string(r.key) {
 			case "tag":
-				if r.Field(&seenTag, true, "tag") {
+				if r.Field(&seenTag, "tag") {
 					t.Tag = r.Uint32()
 				}
 			case "data":
-				if r.Field(&seenData, true, "data") {
+				if r.Field(&seenData, "data") {
 					t.Data = r.Bytes(t.Data)
 				}
 			default:

@@ -281,11 +281,16 @@ func (r *JSONReader) NextKey() bool {
 // Key is the key NextKey read, valid until the next call.
 func (r *JSONReader) Key() []byte { return r.key }
 
-// Field enters the value of key, a field the struct defines, until Pop: it
-// fails with ErrDuplicateField when seen is already set, and with
-// ErrFieldVersion when the field is not present at the version being read.
-// It sets seen and reports whether the value is to be read.
-func (r *JSONReader) Field(seen *bool, present bool, key string) bool {
+// Field enters the value of key, a field the struct defines at every
+// version, until Pop: it fails with ErrDuplicateField when seen is already
+// set. It sets seen and reports whether the value is to be read.
+func (r *JSONReader) Field(seen *bool, key string) bool {
+	return r.FieldAt(seen, true, key)
+}
+
+// FieldAt is Field for a field the version being read may lack: where
+// present is false it fails with ErrFieldVersion.
+func (r *JSONReader) FieldAt(seen *bool, present bool, key string) bool {
 	if r.err != nil {
 		return false
 	}
@@ -300,6 +305,12 @@ func (r *JSONReader) Field(seen *bool, present bool, key string) bool {
 	}
 	*seen = true
 	return true
+}
+
+// NotInVersion fails on key, a field the struct defines at none of the
+// versions the code was generated for.
+func (r *JSONReader) NotInVersion(key string) {
+	r.FieldAt(new(bool), false, key)
 }
 
 // UnknownKey fails on a key the struct does not define; the key ends the

@@ -147,7 +147,7 @@ func TestJSONReaderErrorsNameThePathAndOffset(t *testing.T) {
 	require.True(t, r.NextKey())
 	assert.Equal(t, "a", string(r.Key()))
 	var seen bool
-	require.True(t, r.Field(&seen, true, "a"))
+	require.True(t, r.Field(&seen, "a"))
 	require.True(t, r.ArrayStart(NullRefused))
 	for i := 0; r.NextElem(); i++ {
 		r.Index(i)
@@ -206,7 +206,7 @@ func TestJSONUnknownTags(t *testing.T) {
 		var r JSONReader
 		var seen bool
 		r.Init(in, 0)
-		r.Field(&seen, true, UnknownTagsKey)
+		r.Field(&seen, UnknownTagsKey)
 		got := r.UnknownTags(nil, maxKnown)
 		r.Pop()
 		return got, r.Finish("M", 0)
