@@ -49,5 +49,9 @@
 //     [TaggedFieldsError], [Within], [WithinElem], [Finish],
 //     [UnsupportedVersion]).
 //
-// The json_*.go files read and write messages as JSON.
+// The json_*.go files read and write messages as JSON, in the format of
+// Kafka's generated JsonConverters, for packages generated with -json.
+// Users call [JSONMessage] (AppendJSON, DecodeJSON), [JSONOptions] and
+// [VersionedJSON] (encoding/json at a chosen version); [JSONReader], its
+// [Nullability], and the AppendJSON* writers are what generated code calls.
 package runtime
