@@ -210,6 +210,10 @@ func TestServeLifecycle(t *testing.T) {
 }
 
 func TestFlags(t *testing.T) {
+	// A loopback port already taken: the broker's listen fails there.
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer taken.Close()
 	tests := []struct {
 		args []string
 		code int
@@ -219,7 +223,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"-nope"}, 2, "flag provided but not defined"},
 		{[]string{"-h"}, 0, "-addr"},
-		{[]string{"-addr", "256.0.0.1:1"}, 1, "listen"},
+		{[]string{"-addr", taken.Addr().String()}, 1, "listen"},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
