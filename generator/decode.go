@@ -149,14 +149,10 @@ func readRun(sm *structModel, st plan.Step, sc scope) []Code {
 		fm := sm.field(st.Fields[0])
 		return []Code{List(sc.r().Dot(fm.goName), Id("off")).Op("=").Add(sc.read(primitiveKinds[fm.kind()], Id("off"), Lit(fm.f.Name)))}
 	}
-	var reads []Code
+	reads, width := fixedReads(sm, st, sc)
 	var fields []string
-	width := 0
 	for _, f := range st.Fields {
-		fm := sm.field(f)
-		reads = append(reads, sc.r().Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), width)))
-		width += f.Width
-		fields = append(fields, fmt.Sprintf("%s:%d", fm.f.Name, f.Width))
+		fields = append(fields, fmt.Sprintf("%s:%d", f.Schema.Name, f.Width))
 	}
 	reads = append(reads, Id("off").Op("+=").Lit(width))
 	// The hint proves p's length once, for the reads that follow.
@@ -166,6 +162,17 @@ func readRun(sm *structModel, st plan.Step, sc scope) []Code {
 			Id("off").Op("=").Id("d").Dot("FailFixed").Call(Id("off"), Lit(strings.Join(fields, " "))),
 		),
 	}
+}
+
+// fixedReads assigns the fields of the run st from the window p, and
+// returns the run's width.
+func fixedReads(sm *structModel, st plan.Step, sc scope) (reads []Code, width int) {
+	for _, f := range st.Fields {
+		fm := sm.field(f)
+		reads = append(reads, sc.r().Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), width)))
+		width += f.Width
+	}
+	return reads, width
 }
 
 // fixedElem is the fast path of an array element made of fixed-width
@@ -179,19 +186,10 @@ func fixedElem(sm *structModel, sc scope) []Code {
 		return nil
 	}
 	st := sm.p.Steps[0]
-	if !st.When.Always() {
+	if !st.Run || !st.When.Always() {
 		return nil
 	}
-	var reads []Code
-	width := 0
-	for _, f := range st.Fields {
-		if f.Width == 0 {
-			return nil
-		}
-		fm := sm.field(f)
-		reads = append(reads, sc.r().Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), width)))
-		width += f.Width
-	}
+	reads, width := fixedReads(sm, st, sc)
 	unknown := sc.r().Dot("UnknownTags")
 	reads = append(reads,
 		unknown.Clone().Op("=").Add(unknown.Clone()).Index(Empty(), Lit(0)),
