@@ -93,12 +93,20 @@ func validateConfig(cfg *Config) (schema.Rules, error) {
 	if cfg.Prune.MinVersion < 0 {
 		return schema.Rules{}, configErrorf("minimum version %d is negative", cfg.Prune.MinVersion)
 	}
+	// The output comes first: a file given as -out would otherwise be
+	// reported by the package name taken from it.
+	if err := checkOutput(cfg.Out); err != nil {
+		return schema.Rules{}, err
+	}
 	if cfg.Package == "" {
 		abs, err := filepath.Abs(cfg.Out)
 		if err != nil {
 			return schema.Rules{}, err
 		}
 		cfg.Package = strings.ReplaceAll(filepath.Base(abs), "-", "")
+		if err := checkPackageName(cfg.Package); err != nil {
+			return schema.Rules{}, configErrorf("%v (taken from the output folder's name; set one with -package)", err)
+		}
 	}
 	if err := checkPackageName(cfg.Package); err != nil {
 		return schema.Rules{}, err
@@ -118,7 +126,7 @@ func validateConfig(cfg *Config) (schema.Rules, error) {
 	if specs, _ := filepath.Glob(filepath.Join(cfg.In, "*.json")); len(specs) == 0 {
 		return schema.Rules{}, configErrorf("no *.json spec files in %s", cfg.In)
 	}
-	return rules, checkOutput(cfg.Out)
+	return rules, nil
 }
 
 // checkPackageName refuses names that would not compile as a package
