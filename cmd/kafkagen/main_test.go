@@ -91,6 +91,9 @@ func TestMisuse(t *testing.T) {
 		{"flag without value", []string{"-in"}, "flag needs an argument: -in"},
 		{"bad bool", []string{"-check=maybe"}, `invalid boolean value "maybe" for -check`},
 		{"extra argument", []string{"-in", in, "-out", out, "extra"}, `kafkagen: unexpected argument "extra"`},
+		{"empty message list", []string{"-in", in, "-out", out, "-messages", ""}, `invalid value "" for flag -messages: "" names no message`},
+		{"message list of commas", []string{"-in", in, "-out", out, "-messages", " , ,"}, `invalid value " , ," for flag -messages: " , ," names no message`},
+		{"negative minimum version", []string{"-in", in, "-out", out, "-min-version", "-1"}, `invalid value "-1" for flag -min-version: "-1" is not a version (0 to 32767)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
