@@ -98,17 +98,18 @@ func validateConfig(cfg *Config) (schema.Rules, error) {
 	if err := checkOutput(cfg.Out); err != nil {
 		return schema.Rules{}, err
 	}
-	if cfg.Package == "" {
+	derived := cfg.Package == ""
+	if derived {
 		abs, err := filepath.Abs(cfg.Out)
 		if err != nil {
 			return schema.Rules{}, err
 		}
 		cfg.Package = strings.ReplaceAll(filepath.Base(abs), "-", "")
-		if err := checkPackageName(cfg.Package); err != nil {
-			return schema.Rules{}, configErrorf("%v (taken from the output folder's name; set one with -package)", err)
-		}
 	}
 	if err := checkPackageName(cfg.Package); err != nil {
+		if derived {
+			return schema.Rules{}, configErrorf("%v (taken from the output folder's name; set one with -package)", err)
+		}
 		return schema.Rules{}, err
 	}
 	rules, err := schema.RulesFor(cfg.Release)

@@ -62,14 +62,13 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.Release, "release", "", "Kafka release of the spec folder, such as 2.8: accept its specs as that release's generator did (default: the current rules)")
 	fs.BoolVar(&opts.JSON, "json", false, "also generate AppendJSON/DecodeJSON/MarshalJSON/UnmarshalJSON in Kafka's JSON form (a <spec>_json.go file per spec)")
 	fs.Func("messages", "generate only these `LIST`, comma-separated: spec names (FetchRequest), API names (Fetch) or API keys (1); an API brings its request, response and the header specs", func(v string) error {
-		named := 0
+		before := len(opts.Prune.Messages)
 		for _, m := range strings.Split(v, ",") {
 			if m = strings.TrimSpace(m); m != "" {
 				opts.Prune.Messages = append(opts.Prune.Messages, m)
-				named++
 			}
 		}
-		if named == 0 {
+		if len(opts.Prune.Messages) == before {
 			// An empty list (an unset variable, say) would otherwise
 			// generate every message without a word.
 			return fmt.Errorf("%q names no message: give spec names, API names or API keys", v)
