@@ -8,6 +8,12 @@ const (
 	APIKeyLeaderAndIsr int16 = 4
 	// APIKeyStopReplica is the api key of StopReplica (StopReplicaRequest, StopReplicaResponse).
 	APIKeyStopReplica int16 = 5
+	// APIKeySaslHandshake is the api key of SaslHandshake (SaslHandshakeRequest, SaslHandshakeResponse).
+	APIKeySaslHandshake int16 = 17
+	// APIKeyAPIVersions is the api key of ApiVersions (ApiVersionsRequest, ApiVersionsResponse).
+	APIKeyAPIVersions int16 = 18
+	// APIKeySaslAuthenticate is the api key of SaslAuthenticate (SaslAuthenticateRequest, SaslAuthenticateResponse).
+	APIKeySaslAuthenticate int16 = 36
 	// APIKeyBrokerHeartbeat is the api key of BrokerHeartbeat (BrokerHeartbeatRequest, BrokerHeartbeatResponse).
 	APIKeyBrokerHeartbeat int16 = 50
 	// APIKeyDescribeMirrors is the api key of DescribeMirrors (DescribeMirrorsRequest, DescribeMirrorsResponse).
@@ -28,6 +34,12 @@ func APIKeyName(key int16) string {
 		return "LeaderAndIsr"
 	case APIKeyStopReplica:
 		return "StopReplica"
+	case APIKeySaslHandshake:
+		return "SaslHandshake"
+	case APIKeyAPIVersions:
+		return "ApiVersions"
+	case APIKeySaslAuthenticate:
+		return "SaslAuthenticate"
 	case APIKeyBrokerHeartbeat:
 		return "BrokerHeartbeat"
 	case APIKeyDescribeMirrors:
@@ -44,5 +56,5 @@ func APIKeyName(key int16) string {
 
 // APIKeys lists the api keys of this package, ascending.
 func APIKeys() []int16 {
-	return []int16{APIKeyLeaderAndIsr, APIKeyStopReplica, APIKeyBrokerHeartbeat, APIKeyDescribeMirrors, APIKeyWriteMirrorStates, APIKeyLastMirroredEpochs, APIKeyReadMirrorStates}
+	return []int16{APIKeyLeaderAndIsr, APIKeyStopReplica, APIKeySaslHandshake, APIKeyAPIVersions, APIKeySaslAuthenticate, APIKeyBrokerHeartbeat, APIKeyDescribeMirrors, APIKeyWriteMirrorStates, APIKeyLastMirroredEpochs, APIKeyReadMirrorStates}
 }

@@ -11,7 +11,7 @@ import "github.com/kafkagen/kafkagen/runtime"
 
 // SpecNames lists the spec names of this package, sorted.
 func SpecNames() []string {
-	return []string{"BrokerHeartbeatRequest", "BrokerHeartbeatResponse", "DescribeMirrorsRequest", "DescribeMirrorsResponse", "LastMirroredEpochsRequest", "LastMirroredEpochsResponse", "LeaderAndIsrRequest", "LeaderAndIsrResponse", "PartitionChangeRecord", "ReadMirrorStatesRequest", "ReadMirrorStatesResponse", "RequestHeader", "ResponseHeader", "StopReplicaRequest", "StopReplicaResponse", "WriteMirrorStatesRequest", "WriteMirrorStatesResponse"}
+	return []string{"ApiVersionsRequest", "ApiVersionsResponse", "BrokerHeartbeatRequest", "BrokerHeartbeatResponse", "DescribeMirrorsRequest", "DescribeMirrorsResponse", "LastMirroredEpochsRequest", "LastMirroredEpochsResponse", "LeaderAndIsrRequest", "LeaderAndIsrResponse", "PartitionChangeRecord", "ReadMirrorStatesRequest", "ReadMirrorStatesResponse", "RequestHeader", "ResponseHeader", "SaslAuthenticateRequest", "SaslAuthenticateResponse", "SaslHandshakeRequest", "SaslHandshakeResponse", "StopReplicaRequest", "StopReplicaResponse", "WriteMirrorStatesRequest", "WriteMirrorStatesResponse"}
 }
 
 // NewByName returns a new message, holding its defaults, for a spec name such
@@ -19,6 +19,10 @@ func SpecNames() []string {
 func NewByName(name string) runtime.Message {
 	var m runtime.Message
 	switch name {
+	case "ApiVersionsRequest":
+		m = new(APIVersionsRequest)
+	case "ApiVersionsResponse":
+		m = new(APIVersionsResponse)
 	case "BrokerHeartbeatRequest":
 		m = new(BrokerHeartbeatRequest)
 	case "BrokerHeartbeatResponse":
@@ -45,6 +49,14 @@ func NewByName(name string) runtime.Message {
 		m = new(RequestHeader)
 	case "ResponseHeader":
 		m = new(ResponseHeader)
+	case "SaslAuthenticateRequest":
+		m = new(SaslAuthenticateRequest)
+	case "SaslAuthenticateResponse":
+		m = new(SaslAuthenticateResponse)
+	case "SaslHandshakeRequest":
+		m = new(SaslHandshakeRequest)
+	case "SaslHandshakeResponse":
+		m = new(SaslHandshakeResponse)
 	case "StopReplicaRequest":
 		m = new(StopReplicaRequest)
 	case "StopReplicaResponse":
@@ -68,6 +80,12 @@ func NewRequest(key int16) runtime.APIMessage {
 		m = new(LeaderAndIsrRequest)
 	case 5:
 		m = new(StopReplicaRequest)
+	case 17:
+		m = new(SaslHandshakeRequest)
+	case 18:
+		m = new(APIVersionsRequest)
+	case 36:
+		m = new(SaslAuthenticateRequest)
 	case 50:
 		m = new(BrokerHeartbeatRequest)
 	case 95:
@@ -93,6 +111,12 @@ func NewResponse(key int16) runtime.APIMessage {
 		m = new(LeaderAndIsrResponse)
 	case 5:
 		m = new(StopReplicaResponse)
+	case 17:
+		m = new(SaslHandshakeResponse)
+	case 18:
+		m = new(APIVersionsResponse)
+	case 36:
+		m = new(SaslAuthenticateResponse)
 	case 50:
 		m = new(BrokerHeartbeatResponse)
 	case 95:
@@ -158,6 +182,11 @@ func appendArrayLen(b []byte, n int, l runtime.Lengths) []byte {
 }
 
 //go:noinline
+func appendBool(b []byte, v bool) []byte {
+	return runtime.AppendBool(b, v)
+}
+
+//go:noinline
 func appendInt16(b []byte, v int16) []byte {
 	return runtime.AppendInt16(b, v)
 }
@@ -165,6 +194,11 @@ func appendInt16(b []byte, v int16) []byte {
 //go:noinline
 func appendInt32(b []byte, v int32) []byte {
 	return runtime.AppendInt32(b, v)
+}
+
+//go:noinline
+func appendInt64(b []byte, v int64) []byte {
+	return runtime.AppendInt64(b, v)
 }
 
 //go:noinline
@@ -198,6 +232,11 @@ func growStrings(s []string, n int) []string {
 }
 
 //go:noinline
+func readBool(d *runtime.Decoder, off int, field string) (bool, int) {
+	return d.Bool(off, field)
+}
+
+//go:noinline
 func readInt16(d *runtime.Decoder, off int, field string) (int16, int) {
 	return d.Int16(off, field)
 }
@@ -205,6 +244,11 @@ func readInt16(d *runtime.Decoder, off int, field string) (int16, int) {
 //go:noinline
 func readInt32(d *runtime.Decoder, off int, field string) (int32, int) {
 	return d.Int32(off, field)
+}
+
+//go:noinline
+func readInt64(d *runtime.Decoder, off int, field string) (int64, int) {
+	return d.Int64(off, field)
 }
 
 //go:noinline

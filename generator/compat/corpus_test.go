@@ -185,3 +185,25 @@ func TestSeedDrafts(t *testing.T) {
 	t.Logf("schemas/ against the corpus: %d pairs, %d violations", report.Pairs, len(violations))
 	checkGolden(t, filepath.Join(casesDir, "seeds.golden"), text)
 }
+
+// TestConnectionSpecs: the specs schemas/ writes for wire's own use (the
+// headers, ApiVersions, SaslHandshake, SaslAuthenticate) describe the same
+// bytes as Kafka's, in both directions: no violation and no note.
+func TestConnectionSpecs(t *testing.T) {
+	dir := filepath.Join(specDir(t), "clients", "src", "main", "resources", "common", "message")
+	schemas := filepath.Join(corpus.ModuleRoot(), "schemas")
+	for _, name := range []string{
+		"RequestHeader", "ResponseHeader", "ApiVersionsRequest", "ApiVersionsResponse",
+		"SaslHandshakeRequest", "SaslHandshakeResponse", "SaslAuthenticateRequest", "SaslAuthenticateResponse",
+	} {
+		ours, kafkas := filepath.Join(schemas, name+".json"), filepath.Join(dir, name+".json")
+		for _, pair := range [][2]string{{ours, kafkas}, {kafkas, ours}} {
+			report, err := CompareFiles(pair[0], pair[1], Options{})
+			require.NoError(t, err, name)
+			assert.Equal(t, 1, report.Compared, name)
+			for _, f := range report.Findings {
+				t.Errorf("%s: %s", name, f)
+			}
+		}
+	}
+}
