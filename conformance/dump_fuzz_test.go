@@ -13,14 +13,15 @@ import (
 
 	"github.com/kafkagen/kafkagen/generator/schema"
 	"github.com/kafkagen/kafkagen/internal/corpus"
-	"github.com/kafkagen/kafkagen/internal/dynamic"
+	"github.com/kafkagen/kafkagen/dynamic"
 	"github.com/kafkagen/kafkagen/runtime"
 )
 
 // dumpFuzzTarget is the (spec, package) list the fuzz targets index into.
 type dumpFuzzTarget struct {
-	spec *schema.Spec
-	pkg  genPackage
+	spec    *schema.Spec
+	message *dynamic.Message
+	pkg     genPackage
 }
 
 // dumpFuzzTargets loads the corpus; index maps spec file base names (as the
@@ -35,7 +36,7 @@ func dumpFuzzTargets(f *testing.F) (targets []dumpFuzzTarget, index map[string]u
 		require.NoError(f, err)
 		for _, s := range specs {
 			index[strings.TrimSuffix(filepath.Base(s.File), ".json")] = uint16(len(targets))
-			targets = append(targets, dumpFuzzTarget{s, packages[d.Package]})
+			targets = append(targets, dumpFuzzTarget{s, dynamic.NewMessage(s), packages[d.Package]})
 		}
 	}
 	return targets, index
@@ -60,7 +61,7 @@ func FuzzDynamicDecode(f *testing.F) {
 		}
 		m := tg.pkg.newByName(tg.spec.Name).(runtime.JSONMessage)
 		n, genErr := m.Decode(data, version)
-		st, dn, dynErr := dynamic.Decode(tg.spec, data, version)
+		st, dn, dynErr := tg.message.Decode(data, version)
 		if (genErr == nil) != (dynErr == nil) {
 			t.Fatalf("%s v%d %x: generated %v, dynamic %v", tg.spec.Name, version, data, genErr, dynErr)
 		}
@@ -71,7 +72,7 @@ func FuzzDynamicDecode(f *testing.F) {
 			t.Fatalf("%s v%d: generated read %d bytes, dynamic %d", tg.spec.Name, version, n, dn)
 		}
 		want, err1 := m.AppendJSON(nil, version, runtime.JSONOptions{})
-		got, err2 := dynamic.AppendJSON(nil, tg.spec, st, version, dynamic.Options{})
+		got, err2 := tg.message.AppendJSON(nil, st, version, dynamic.Options{})
 		if (err1 == nil) != (err2 == nil) || !bytes.Equal(want, got) {
 			t.Fatalf("%s v%d: JSON differs (%v, %v)\n got %s\nwant %s", tg.spec.Name, version, err2, err1, got, want)
 		}

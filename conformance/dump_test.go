@@ -23,7 +23,7 @@ import (
 	"github.com/kafkagen/kafkagen/conformance/gen/clients"
 	"github.com/kafkagen/kafkagen/generator/schema"
 	"github.com/kafkagen/kafkagen/internal/corpus"
-	"github.com/kafkagen/kafkagen/internal/dynamic"
+	"github.com/kafkagen/kafkagen/dynamic"
 	"github.com/kafkagen/kafkagen/internal/wiregen"
 	"github.com/kafkagen/kafkagen/runtime"
 )
@@ -32,7 +32,7 @@ import (
 // interpreter is compared with generated code on.
 const dynamicSamples = 20
 
-// TestDynamicMatchesGenerated: the run-time interpreter (internal/dynamic,
+// TestDynamicMatchesGenerated: the run-time interpreter (package dynamic,
 // behind kafkagen dump) reads every Java vector and random messages of every
 // (spec, version) pair of the corpus exactly as the generated packages do:
 // the same bytes consumed, the same JSON byte for byte (lossless and
@@ -49,7 +49,8 @@ func TestDynamicMatchesGenerated(t *testing.T) {
 		if _, err := m.Decode(src, v); err != nil {
 			return fmt.Errorf("generated Decode: %w", err)
 		}
-		st, n, err := dynamic.Decode(spec, src, v)
+		dm := dynamic.NewMessage(spec)
+		st, n, err := dm.Decode(src, v)
 		if err != nil || n != len(src) {
 			return fmt.Errorf("dynamic Decode: %d of %d bytes, %v", n, len(src), err)
 		}
@@ -58,7 +59,7 @@ func TestDynamicMatchesGenerated(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			got, err := dynamic.AppendJSON(nil, spec, st, v, dynamic.Options{JSONOptions: opts})
+			got, err := dm.AppendJSON(nil, st, v, dynamic.Options{JSONOptions: opts})
 			if err != nil || !bytes.Equal(got, want) {
 				return fmt.Errorf("JSON differs (%v)\n got %s\nwant %s", err, got, want)
 			}
@@ -85,7 +86,7 @@ func TestDynamicMatchesGenerated(t *testing.T) {
 		m := pkgOf[spec].newByName(spec.Name)
 		for cut := range src {
 			_, genErr := m.Decode(src[:cut], vec.Version)
-			_, _, dynErr := dynamic.Decode(spec, src[:cut], vec.Version)
+			_, _, dynErr := dynamic.NewMessage(spec).Decode(src[:cut], vec.Version)
 			require.Error(t, genErr)
 			require.Error(t, dynErr, "%s v%d: dynamic accepts a %d-byte prefix", spec.Name, vec.Version, cut)
 			var ge, de *runtime.Error

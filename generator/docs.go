@@ -24,7 +24,7 @@ func fieldDoc(fm *fieldModel) string {
 		facts = append(facts, "Flexible versions (own encoding): "+f.FlexibleVersions.String()+".")
 	}
 	switch {
-	case fm.p.Default.Null:
+	case fm.f.DefaultValue.Null:
 		facts = append(facts, "Default: null.")
 	case f.HasDefault && f.Default != "":
 		facts = append(facts, fmt.Sprintf("Default: %s.", f.Default))

@@ -98,7 +98,7 @@ func nonDefaultCheck(fm *fieldModel, sc scope) []Code {
 	if p.Schema.Ignorable || p.Present.Always() {
 		return nil
 	}
-	cond := fm.notDefault(sc.r().Dot(fm.goName))
+	cond := notDefault(fm.f, sc.r().Dot(fm.goName))
 	if !p.Present.Never() {
 		cond = Parens(notCondExpr(p.Present)).Op("&&").Parens(cond)
 	}
@@ -185,7 +185,7 @@ func appendKnownTags(sm *structModel, sc scope) []Code {
 			continue
 		}
 		val := sc.r().Dot(fm.goName)
-		cond := fm.notDefault(val.Clone())
+		cond := notDefault(fm.f, val.Clone())
 		if !p.Tagged.Always() {
 			cond = Parens(condExpr(p.Tagged)).Op("&&").Parens(cond)
 		}

@@ -210,11 +210,12 @@ func elemType(k schema.Kind, elem *structModel) *Statement {
 	return Id(elem.goName)
 }
 
-// scalarDefault is the Go literal of the default of a number, bool, string
-// or uuid field.
-func (fm *fieldModel) scalarDefault() *Statement {
-	d := fm.p.Default
-	switch k := fm.f.Type.Kind; k {
+// defaultLit is the Go literal of the default of a number, bool, string or
+// uuid field. A NaN is Java's Double.NaN, whose bits Double.parseDouble
+// gives ("NaN"), not Go's math.NaN().
+func defaultLit(f *schema.Field) *Statement {
+	d := f.DefaultValue
+	switch k := f.Type.Kind; k {
 	case schema.KindBool:
 		return Lit(d.Bool)
 	case schema.KindInt8, schema.KindInt16, schema.KindInt32, schema.KindInt64:
@@ -233,7 +234,7 @@ func (fm *fieldModel) scalarDefault() *Statement {
 		return Lit(d.Float)
 	case schema.KindString:
 		switch {
-		case !fm.nullable:
+		case !f.Nullable():
 			return Lit(d.String)
 		case d.Null:
 			return rt("NullString").Values()
@@ -249,49 +250,46 @@ func (fm *fieldModel) scalarDefault() *Statement {
 		}
 		return rt("UUID").Values(bs...)
 	}
-	panic("no scalar default for type " + fm.f.Type.Raw)
+	panic("no scalar default for type " + f.Type.Raw)
 }
 
-// notDefault is the Go condition "val differs from the field's default",
-// with Java's comparison rules (spec-facts §4.4): numbers by !=, so NaN is
-// never the default; arrays, bytes and structs by emptiness or nullness.
-func (fm *fieldModel) notDefault(val *Statement) *Statement {
-	t := fm.f.Type
-	null := fm.p.Default.Null
-	switch {
-	case t.Kind == schema.KindRecords && !t.Array:
-		return Add(val).Op("!=").Nil()
-	case t.Array || t.Kind == schema.KindBytes:
-		switch {
-		case !fm.nullable:
-			return Len(val).Op("!=").Lit(0)
-		case null:
-			return Add(val).Op("!=").Nil()
-		}
-		return Add(val).Op("==").Nil().Op("||").Len(val).Op("!=").Lit(0)
-	case t.Kind == schema.KindStruct:
-		switch {
-		case !fm.nullable:
-			return Op("!").Add(val).Dot("isDefault").Call()
-		case null:
-			return Add(val).Op("!=").Nil()
-		}
-		return Add(val).Op("==").Nil().Op("||").Op("!").Add(val).Dot("isDefault").Call()
-	case t.Kind == schema.KindString && fm.nullable:
-		if null {
+// notDefault is the Go condition "val differs from f's default", the
+// comparison schema.Field.DefaultTest describes.
+func notDefault(f *schema.Field, val *Statement) *Statement {
+	test := f.DefaultTest()
+	nullString := f.Type.Kind == schema.KindString && !f.Type.Array
+	if test.IfNotNull {
+		if nullString {
 			return Add(val).Dot("Valid")
 		}
-		return Op("!").Add(val).Dot("Valid").Op("||").Add(val).Dot("Value").Op("!=").Lit(fm.p.Default.String)
-	case t.Kind == schema.KindUUID:
-		return Add(val).Op("!=").Parens(fm.scalarDefault())
+		return Add(val).Op("!=").Nil()
 	}
-	return Add(val).Op("!=").Add(fm.scalarDefault())
+	var differs *Statement
+	switch t := f.Type; {
+	case t.Array || t.Kind == schema.KindBytes:
+		differs = Len(val).Op("!=").Lit(0)
+	case t.Kind == schema.KindStruct:
+		differs = Op("!").Add(val).Dot("isDefault").Call()
+	case nullString && test.NullDiffers:
+		differs = Add(val).Dot("Value").Op("!=").Lit(f.DefaultValue.String)
+	case t.Kind == schema.KindUUID:
+		differs = Add(val).Op("!=").Parens(defaultLit(f))
+	default:
+		differs = Add(val).Op("!=").Add(defaultLit(f))
+	}
+	switch {
+	case !test.NullDiffers:
+		return differs
+	case nullString:
+		return Op("!").Add(val).Dot("Valid").Op("||").Add(differs)
+	}
+	return Add(val).Op("==").Nil().Op("||").Add(differs)
 }
 
 // setDefault assigns the field's default to val, keeping slice capacity.
 func (fm *fieldModel) setDefault(val *Statement) []Code {
 	t := fm.f.Type
-	null := fm.p.Default.Null
+	null := fm.f.DefaultValue.Null
 	switch {
 	case t.Kind == schema.KindRecords && !t.Array:
 		return []Code{Add(val).Op("=").Nil()}
@@ -319,5 +317,5 @@ func (fm *fieldModel) setDefault(val *Statement) []Code {
 			Add(val).Dot("Reset").Call(),
 		}
 	}
-	return []Code{Add(val).Op("=").Add(fm.scalarDefault())}
+	return []Code{Add(val).Op("=").Add(defaultLit(fm.f))}
 }

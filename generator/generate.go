@@ -43,11 +43,7 @@ func GenerateWith(pkg string, specs []*schema.Spec, opts Prune) (map[string][]by
 	}
 	out := map[string][]byte{}
 	for _, fm := range pm.files {
-		m, err := plan.Build(fm.spec, plan.Options{MinVersion: opts.minVersionOf(fm.spec)})
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", fm.spec.File, err)
-		}
-		fm.attachPlan(m)
+		fm.attachPlan(plan.Build(fm.spec, plan.Options{MinVersion: opts.minVersionOf(fm.spec)}))
 		f := NewFile(pkg)
 		f.HeaderComment(header(filepath.Base(fm.spec.File)))
 		f.ImportName(RuntimePath, "runtime")

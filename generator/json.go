@@ -23,9 +23,6 @@ type jsonNames struct {
 	spec   *schema.Spec
 	types  map[*schema.Struct]string // the root and every struct
 	fields map[*schema.Field]string
-	// nullable: the field's Go type can hold null (NullString, nil slice,
-	// *T), because the field is nullable at some version it is present at.
-	nullable map[*schema.Field]bool
 	// tags: structs carry UnknownTags (the message has flexible versions).
 	tags bool
 	// versions are the versions generated, which pruning may narrow (the
@@ -78,17 +75,15 @@ func addJSONWith(files map[string][]byte, pkg string, specs []*schema.Spec, opts
 // jsonNamesOf takes the Go names of a spec from the type printer's model.
 func jsonNamesOf(fm *fileModel) *jsonNames {
 	n := &jsonNames{
-		spec:     fm.spec,
-		types:    map[*schema.Struct]string{},
-		fields:   map[*schema.Field]string{},
-		nullable: map[*schema.Field]bool{},
-		tags:     fm.top.hasTags,
+		spec:   fm.spec,
+		types:  map[*schema.Struct]string{},
+		fields: map[*schema.Field]string{},
+		tags:   fm.top.hasTags,
 	}
 	for _, sm := range fm.structs {
 		n.types[sm.s] = sm.goName
 		for _, f := range sm.fields {
 			n.fields[f.f] = f.goName
-			n.nullable[f.f] = f.nullable
 		}
 	}
 	return n
@@ -111,15 +106,13 @@ func emitJSONFile(pkg string, n *jsonNames) ([]byte, error) {
 	for _, st := range append([]*schema.Struct{root}, n.spec.Structs...) {
 		keys := map[string]string{}
 		for _, fld := range st.Fields {
-			if prev, ok := keys[jsonKey(fld)]; ok {
-				return nil, fmt.Errorf("%s: fields %s and %s have the same JSON key %q", st.Name, prev, fld.Name, jsonKey(fld))
+			if prev, ok := keys[fld.JSONKey()]; ok {
+				return nil, fmt.Errorf("%s: fields %s and %s have the same JSON key %q", st.Name, prev, fld.Name, fld.JSONKey())
 			}
-			keys[jsonKey(fld)] = fld.Name
+			keys[fld.JSONKey()] = fld.Name
 		}
 		w := &jsonStruct{n: n, s: st, name: n.types[st], within: n.structWithin(st)}
-		if err := w.emitAppend(f); err != nil {
-			return nil, fmt.Errorf("%s: %w", st.Name, err)
-		}
+		w.emitAppend(f)
 		w.emitDecode(f)
 	}
 	return render(f)
@@ -128,10 +121,7 @@ func emitJSONFile(pkg string, n *jsonNames) ([]byte, error) {
 // planVersions sets the versions generated and each struct's range from
 // the codec's plan of the message from version minVersion up.
 func (n *jsonNames) planVersions(minVersion int16) error {
-	m, err := plan.Build(n.spec, plan.Options{MinVersion: minVersion})
-	if err != nil {
-		return err
-	}
+	m := plan.Build(n.spec, plan.Options{MinVersion: minVersion})
 	if m.Versions.Empty() {
 		return fmt.Errorf("%s has no version from %d (valid versions %s)", n.spec.Name, minVersion, n.spec.ValidVersions)
 	}
@@ -206,10 +196,6 @@ func emitJSONTop(f *File, n *jsonNames) {
 	f.Line()
 }
 
-// jsonKey is a field's JSON key: its spec name with the first letter in
-// lower case (Java's camelCaseName).
-func jsonKey(f *schema.Field) string { return strings.ToLower(f.Name[:1]) + f.Name[1:] }
-
 // jsonStruct prints the unexported JSON methods of one struct.
 type jsonStruct struct {
 	n      *jsonNames
@@ -275,19 +261,6 @@ func (w *jsonStruct) condExpr(vs schema.Versions) *Statement {
 		return False()
 	}
 	return c
-}
-
-// mandatory are the versions at which a field must be given: present and
-// not tagged. Kafka requires tagged versions to be open-ended, so this is
-// the part of the field's versions before them.
-func mandatory(f *schema.Field) schema.Versions {
-	if !f.HasTag || f.TaggedVersions.Empty() {
-		return f.Versions
-	}
-	if f.TaggedVersions.Lo <= f.Versions.Lo {
-		return schema.None
-	}
-	return schema.Versions{Lo: f.Versions.Lo, Hi: min(f.Versions.Hi, f.TaggedVersions.Lo-1)}
 }
 
 // tagged are the versions at which a field is present and tagged.

@@ -11,16 +11,12 @@ import (
 // (tagged ones only when not at their default), and an absent field that is
 // not ignorable failing when it holds a non-default value. Every member is
 // written as ,"key":value and the first comma becomes the '{'.
-func (w *jsonStruct) emitAppend(f *File) error {
+func (w *jsonStruct) emitAppend(f *File) {
 	var body []Code
 	body = append(body, Id("start").Op(":=").Len(Id("b")))
 	usesErr := false
 	for _, fld := range w.s.Fields {
-		code, err := w.appendField(fld, &usesErr)
-		if err != nil {
-			return err
-		}
-		body = append(body, code...)
+		body = append(body, w.appendField(fld, &usesErr)...)
 	}
 	if w.n.tags {
 		body = append(body, w.appendUnknownTags()...)
@@ -41,22 +37,14 @@ func (w *jsonStruct) emitAppend(f *File) error {
 		Id("b").Index().Byte(), Id("version").Int16(), Id("o").Op("*").Add(rt("JSONOptions")),
 	).Params(Index().Byte(), Error()).Block(body...)
 	f.Line()
-	return nil
 }
 
 // appendField writes one field, or checks that an absent one can be left out.
-func (w *jsonStruct) appendField(fld *schema.Field, usesErr *bool) ([]Code, error) {
+func (w *jsonStruct) appendField(fld *schema.Field, usesErr *bool) []Code {
 	val := Id("m").Dot(w.n.fields[fld])
-	write, err := w.appendValue(fld, val, usesErr)
-	if err != nil {
-		return nil, err
-	}
+	write := w.appendValue(fld, val, usesErr)
 	if c, always, never := w.cond(tagged(fld)); !never {
-		nd, err := w.notDefault(fld, val.Clone())
-		if err != nil {
-			return nil, err
-		}
-		guarded := []Code{If(nd).Block(write...)}
+		guarded := []Code{If(notDefault(fld, val.Clone())).Block(write...)}
 		if always {
 			write = guarded
 		} else {
@@ -65,22 +53,18 @@ func (w *jsonStruct) appendField(fld *schema.Field, usesErr *bool) ([]Code, erro
 	}
 	var absent []Code
 	if !fld.Ignorable {
-		nd, err := w.notDefault(fld, val.Clone())
-		if err != nil {
-			return nil, err
-		}
-		absent = []Code{If(nd).Block(Return(Id("b"), rt("NonDefaultError").Call(Lit(jsonKey(fld)), Id("version"))))}
+		absent = []Code{If(notDefault(fld, val.Clone())).Block(Return(Id("b"), rt("NonDefaultError").Call(Lit(fld.JSONKey()), Id("version"))))}
 	}
 	c, always, never := w.cond(fld.Versions)
 	switch {
 	case always:
-		return write, nil
+		return write
 	case never:
-		return absent, nil
+		return absent
 	case len(absent) == 0:
-		return []Code{If(c).Block(write...)}, nil
+		return []Code{If(c).Block(write...)}
 	}
-	return []Code{If(c).Block(write...).Else().Block(absent...)}, nil
+	return []Code{If(c).Block(write...).Else().Block(absent...)}
 }
 
 // key appends ,"key": for a field.
@@ -91,8 +75,8 @@ func key(name string) Code {
 // appendValue writes a present field's key and value, with null where the
 // Go value is null and the field is nullable at the version (an error
 // otherwise, as AppendTo fails).
-func (w *jsonStruct) appendValue(fld *schema.Field, val *Statement, usesErr *bool) ([]Code, error) {
-	k := jsonKey(fld)
+func (w *jsonStruct) appendValue(fld *schema.Field, val *Statement, usesErr *bool) []Code {
+	k := fld.JSONKey()
 	t := fld.Type
 	var write []Code
 	switch {
@@ -131,13 +115,13 @@ func (w *jsonStruct) appendValue(fld *schema.Field, val *Statement, usesErr *boo
 			key(k),
 			Id("b").Op("=").Add(rt("AppendJSONBytes")).Call(Id("b"), val.Clone()),
 		)}
-	case t.Kind == schema.KindString && w.n.nullable[fld]:
+	case t.Kind == schema.KindString && fld.Nullable():
 		write = []Code{key(k), Id("b").Op("=").Add(rt("AppendJSONString")).Call(Id("b"), val.Clone().Dot("Value"))}
 	default:
 		write = []Code{key(k), w.appendScalar(t.Kind, val.Clone())}
 	}
-	if !w.n.nullable[fld] {
-		return write, nil
+	if !fld.Nullable() {
+		return write
 	}
 	isNull := Add(val.Clone()).Op("==").Nil()
 	if t.Kind == schema.KindString && !t.Array {
@@ -157,7 +141,7 @@ func (w *jsonStruct) appendValue(fld *schema.Field, val *Statement, usesErr *boo
 			Return(Id("b"), rt("NullError").Call(Lit(k), Id("version"))),
 		)}
 	}
-	return []Code{If(isNull).Block(ifNull...).Else().Block(write...)}, nil
+	return []Code{If(isNull).Block(ifNull...).Else().Block(write...)}
 }
 
 // appendScalar writes a value of a fixed-width kind, or a non-null string,

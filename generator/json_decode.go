@@ -16,11 +16,11 @@ func (w *jsonStruct) emitDecode(f *File) {
 	var cases []Code
 	keys := map[string]bool{}
 	for _, fld := range w.s.Fields {
-		keys[jsonKey(fld)] = true
+		keys[fld.JSONKey()] = true
 	}
 	seen := 0
 	for _, fld := range w.s.Fields {
-		k := jsonKey(fld)
+		k := fld.JSONKey()
 		cases = append(cases, Case(Lit(k)).Block(w.enterField(seen, fld.Versions, k, w.readValue(fld, Id("m").Dot(w.n.fields[fld])))...))
 		if sk := k + "SizeInBytes"; fld.Type.Kind == schema.KindRecords && !fld.Type.Array && !keys[sk] {
 			cases = append(cases, Case(Lit(sk)).Block(r("RecordsSizeKey")))
@@ -44,15 +44,15 @@ func (w *jsonStruct) emitDecode(f *File) {
 		r("Pop"),
 	))
 	for i, fld := range w.s.Fields {
-		_, always, never := w.cond(mandatory(fld))
+		_, always, never := w.cond(fld.InPlaceVersions())
 		if never {
 			continue
 		}
 		given := Id("seen").Index(Lit(i))
 		if !always {
-			given = given.Op("||").Add(w.notCond(mandatory(fld)))
+			given = given.Op("||").Add(w.notCond(fld.InPlaceVersions()))
 		}
-		body = append(body, r("Require", given, Lit(jsonKey(fld))))
+		body = append(body, r("Require", given, Lit(fld.JSONKey())))
 	}
 	docComment(f, "decodeJSON reads m, which holds its defaults, from a JSON object at version.")
 	f.Func().Params(Id("m").Op("*").Id(w.name)).Id("decodeJSON").Params(
@@ -65,7 +65,7 @@ func (w *jsonStruct) emitDecode(f *File) {
 func (w *jsonStruct) readValue(fld *schema.Field, val *Statement) []Code {
 	r := func(method string, args ...Code) *Statement { return Id("r").Dot(method).Call(args...) }
 	t := fld.Type
-	nullable := w.n.nullable[fld]
+	nullable := fld.Nullable()
 	nullOK := rt("NullRefused")
 	if nullable {
 		switch c, always, never := w.cond(fld.NullableVersions); {

@@ -136,3 +136,23 @@ func TestJSONRefusesClashes(t *testing.T) {
 		})
 	}
 }
+
+// TestNaNDefault: a float64 default of NaN is Java's Double.NaN (the bits
+// Double.parseDouble gives) in the codec and in the JSON methods alike,
+// never Go's math.NaN(), whose bits differ.
+func TestNaNDefault(t *testing.T) {
+	spec, err := schema.Load("Ratio.json", []byte(`{"type": "data", "name": "Ratio", "validVersions": "0-1", "flexibleVersions": "0+",
+		"fields": [{ "name": "Value", "type": "float64", "versions": "0+", "default": "NaN", "about": "x" },
+		           { "name": "Limit", "type": "float64", "versions": "1+", "taggedVersions": "1+", "tag": 0, "default": "NaN", "about": "y" }]}`))
+	require.NoError(t, err)
+	files, err := Generate("ratio", []*schema.Spec{spec})
+	require.NoError(t, err)
+	require.NoError(t, addJSON(files, "ratio", []*schema.Spec{spec}))
+	const javaNaN = "math.Float64frombits(9221120237041090560)" // 0x7ff8000000000000
+	for _, name := range []string{"ratio.go", "ratio_json.go"} {
+		src := string(files[name])
+		assert.Contains(t, src, javaNaN, name)
+		assert.NotContains(t, src, "math.NaN()", name)
+	}
+	assert.Contains(t, string(files["ratio_json.go"]), "m.Limit != "+javaNaN, "a tagged field compared with Java's NaN")
+}

@@ -172,7 +172,7 @@ func buildModel(pkg string, specs []*schema.Spec) (*pkgModel, error) {
 			byStruct[sm.s] = sm
 		}
 		for _, sm := range fm.structs {
-			sm.hasTags = !fm.spec.FlexibleVersions.Intersect(fm.spec.ValidVersions).Empty()
+			sm.hasTags = fm.spec.HasTagSections()
 			used := map[string]bool{}
 			reserved := reservedFieldNames
 			if sm.top {
@@ -191,7 +191,7 @@ func buildModel(pkg string, specs []*schema.Spec) (*pkgModel, error) {
 				if f.Type.Kind == schema.KindStruct {
 					fld.elem = byStruct[f.Struct]
 				}
-				fld.nullable = f.Type.CanBeNullable() && !f.NullableVersions.Intersect(f.Versions).Empty()
+				fld.nullable = f.Nullable()
 				sm.fields = append(sm.fields, fld)
 				if f.HasTag {
 					sm.tagged = append(sm.tagged, fld)

@@ -74,7 +74,7 @@ func tagSectionSize(sm *structModel, sc scope) []Code {
 			add = append(add, Id("n").Op("+=").Lit(head).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"))
 		}
 		add = append([]Code{Id("numTags").Op("++")}, add...)
-		out = append(out, guarded(fm.p.Tagged, If(fm.notDefault(val.Clone())).Block(add...))...)
+		out = append(out, guarded(fm.p.Tagged, If(notDefault(fm.f, val.Clone())).Block(add...))...)
 	}
 	return append(out, Id("n").Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))).Op("+").Add(unknown.Clone()).Dot("Size").Call())
 }

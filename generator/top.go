@@ -132,32 +132,26 @@ func emitHeaderVersion(f *File, sm *structModel) {
 	isReq := spec.Type == schema.TypeRequest
 	docComment(f, "IsRequest reports whether this is the request side of the API.")
 	f.Func().Add(recv.Clone()).Id("IsRequest").Params().Bool().Block(Return(Lit(isReq)))
-	flexHeader, plainHeader, which := 2, 1, "request"
+	which := "request"
 	if !isReq {
-		flexHeader, plainHeader, which = 1, 0, "response"
+		which = "response"
 	}
+	h := spec.HeaderVersions()
 	var body []Code
-	flex := spec.FlexibleVersions
-	switch {
-	case !isReq && spec.APIKey == 18:
-		// ApiVersions responses always use header v0 (KIP-511), so that a
-		// client can read the error of an unsupported request version.
-		body = append(body, Return(Lit(0)))
-	case isReq && spec.APIKey == 7:
-		// ControlledShutdown v0 uses request header v0, which has no ClientId.
-		body = append(body, If(Id("version").Op("==").Lit(0)).Block(Return(Lit(0))))
-		fallthrough
+	if h.AtZero >= 0 {
+		body = append(body, If(Id("version").Op("==").Lit(0)).Block(Return(Lit(int(h.AtZero)))))
+	}
+	switch flex := h.FlexibleVersions; {
+	case h.Only >= 0:
+		body = append(body, Return(Lit(int(h.Only))))
+	case flex.Empty():
+		body = append(body, Return(Lit(int(h.Plain))))
+	case flex.Lo == 0:
+		body = append(body, Return(Lit(int(h.Flexible))))
 	default:
-		switch {
-		case flex.Empty():
-			body = append(body, Return(Lit(plainHeader)))
-		case flex.Lo == 0:
-			body = append(body, Return(Lit(flexHeader)))
-		default:
-			body = append(body,
-				If(Id("version").Op(">=").Lit(int(flex.Lo))).Block(Return(Lit(flexHeader))),
-				Return(Lit(plainHeader)))
-		}
+		body = append(body,
+			If(Id("version").Op(">=").Lit(int(flex.Lo))).Block(Return(Lit(int(h.Flexible)))),
+			Return(Lit(int(h.Plain))))
 	}
 	docCommentf(f, "HeaderVersion is the %s header version used with version.", which)
 	f.Func().Add(recv.Clone()).Id("HeaderVersion").Params(Id("version").Int16()).Int16().Block(body...)

@@ -51,7 +51,7 @@ func emitReset(f *File, sm *structModel) {
 	var body, def []Code
 	for _, fm := range sm.fields {
 		body = append(body, fm.setDefault(Id("m").Dot(fm.goName))...)
-		def = append(def, If(fm.notDefault(Id("m").Dot(fm.goName))).Block(Return(False())))
+		def = append(def, If(notDefault(fm.f, Id("m").Dot(fm.goName))).Block(Return(False())))
 	}
 	if sm.hasTags {
 		body = append(body, Id("m").Dot("UnknownTags").Op("=").Id("m").Dot("UnknownTags").Index(Empty(), Lit(0)))

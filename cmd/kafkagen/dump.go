@@ -9,8 +9,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/kafkagen/kafkagen/dynamic"
 	"github.com/kafkagen/kafkagen/generator/schema"
-	"github.com/kafkagen/kafkagen/internal/dynamic"
 )
 
 func init() {
@@ -117,7 +117,7 @@ func (e usageError) Error() string { return e.msg }
 // dumper reads frames and prints them.
 type dumper struct {
 	specs   *dynamic.Specs
-	message *schema.Spec // with -message
+	message *dynamic.Message // with -message
 	cfg     *dumpConfig
 	opts    dynamic.Options
 	pairs   map[int32]apiVersion // correlation id -> request, with -requests
@@ -175,18 +175,14 @@ func newDumper(c *dumpConfig, stdout, stderr io.Writer) (*dumper, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading the specs: %w", err)
 	}
+	d.specs = dynamic.New(loaded)
 	if c.message != "" {
-		for _, s := range loaded {
-			if s.Name == c.message {
-				d.message = s
-			}
-		}
-		if d.message == nil {
+		if d.message = d.specs.Message(c.message); d.message == nil {
 			return nil, usageError{fmt.Sprintf("-message %s: no spec of that name in %s", c.message, c.in)}
 		}
 		return d, nil
 	}
-	if d.specs, err = dynamic.NewSpecs(loaded); err != nil {
+	if err := d.specs.Framing(); err != nil {
 		return nil, fmt.Errorf("%s: %w", c.in, err)
 	}
 	if c.requests != "" {
@@ -287,7 +283,7 @@ func (d *dumper) frame(where string, frame []byte) {
 	var err error
 	switch {
 	case d.message != nil:
-		f, err = dynamic.DecodeMessage(d.message, frame, int16(d.cfg.version))
+		f, err = d.message.DecodeFrame(frame, int16(d.cfg.version))
 	case !d.cfg.response:
 		f, err = d.specs.DecodeRequest(frame)
 	case d.pairs != nil:

@@ -9,44 +9,29 @@ import (
 )
 
 // effectiveDefault renders the value a reader fills in for a missing field,
-// so that equal values written differently ("0x10" and "16", "" and "0",
-// "" and "false") compare equal. Kafka compares the texts; a changed
-// spelling of the same value is not a change on the wire.
+// from the default the loader parsed, so that equal values written
+// differently ("0x10" and "16", "" and "0", "" and "false") compare equal.
+// Kafka compares the texts; a changed spelling of the same value is not a
+// change on the wire.
 func effectiveDefault(f *schema.Field) string {
-	t, text := f.Type, f.Default
+	t, d := f.Type, f.DefaultValue
 	switch {
-	case t.Kind == schema.KindRecords && !t.Array:
+	case f.DefaultTest().IfNotNull:
 		return "null"
 	case t.Array, t.Kind == schema.KindStruct, t.Kind == schema.KindBytes:
-		if text == "null" {
-			return "null"
-		}
 		return "empty"
-	case t.Kind == schema.KindString:
-		if text == "null" && t.CanBeNullable() && !f.NullableVersions.Empty() {
-			return "null"
-		}
-		return strconv.Quote(text)
 	}
-	var value any
-	var err error
 	switch t.Kind {
+	case schema.KindString:
+		return strconv.Quote(d.String)
 	case schema.KindBool:
-		value, err = schema.ParseBoolDefault(text)
-	case schema.KindInt8, schema.KindInt16, schema.KindInt32, schema.KindInt64:
-		value, err = schema.ParseIntDefault(text, t.Kind.FixedSize()*8)
+		return fmt.Sprint(d.Bool)
 	case schema.KindUint16, schema.KindUint32:
-		value, err = schema.ParseUintDefault(text, t.Kind.FixedSize()*8)
+		return fmt.Sprint(d.Uint)
 	case schema.KindFloat64:
-		value, err = schema.ParseFloatDefault(text)
+		return fmt.Sprint(d.Float)
 	case schema.KindUUID:
-		var id [16]byte
-		id, err = schema.ParseUUIDDefault(text)
-		value = base64.RawURLEncoding.EncodeToString(id[:])
+		return base64.RawURLEncoding.EncodeToString(d.UUID[:])
 	}
-	if err != nil {
-		// The loader rejects invalid defaults; keep the text rather than fail.
-		return strconv.Quote(text)
-	}
-	return fmt.Sprint(value)
+	return fmt.Sprint(d.Int)
 }

@@ -6,14 +6,14 @@
 // settle them, the ordered steps of the in-place part (runs of fixed-width
 // fields and single fields), the tag section, whether a nested struct's
 // code is inlined into its parent's or called, which structs need their own
-// codec methods, and every default parsed into a typed value.
+// codec methods. The facts of single fields (defaults, nullability, in-place
+// versions) are the schema's (schema/facts.go).
 //
 // A plan is plain data: it knows nothing of Go names or of the code printed
 // from it.
 package plan
 
 import (
-	"fmt"
 	"math"
 	"sort"
 
@@ -101,11 +101,6 @@ type Field struct {
 	// Compact: the field's lengths are compact in place (the field's own
 	// flexibleVersions, or the message's).
 	Compact Cond
-	// CanBeNull: the field's Go type represents null, because the field is
-	// nullable at some version that has it.
-	CanBeNull bool
-	// Default is the field's default, parsed.
-	Default Default
 	// Inline: the in-place code of a struct-array field is that of Elem
 	// inlined into Owner's methods, instead of a call to Elem's.
 	Inline bool
@@ -130,14 +125,14 @@ type Step struct {
 }
 
 // Build plans spec's message for the versions opts keeps.
-func Build(spec *schema.Spec, opts Options) (*Message, error) {
+func Build(spec *schema.Spec, opts Options) *Message {
 	versions := spec.ValidVersions.Intersect(schema.Versions{Lo: max(opts.MinVersion, 0), Hi: schema.NoMax})
 	m := &Message{Spec: spec, Versions: versions}
 	within := map[*schema.Struct]schema.Versions{spec.Root: versions}
 	if !versions.Empty() {
 		reach(spec.Root, versions, within, 0)
 	}
-	hasTags := !spec.FlexibleVersions.Intersect(spec.ValidVersions).Empty()
+	hasTags := spec.HasTagSections()
 	byStruct := map[*schema.Struct]*Struct{}
 	for _, st := range append([]*schema.Struct{spec.Root}, spec.Structs...) {
 		w, ok := within[st]
@@ -151,9 +146,7 @@ func Build(spec *schema.Spec, opts Options) (*Message, error) {
 	}
 	m.Top = m.Structs[0]
 	for _, s := range m.Structs {
-		if err := s.planFields(byStruct); err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Schema.Name, err)
-		}
+		s.planFields(byStruct)
 	}
 	for _, s := range m.Structs {
 		s.MinSize = s.minSize(map[*Struct]bool{})
@@ -165,7 +158,7 @@ func Build(spec *schema.Spec, opts Options) (*Message, error) {
 	}
 	decideInlining(m)
 	markCompared(m)
-	return m, nil
+	return m
 }
 
 // reach mirrors the schema's propagation of reachable versions from the
@@ -192,20 +185,19 @@ func reach(st *schema.Struct, usable schema.Versions, within map[*schema.Struct]
 }
 
 // planFields plans s's fields, steps and tag section.
-func (s *Struct) planFields(byStruct map[*schema.Struct]*Struct) error {
+func (s *Struct) planFields(byStruct map[*schema.Struct]*Struct) {
 	w := s.Within
 	tagWithin := s.Flexible.On
 	for _, sf := range s.Schema.Fields {
 		t := sf.Type
 		f := &Field{
-			Schema:    sf,
-			Owner:     s,
-			Present:   when(sf.Versions, w),
-			InPlace:   when(inPlaceVersions(sf), w),
-			Tagged:    Cond{On: schema.None, Within: tagWithin},
-			Nullable:  when(sf.NullableVersions, w.Intersect(sf.Versions)),
-			Compact:   s.Flexible,
-			CanBeNull: t.CanBeNullable() && !sf.NullableVersions.Intersect(sf.Versions).Empty(),
+			Schema:   sf,
+			Owner:    s,
+			Present:  when(sf.Versions, w),
+			InPlace:  when(sf.InPlaceVersions(), w),
+			Tagged:   Cond{On: schema.None, Within: tagWithin},
+			Nullable: when(sf.NullableVersions, w.Intersect(sf.Versions)),
+			Compact:  s.Flexible,
 		}
 		if t.Kind == schema.KindStruct {
 			f.Elem = byStruct[sf.Struct]
@@ -222,30 +214,10 @@ func (s *Struct) planFields(byStruct map[*schema.Struct]*Struct) error {
 		if sf.HasFlexibleVersions {
 			f.Compact = when(sf.FlexibleVersions, w)
 		}
-		d, err := parseDefault(sf, f.CanBeNull)
-		if err != nil {
-			return err
-		}
-		f.Default = d
 		s.Fields = append(s.Fields, f)
 	}
 	sort.SliceStable(s.Tagged, func(i, j int) bool { return s.Tagged[i].Schema.Tag < s.Tagged[j].Schema.Tag })
 	s.Steps = steps(s.Fields)
-	return nil
-}
-
-// inPlaceVersions are the versions at which f is written in place: its
-// versions before its tagged versions start (a field is tagged from some
-// version on).
-func inPlaceVersions(f *schema.Field) schema.Versions {
-	v := f.Versions
-	if !f.HasTag {
-		return v
-	}
-	if f.TaggedVersions.Lo <= v.Lo {
-		return schema.None
-	}
-	return schema.Versions{Lo: v.Lo, Hi: min(v.Hi, f.TaggedVersions.Lo-1)}
 }
 
 // steps groups fields into steps: consecutive fixed-width fields in place at
@@ -300,7 +272,7 @@ func (s *Struct) minSize(visiting map[*Struct]bool) int {
 			case t.Array, t.Kind == schema.KindString, t.Kind == schema.KindBytes, t.Kind == schema.KindRecords:
 				n++
 			case t.Kind == schema.KindStruct:
-				if f.CanBeNull && f.Nullable.On.Contains(int16(v)) {
+				if f.Schema.Nullable() && f.Nullable.On.Contains(int16(v)) {
 					n++
 				} else {
 					n += f.Elem.minSize(visiting)

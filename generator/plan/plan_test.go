@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,7 +65,7 @@ func attributes(f *Field) string {
 	if f.Width == 0 && (t.Array || t.Kind != schema.KindStruct) && !f.InPlace.Never() {
 		a = append(a, "compact="+f.Compact.String())
 	}
-	if d := f.Default; d.Null {
+	if d := f.Schema.DefaultValue; d.Null {
 		a = append(a, "default=null")
 	} else if !d.IsZero() {
 		switch t.Kind {
@@ -231,8 +230,7 @@ ExampleHeader 0-3 flexible=2-3 methods min=6
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/min%d", c.spec, c.opts.MinVersion), func(t *testing.T) {
-			m, err := Build(goldenSpec(t, c.dir, c.spec), c.opts)
-			require.NoError(t, err)
+			m := Build(goldenSpec(t, c.dir, c.spec), c.opts)
 			assert.Equal(t, strings.TrimPrefix(c.want, "\n"), describe(m))
 		})
 	}
@@ -262,38 +260,4 @@ func TestCond(t *testing.T) {
 			assert.Equal(t, c.test, cond.Test(), "%s within %s", c.on, c.within)
 		}
 	}
-}
-
-func TestParseDefault(t *testing.T) {
-	f := func(typ, text string) *schema.Field {
-		kind := map[string]schema.Kind{"bool": schema.KindBool, "int8": schema.KindInt8, "int16": schema.KindInt16,
-			"int32": schema.KindInt32, "int64": schema.KindInt64, "uint16": schema.KindUint16, "uint32": schema.KindUint32,
-			"float64": schema.KindFloat64, "string": schema.KindString, "uuid": schema.KindUUID, "records": schema.KindRecords}[typ]
-		return &schema.Field{Name: "F", Type: schema.Type{Raw: typ, Kind: kind}, Default: text, HasDefault: text != ""}
-	}
-	cases := []struct {
-		field     *schema.Field
-		canBeNull bool
-		want      Default
-	}{
-		{f("bool", "TRUE"), false, Default{Bool: true}},
-		{f("int8", "-128"), false, Default{Int: -128}},
-		{f("int16", "0x7fff"), false, Default{Int: math.MaxInt16}},
-		{f("int64", "-1"), false, Default{Int: -1}},
-		{f("uint16", "65535"), false, Default{Uint: 65535}},
-		{f("float64", "0.5"), false, Default{Float: 0.5}},
-		{f("string", "none"), false, Default{String: "none"}},
-		{f("string", "null"), true, Default{Null: true}},
-		{f("string", "null"), false, Default{String: "null"}}, // not nullable: the text itself
-		{f("uuid", "AAAAAAAAAAAAAAAAAAAAAQ"), false, Default{UUID: [16]byte{15: 1}}},
-		{f("records", ""), true, Default{Null: true}}, // records default to null
-		{f("int32", ""), false, Default{}},
-	}
-	for _, c := range cases {
-		got, err := parseDefault(c.field, c.canBeNull)
-		require.NoError(t, err, "%s %q", c.field.Type.Raw, c.field.Default)
-		assert.Equal(t, c.want, got, "%s %q", c.field.Type.Raw, c.field.Default)
-	}
-	_, err := parseDefault(f("int8", "128"), false)
-	assert.ErrorContains(t, err, "field F: default \"128\"")
 }

@@ -164,6 +164,8 @@ type Field struct {
 	Present Versions
 	// Owner is the struct holding the field.
 	Owner *Struct
+	// DefaultValue is Default parsed (facts.go), set once the spec loaded.
+	DefaultValue Default
 }
 
 // DefaultIsNull reports whether the field's default is null ("null" on a

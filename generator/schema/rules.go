@@ -140,5 +140,6 @@ func (r Rules) Load(file string, src []byte) (*Spec, error) {
 		l.diags.Sort()
 		return nil, l.diags
 	}
+	l.spec.settle()
 	return l.spec, nil
 }

@@ -48,14 +48,15 @@ func TestDecodeKnownAnswer(t *testing.T) {
 		"0104", "00000005", // tag 1 Leader 5
 		"0901", "ab", // tag 9, unknown
 	)
-	st, n, err := Decode(spec, src, 0)
+	m := NewMessage(spec)
+	st, n, err := m.Decode(src, 0)
 	require.NoError(t, err)
 	assert.Equal(t, len(src), n)
-	out, err := AppendJSON(nil, spec, st, 0, Options{})
+	out, err := m.AppendJSON(nil, st, 0, Options{})
 	require.NoError(t, err)
 	assert.Equal(t, `{"partitionId":1,"topicId":"AAECAwQFBgcICQoLDA0ODw","isr":[1,2],"leader":5,"_unknownTaggedFields":[{"tag":9,"data":"qw=="}]}`, string(out))
 
-	out, err = AppendJSON(nil, spec, st, 0, Options{JSONOptions: runtime.JSONRequestLog})
+	out, err = m.AppendJSON(nil, st, 0, Options{JSONOptions: runtime.JSONRequestLog})
 	require.NoError(t, err)
 	assert.Equal(t, `{"partitionId":1,"topicId":"AAECAwQFBgcICQoLDA0ODw","isr":[1,2],"leader":5}`, string(out))
 }
@@ -78,8 +79,8 @@ func projectFrameSpecs(t *testing.T) *Specs {
 	for _, s := range projectSpecs(t) {
 		all = append(all, s)
 	}
-	specs, err := NewSpecs(all)
-	require.NoError(t, err)
+	specs := New(all)
+	require.NoError(t, specs.Framing())
 	return specs
 }
 
@@ -162,14 +163,15 @@ func TestRandomProjectMessages(t *testing.T) {
 			rng := rand.New(rand.NewPCG(uint64(v), 7))
 			for i := range 50 {
 				src := wiregen.Encode(spec, v, rng, wiregen.Options{UnknownTags: i%2 == 0, MaxArray: 3})
-				st, n, err := Decode(spec, src, v)
+				m := NewMessage(spec)
+				st, n, err := m.Decode(src, v)
 				require.NoError(t, err, "%s v%d", spec.Name, v)
 				require.Equal(t, len(src), n, "%s v%d", spec.Name, v)
-				out, err := AppendJSON(nil, spec, st, v, Options{})
+				out, err := m.AppendJSON(nil, st, v, Options{})
 				require.NoError(t, err, "%s v%d", spec.Name, v)
 				require.True(t, json.Valid(out), "%s", out)
 				for cut := range src {
-					_, _, err := Decode(spec, src[:cut], v)
+					_, _, err := m.Decode(src[:cut], v)
 					require.Error(t, err, "%s v%d: a strict prefix of %d bytes decodes", spec.Name, v, cut)
 				}
 			}

@@ -1,9 +1,7 @@
 package dynamic
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 	"github.com/kafkagen/kafkagen/runtime"
 )
@@ -13,7 +11,8 @@ import (
 type Options struct {
 	runtime.JSONOptions
 	// Records, when set and RecordsSize is not, writes a non-null records
-	// value in place of its base64 (kafkagen dump prints the batches).
+	// value in place of its base64 (kafkagen dump prints the batches with
+	// a RecordsWriter).
 	Records func(b, records []byte) []byte
 }
 
@@ -24,44 +23,32 @@ type Options struct {
 // omitted. Errors are the generated code's: a field absent at version
 // holding a non-default value that is not ignorable, null where the version
 // has none, unknown tags at a version without tag sections.
-func AppendJSON(b []byte, spec *schema.Spec, st *Struct, version int16, opts Options) ([]byte, error) {
-	w := jsonWriter{version: version, flexible: spec.FlexibleVersions.Contains(version), opts: opts}
-	out, err := w.appendStruct(b, st)
+func (m *Message) AppendJSON(b []byte, st *Struct, version int16, opts Options) ([]byte, error) {
+	w := jsonWriter{version: version, opts: opts}
+	out, err := w.appendStruct(b, m.plan.Top, st)
 	if err != nil {
-		return b, runtime.FinishJSON(err, spec.Name, version)
+		return b, runtime.FinishJSON(err, m.Spec.Name, version)
 	}
 	return out, nil
 }
 
 type jsonWriter struct {
-	version  int16
-	flexible bool
-	opts     Options
+	version int16
+	opts    Options
 }
 
-// jsonKey is a field's JSON key: the spec name, first letter lower case.
-func jsonKey(f *schema.Field) string { return strings.ToLower(f.Name[:1]) + f.Name[1:] }
-
-func (w *jsonWriter) appendStruct(b []byte, st *Struct) ([]byte, error) {
+func (w *jsonWriter) appendStruct(b []byte, s *plan.Struct, st *Struct) ([]byte, error) {
 	start := len(b)
-	for i, f := range st.Def.Fields {
+	for i, f := range s.Fields {
 		v := st.Fields[i]
-		if !f.Versions.Contains(w.version) {
-			if !f.Ignorable {
-				if nd, err := notDefault(f, v); err != nil || nd {
-					return b, nonDefault(f, w.version, err)
-				}
+		switch {
+		case !f.Present.On.Contains(w.version):
+			if !f.Schema.Ignorable && notDefault(f, v) {
+				return b, runtime.NonDefaultError(f.Schema.JSONKey(), w.version)
 			}
 			continue
-		}
-		if f.TaggedAt(w.version) {
-			nd, err := notDefault(f, v)
-			if err != nil {
-				return b, err
-			}
-			if !nd {
-				continue
-			}
+		case f.Tagged.On.Contains(w.version) && !notDefault(f, v):
+			continue
 		}
 		var err error
 		if b, err = w.appendField(b, f, v); err != nil {
@@ -69,7 +56,7 @@ func (w *jsonWriter) appendStruct(b []byte, st *Struct) ([]byte, error) {
 		}
 	}
 	if len(st.Unknown) > 0 && !w.opts.OmitUnknownTags {
-		if !w.flexible {
+		if !s.Flexible.On.Contains(w.version) {
 			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "unknown tagged fields at a version without tag sections")
 		}
 		b = append(b, `,"`+runtime.UnknownTagsKey+`":`...)
@@ -83,23 +70,15 @@ func (w *jsonWriter) appendStruct(b []byte, st *Struct) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func nonDefault(f *schema.Field, version int16, err error) error {
-	if err != nil {
-		return err
-	}
-	return runtime.NonDefaultError(jsonKey(f), version)
-}
-
 // appendField writes ,"key":value for a field present at the version.
-func (w *jsonWriter) appendField(b []byte, f *schema.Field, v Value) ([]byte, error) {
-	k := jsonKey(f)
-	t := f.Type
+func (w *jsonWriter) appendField(b []byte, f *plan.Field, v Value) ([]byte, error) {
+	k := f.Schema.JSONKey()
+	t := f.Schema.Type
 	if v.Null {
-		if !f.NullableAt(w.version) {
+		if !f.Nullable.On.Contains(w.version) {
 			return b, runtime.NullError(k, w.version)
 		}
-		b = append(b, `,"`+k+`":null`...)
-		return b, nil
+		return append(b, `,"`+k+`":null`...), nil
 	}
 	if t.Kind == schema.KindRecords && !t.Array && w.opts.RecordsSize {
 		b = append(b, `,"`+k+`SizeInBytes":`...)
@@ -110,7 +89,7 @@ func (w *jsonWriter) appendField(b []byte, f *schema.Field, v Value) ([]byte, er
 		if t.Kind == schema.KindRecords && w.opts.Records != nil {
 			return w.opts.Records(b, v.Bytes), nil
 		}
-		out, err := w.appendValue(b, t.Kind, v)
+		out, err := w.appendValue(b, f, v)
 		if err != nil {
 			return out, runtime.Within(err, k)
 		}
@@ -122,20 +101,18 @@ func (w *jsonWriter) appendField(b []byte, f *schema.Field, v Value) ([]byte, er
 			b = append(b, ',')
 		}
 		var err error
-		if b, err = w.appendValue(b, t.Kind, e); err != nil {
+		if b, err = w.appendValue(b, f, e); err != nil {
 			return b, runtime.WithinElem(err, k, i)
 		}
 	}
 	return append(b, ']'), nil
 }
 
-// appendValue writes one non-null value of kind k.
-func (w *jsonWriter) appendValue(b []byte, k schema.Kind, v Value) ([]byte, error) {
-	switch k {
+// appendValue writes one non-null value of f (an element, for arrays).
+func (w *jsonWriter) appendValue(b []byte, f *plan.Field, v Value) ([]byte, error) {
+	switch f.Schema.Type.Kind {
 	case schema.KindBool:
 		return runtime.AppendJSONBool(b, v.Int != 0), nil
-	case schema.KindInt8, schema.KindInt16, schema.KindInt32, schema.KindInt64, schema.KindUint16, schema.KindUint32:
-		return runtime.AppendJSONInt(b, v.Int), nil
 	case schema.KindFloat64:
 		return runtime.AppendJSONFloat64(b, v.Float), nil
 	case schema.KindUUID:
@@ -145,7 +122,7 @@ func (w *jsonWriter) appendValue(b []byte, k schema.Kind, v Value) ([]byte, erro
 	case schema.KindBytes, schema.KindRecords:
 		return runtime.AppendJSONBytes(b, v.Bytes), nil
 	case schema.KindStruct:
-		return w.appendStruct(b, v.Struct)
+		return w.appendStruct(b, f.Elem, v.Struct)
 	}
-	return b, fmt.Errorf("dynamic: unknown kind %v", k)
+	return runtime.AppendJSONInt(b, v.Int), nil
 }
