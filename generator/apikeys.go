@@ -24,11 +24,12 @@ type apiKeyEntry struct {
 
 // apiKeyEntries collects the apis of the request and response specs of a
 // package, sorted by key. A request's name wins over its response's.
-func apiKeyEntries(pm *pkgModel) []*apiKeyEntry {
+func apiKeyEntries(n *goNames) []*apiKeyEntry {
 	byKey := map[int16]*apiKeyEntry{}
-	for _, fm := range pm.files {
+	for _, sf := range n.files {
+		spec := sf.spec
 		var suffix string
-		switch fm.spec.Type {
+		switch spec.Type {
 		case schema.TypeRequest:
 			suffix = "Request"
 		case schema.TypeResponse:
@@ -36,15 +37,15 @@ func apiKeyEntries(pm *pkgModel) []*apiKeyEntry {
 		default:
 			continue
 		}
-		name := strings.TrimSuffix(fm.spec.Name, suffix)
-		e := byKey[fm.spec.APIKey]
+		name := strings.TrimSuffix(spec.Name, suffix)
+		e := byKey[spec.APIKey]
 		if e == nil {
-			e = &apiKeyEntry{key: fm.spec.APIKey, name: name}
-			byKey[fm.spec.APIKey] = e
+			e = &apiKeyEntry{key: spec.APIKey, name: name}
+			byKey[spec.APIKey] = e
 		} else if suffix == "Request" {
 			e.name = name
 		}
-		e.specs = append(e.specs, fm.spec.Name)
+		e.specs = append(e.specs, spec.Name)
 	}
 	out := make([]*apiKeyEntry, 0, len(byKey))
 	for _, e := range byKey {
@@ -58,12 +59,12 @@ func apiKeyEntries(pm *pkgModel) []*apiKeyEntry {
 // addAPIKeys adds to out, for a package holding requests or responses, the
 // file of its api keys: a constant per api (APIKeyProduce), APIKeyName and
 // APIKeys. A package without any writes nothing.
-func addAPIKeys(out map[string][]byte, pm *pkgModel, header string) error {
-	entries := apiKeyEntries(pm)
+func addAPIKeys(out map[string][]byte, n *goNames, header string) error {
+	entries := apiKeyEntries(n)
 	if len(entries) == 0 {
 		return nil
 	}
-	f := NewFile(pm.name)
+	f := NewFile(n.pkg)
 	f.HeaderComment(header)
 
 	var consts, cases, keys []Code

@@ -9,10 +9,10 @@ import (
 )
 
 func TestAPIKeyEntries(t *testing.T) {
-	spec := func(name string, typ schema.SpecType, key int16) *fileModel {
-		return &fileModel{spec: &schema.Spec{Name: name, Type: typ, APIKey: key}}
+	spec := func(name string, typ schema.SpecType, key int16) *specFile {
+		return &specFile{spec: &schema.Spec{Name: name, Type: typ, APIKey: key}}
 	}
-	pm := &pkgModel{files: []*fileModel{
+	names := &goNames{files: []*specFile{
 		spec("FetchResponse", schema.TypeResponse, 1),
 		spec("ProduceRequest", schema.TypeRequest, 0),
 		spec("FetchRequest", schema.TypeRequest, 1),
@@ -21,7 +21,7 @@ func TestAPIKeyEntries(t *testing.T) {
 		spec("RequestHeader", schema.TypeHeader, -1),
 	}}
 	var got []apiKeyEntry
-	for _, e := range apiKeyEntries(pm) {
+	for _, e := range apiKeyEntries(names) {
 		got = append(got, *e)
 	}
 	assert.Equal(t, []apiKeyEntry{
@@ -31,6 +31,6 @@ func TestAPIKeyEntries(t *testing.T) {
 	}, got, "metadata records and headers have no api key entry; a response alone names its api")
 
 	out := map[string][]byte{}
-	assert.NoError(t, addAPIKeys(out, &pkgModel{name: "records", files: pm.files[4:]}, "h"))
+	assert.NoError(t, addAPIKeys(out, &goNames{pkg: "records", files: names.files[4:]}, "h"))
 	assert.Empty(t, out, "a package without requests or responses gets no api keys file")
 }

@@ -69,7 +69,7 @@ func helpers() map[string]helper {
 		},
 	}
 	for k, name := range growKinds {
-		t := Index().Add(elemType(k, nil))
+		t := Index().Add(elemType(k, ""))
 		h["grow"+name] = helper{
 			params:  []Code{Id("s").Add(t), Id("n").Int()},
 			results: []Code{t.Clone()},
@@ -79,11 +79,11 @@ func helpers() map[string]helper {
 	for k, name := range primitiveKinds {
 		h["read"+name] = helper{
 			params:  []Code{Id("d").Op("*").Add(rt("Decoder")), Id("off").Int(), Id("field").String()},
-			results: []Code{elemType(k, nil), Int()},
+			results: []Code{elemType(k, ""), Int()},
 			body:    Return(Id("d").Dot(name).Call(Id("off"), Id("field"))),
 		}
 		h["append"+name] = helper{
-			params:  []Code{Id("b").Index().Byte(), Id("v").Add(elemType(k, nil))},
+			params:  []Code{Id("b").Index().Byte(), Id("v").Add(elemType(k, ""))},
 			results: []Code{Index().Byte()},
 			body:    Return(rt("Append"+name).Call(Id("b"), Id("v"))),
 		}

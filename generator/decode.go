@@ -19,17 +19,17 @@ import (
 // where, and every later read fails at once (runtime.Decoder). The code
 // checks for a failure only after each array element, to name it, and
 // stops there; the failure's offset and path reach Decode's caller.
-func emitDecode(g *Group, sm *structModel) {
-	body := lengthsDecl(sm)
-	if readsCount(sm) {
+func (p *printer) emitDecode(g *Group, s *plan.Struct) {
+	body := lengthsDecl(s)
+	if readsCount(s) {
 		body = append(body, Var().Id("n").Int())
 	}
-	if readsMarker(sm) {
+	if readsMarker(s) {
 		body = append(body, Var().Id("present").Bool())
 	}
-	body = append(body, decodeBody(sm, methodScope(sm))...)
+	body = append(body, decodeBody(s, p.methodScope(s))...)
 	body = append(body, Return(Id("off")))
-	g.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("decode").Params(
+	g.Func().Params(Id("m").Op("*").Id(p.typeName(s))).Id("decode").Params(
 		Id("d").Op("*").Add(rt("Decoder")), Id("off").Int(), Id("version").Int16(),
 	).Int().Block(body...)
 	g.Line()
@@ -37,13 +37,12 @@ func emitDecode(g *Group, sm *structModel) {
 
 // readsCount reports whether sm's decode (with the structs it inlines)
 // reads an array count into the variable n.
-func readsCount(sm *structModel) bool {
-	for _, fm := range sm.fields {
-		p := fm.p
+func readsCount(s *plan.Struct) bool {
+	for _, p := range s.Fields {
 		if p.Schema.Type.Array && (!p.InPlace.Never() || !p.Tagged.Never()) {
 			return true
 		}
-		if p.Inline && !p.InPlace.Never() && readsCount(fm.inlined) {
+		if p.Inline && !p.InPlace.Never() && readsCount(p.Inlined) {
 			return true
 		}
 	}
@@ -52,10 +51,9 @@ func readsCount(sm *structModel) bool {
 
 // readsMarker reports whether sm's decode reads the marker of a nullable
 // struct into the variable present.
-func readsMarker(sm *structModel) bool {
-	for _, fm := range sm.fields {
-		p := fm.p
-		if fm.elem != nil && !p.Schema.Type.Array && fm.nullable && !p.Nullable.Never() &&
+func readsMarker(s *plan.Struct) bool {
+	for _, p := range s.Fields {
+		if p.Elem != nil && !p.Schema.Type.Array && p.Schema.Nullable() && !p.Nullable.Never() &&
 			(!p.InPlace.Never() || !p.Tagged.Never()) {
 			return true
 		}
@@ -65,22 +63,22 @@ func readsMarker(sm *structModel) bool {
 
 // decodeBody decodes into the struct held by sc.recv. The defaults of the
 // fields that are never in place come first, one block per condition.
-func decodeBody(sm *structModel, sc scope) []Code {
+func decodeBody(s *plan.Struct, sc scope) []Code {
 	var defaults defaultBlocks
 	var body []Code
-	for _, st := range sm.p.Steps {
+	for _, st := range s.Steps {
 		if st.When.Never() {
 			for _, f := range st.Fields {
-				defaults.add(sm.field(f), st.When.Within, sc)
+				defaults.add(f, st.When.Within, sc)
 			}
 			continue
 		}
 		var read []Code
 		if st.Run {
-			read = readRun(sm, st, sc)
+			read = readRun(st, sc)
 		} else {
-			fm := sm.field(st.Fields[0])
-			read = readValue(fm, sc.r().Dot(fm.goName), false, sc)
+			f := st.Fields[0]
+			read = readValue(f, sc.val(f), false, sc)
 		}
 		if st.When.Always() {
 			body = append(body, read...)
@@ -88,7 +86,7 @@ func decodeBody(sm *structModel, sc scope) []Code {
 		}
 		var absent defaultBlocks
 		for _, f := range st.Fields {
-			absent.add(sm.field(f), outside(st.When), sc)
+			absent.add(f, outside(st.When), sc)
 		}
 		if code := absent.code(); len(code) > 0 {
 			body = append(body, If(condExpr(st.When)).Block(read...).Else().Block(code...))
@@ -97,8 +95,8 @@ func decodeBody(sm *structModel, sc scope) []Code {
 		}
 	}
 	body = append(defaults.code(), body...)
-	if sm.hasTags {
-		body = append(body, readTagSection(sm, sc)...)
+	if s.HasTags {
+		body = append(body, readTagSection(s, sc)...)
 	}
 	return body
 }
@@ -112,14 +110,14 @@ type defaultBlock struct {
 	stmts     []Code
 }
 
-// add sets fm to its default at the versions w where it is not in place,
+// add sets f to its default at the versions w where it is not in place,
 // unless it is tagged there (the tag section then sets it).
-func (b *defaultBlocks) add(fm *fieldModel, w schema.Versions, sc scope) {
-	tagged := rebase(fm.p.Tagged, w)
+func (b *defaultBlocks) add(f *plan.Field, w schema.Versions, sc scope) {
+	tagged := rebase(f.Tagged, w)
 	if tagged.Always() {
 		return
 	}
-	def := fm.setDefault(sc.r().Dot(fm.goName))
+	def := sc.names.setDefault(f.Schema, sc.val(f))
 	for _, g := range *b {
 		if g.notTagged == tagged || g.notTagged.Never() && tagged.Never() {
 			g.stmts = append(g.stmts, def...)
@@ -144,12 +142,12 @@ func (b defaultBlocks) code() []Code {
 // readRun reads a run of fixed-width fields: a single field with its own
 // read, several from one window (runtime.Decoder.Fixed) with one bounds
 // check; a window too short names its field through FailFixed.
-func readRun(sm *structModel, st plan.Step, sc scope) []Code {
+func readRun(st plan.Step, sc scope) []Code {
 	if len(st.Fields) == 1 {
-		fm := sm.field(st.Fields[0])
-		return []Code{List(sc.r().Dot(fm.goName), Id("off")).Op("=").Add(sc.read(primitiveKinds[fm.kind()], Id("off"), Lit(fm.f.Name)))}
+		f := st.Fields[0]
+		return []Code{List(sc.val(f), Id("off")).Op("=").Add(sc.read(primitiveKinds[f.Schema.Type.Kind], Id("off"), Lit(f.Schema.Name)))}
 	}
-	reads, width := fixedReads(sm, st, sc)
+	reads, width := fixedReads(st, sc)
 	var fields []string
 	for _, f := range st.Fields {
 		fields = append(fields, fmt.Sprintf("%s:%d", f.Schema.Name, f.Width))
@@ -166,10 +164,9 @@ func readRun(sm *structModel, st plan.Step, sc scope) []Code {
 
 // fixedReads assigns the fields of the run st from the window p, and
 // returns the run's width.
-func fixedReads(sm *structModel, st plan.Step, sc scope) (reads []Code, width int) {
+func fixedReads(st plan.Step, sc scope) (reads []Code, width int) {
 	for _, f := range st.Fields {
-		fm := sm.field(f)
-		reads = append(reads, sc.r().Dot(fm.goName).Op("=").Add(decodeFixed(fm.kind(), width)))
+		reads = append(reads, sc.val(f).Op("=").Add(decodeFixed(f.Schema.Type.Kind, width)))
 		width += f.Width
 	}
 	return reads, width
@@ -181,15 +178,15 @@ func fixedReads(sm *structModel, st plan.Step, sc scope) (reads []Code, width in
 // bounds check reads it all and the loop goes on to the next element.
 // Anything else falls through to the element's general code. Such
 // elements (API versions, partition errors) come by the hundred.
-func fixedElem(sm *structModel, sc scope) []Code {
-	if !sm.hasTags || len(sm.tagged) > 0 || sm.p.Flexible.Never() || len(sm.p.Steps) != 1 {
+func fixedElem(s *plan.Struct, sc scope) []Code {
+	if !s.HasTags || len(s.Tagged) > 0 || s.Flexible.Never() || len(s.Steps) != 1 {
 		return nil
 	}
-	st := sm.p.Steps[0]
+	st := s.Steps[0]
 	if !st.Run || !st.When.Always() {
 		return nil
 	}
-	reads, width := fixedReads(sm, st, sc)
+	reads, width := fixedReads(st, sc)
 	unknown := sc.r().Dot("UnknownTags")
 	reads = append(reads,
 		unknown.Clone().Op("=").Add(unknown.Clone()).Index(Empty(), Lit(0)),
@@ -197,8 +194,8 @@ func fixedElem(sm *structModel, sc scope) []Code {
 		Continue(),
 	)
 	test := Id("p").Op("!=").Nil().Op("&&").Id("p").Index(Lit(width)).Op("==").Lit(0)
-	if !sm.p.Flexible.Always() {
-		test = condExpr(sm.p.Flexible).Op("&&").Add(test)
+	if !s.Flexible.Always() {
+		test = condExpr(s.Flexible).Op("&&").Add(test)
 	}
 	return []Code{
 		Comment("With an empty tag section, one bounds check reads the element."),
@@ -209,23 +206,23 @@ func fixedElem(sm *structModel, sc scope) []Code {
 // readTagSection reads the tag section where the version is flexible; where
 // it is not, only the unknown tags are reset (the in-place steps have set
 // every tagged field to its default).
-func readTagSection(sm *structModel, sc scope) []Code {
+func readTagSection(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
 	reset := unknown.Clone().Op("=").Add(unknown.Clone()).Index(Empty(), Lit(0))
 	var section []Code
-	f := sm.p.Flexible
-	if len(sm.tagged) == 0 {
+	f := s.Flexible
+	if len(s.Tagged) == 0 {
 		// Reset, then append what the section holds (a single zero byte,
 		// mostly, which Tags reads inline).
 		return append([]Code{reset}, guarded(f, Id("off").Op("=").Add(sc.read("Tags", Id("off"), Op("&").Add(unknown.Clone()))))...)
 	}
-	section = readKnownTags(sm, sc)
+	section = readKnownTags(s, sc)
 	switch {
 	case f.Always():
 		return section
 	case f.Never():
 		return []Code{reset}
-	case sc.array == nil && len(sm.tagged) > 0:
+	case sc.array == nil && len(s.Tagged) > 0:
 		// The section is the struct's last part: return early where the
 		// version has none, so that it is not nested in an if.
 		return append([]Code{If(notCondExpr(f)).Block(reset, Return(Id("off")))}, section...)
@@ -237,19 +234,18 @@ func readTagSection(sm *structModel, sc scope) []Code {
 // where the version has it tagged (elsewhere its tag is an error), and
 // those not seen are set to their defaults after the loop, so that decoding
 // into a used struct reuses what the fields hold.
-func readKnownTags(sm *structModel, sc scope) []Code {
+func readKnownTags(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
-	track := len(sm.tagged) <= 64
+	track := len(s.Tagged) <= 64
 	out := []Code{unknown.Clone().Op("=").Add(unknown.Clone()).Index(Empty(), Lit(0))}
 	if track {
 		out = append(out, Var().Id("seen").Uint64())
 	}
 	var cases, after []Code
-	for i, fm := range sm.tagged {
-		p := fm.p
-		val := sc.r().Dot(fm.goName)
-		invalid := Id("off").Op("=").Id("d").Dot("InvalidTag").Call(Id("off"), Id("tag"), Id("version"), Lit(fm.f.Name))
-		read := readValue(fm, val.Clone(), true, sc)
+	for i, p := range s.Tagged {
+		val := sc.val(p)
+		invalid := Id("off").Op("=").Id("d").Dot("InvalidTag").Call(Id("off"), Id("tag"), Id("version"), Lit(p.Schema.Name))
+		read := readValue(p, val.Clone(), true, sc)
 		bit := Lit(uint64(1) << uint(i))
 		if track {
 			read = append(read, Id("seen").Op("|=").Add(bit.Clone()))
@@ -263,11 +259,11 @@ func readKnownTags(sm *structModel, sc scope) []Code {
 		default:
 			body = []Code{If(condExpr(p.Tagged)).Block(read...).Else().Block(invalid)}
 		}
-		cases = append(cases, Case(Lit(fm.f.Tag)).Block(body...))
+		cases = append(cases, Case(Lit(p.Schema.Tag)).Block(body...))
 		if p.Tagged.Never() {
 			continue
 		}
-		def := fm.setDefault(val.Clone())
+		def := sc.names.setDefault(p.Schema, val.Clone())
 		if !track {
 			out = append(out, def...) // before the loop: set again when read
 			continue

@@ -3,16 +3,18 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
 // readValue reads one field value into val. tagged: the value is a tagged
 // field's payload (a nullable struct's marker is then a uvarint, and
 // structs are never inlined).
-func readValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
-	t := fm.f.Type
-	lengths, classic := lengthsFor(fm, tagged)
-	name := Lit(fm.f.Name)
+func readValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
+	t := f.Schema.Type
+	lengths, classic := lengthsFor(f, tagged)
+	name := Lit(f.Schema.Name)
+	nullable := f.Schema.Nullable()
 	d := func(method string, args ...Code) *Statement {
 		return Id("d").Dot(method).Call(append([]Code{Id("off")}, args...)...)
 	}
@@ -20,9 +22,9 @@ func readValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 	// byNullable reads with ifNull where the version allows null, with
 	// ifNot where it does not.
 	byNullable := func(ifNull, ifNot []Code) []Code {
-		c := fm.p.Nullable
+		c := f.Nullable
 		switch {
-		case !fm.nullable || c.Never():
+		case !nullable || c.Never():
 			return ifNot
 		case c.Always():
 			return ifNull
@@ -30,11 +32,11 @@ func readValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 		return []Code{If(condExpr(c)).Block(ifNull...).Else().Block(ifNot...)}
 	}
 	if t.Array {
-		return readArray(fm, val, tagged, sc, byNullable)
+		return readArray(f, val, tagged, sc, byNullable)
 	}
 	switch t.Kind {
 	case schema.KindString:
-		if !fm.nullable {
+		if !nullable {
 			return []Code{assign(val, d("String", lengths, val.Clone(), name))}
 		}
 		return byNullable(
@@ -56,10 +58,10 @@ func readValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 		).Else().Block(read...)}
 	case schema.KindStruct:
 		decode := Id("off").Op("=").Id("d").Dot("Within").Call(Id("off"), Add(val).Dot("decode").Call(Id("d"), Id("off"), Id("version")), name)
-		if !fm.nullable {
+		if !nullable {
 			return []Code{decode}
 		}
-		alloc := If(Add(val).Op("==").Nil()).Block(Add(val).Op("=").New(Id(fm.elem.goName)))
+		alloc := If(Add(val).Op("==").Nil()).Block(Add(val).Op("=").New(Id(sc.typeName(f.Elem))))
 		marker := "StructMarker" // int8: negative is null
 		if tagged {
 			marker = "TaggedStructMarker" // uvarint: zero is null
@@ -78,11 +80,11 @@ func readValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 // form inline), the slice grown to it reusing its capacity, then each
 // element. After a struct element, a failure stops the decode, naming the
 // element.
-func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable func(ifNull, ifNot []Code) []Code) []Code {
-	t := fm.f.Type
-	lengths, classic := lengthsFor(fm, tagged)
-	name := Lit(fm.f.Name)
-	minElem := Lit(fm.p.MinElemSize)
+func readArray(f *plan.Field, val *Statement, tagged bool, sc scope, byNullable func(ifNull, ifNot []Code) []Code) []Code {
+	t := f.Schema.Type
+	lengths, classic := lengthsFor(f, tagged)
+	name := Lit(f.Schema.Name)
+	minElem := Lit(f.MinElemSize)
 	count := func(method string) []Code {
 		return []Code{List(Id("n"), Id("off")).Op("=").Id("d").Dot(method).Call(Id("off"), lengths, minElem.Clone(), name.Clone())}
 	}
@@ -93,7 +95,7 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 	} else {
 		out = []Code{If(List(Id("n"), Id("off")).Op("=").Id("d").Dot("SmallArrayLen").Call(Id("off"), lengths, minElem.Clone()), Id("n").Op("<").Lit(0)).Block(slow...)}
 	}
-	out = append(out, growTo(fm, val, sc)...)
+	out = append(out, growTo(f, val, sc)...)
 	i := Id(sc.index)
 	elem := Add(val).Index(i.Clone())
 	read := func(method string, args ...Code) Code {
@@ -107,12 +109,12 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 		body = []Code{read("Bytes", lengths, elem.Clone(), name)}
 	case schema.KindStruct:
 		failed := []Code{Id("d").Dot("WithinElem").Call(name, i.Clone()), Return(Id("off"))}
-		if fm.p.Inline && !tagged {
+		if f.Inline && !tagged {
 			// The loop runs over a copy of the slice header, which stores
 			// into the elements cannot change: no reload, no bounds check.
-			in := inlined(fm)
-			body = append([]Code{Id(in.recv).Op(":=").Op("&").Id("elems").Index(i.Clone())}, fixedElem(fm.inlined, in)...)
-			body = append(body, decodeBody(fm.inlined, in)...)
+			in := sc.inlined(f)
+			body = append([]Code{Id(in.recv).Op(":=").Op("&").Id("elems").Index(i.Clone())}, fixedElem(f.Inlined, in)...)
+			body = append(body, decodeBody(f.Inlined, in)...)
 			body = append(body, If(Id("d").Dot("Failed").Call()).Block(failed...))
 			loop := For(List(i.Clone(), Id("elems")).Op(":=").List(Lit(0), val.Clone()), i.Clone().Op("<").Len(Id("elems")), i.Clone().Op("++"))
 			return append(out, loop.Block(body...))
@@ -120,7 +122,7 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 			body = []Code{If(Id("off").Op("=").Add(elem).Dot("decode").Call(Id("d"), Id("off"), Id("version")), Id("d").Dot("Failed").Call()).Block(failed...)}
 		}
 	default:
-		body = []Code{List(elem.Clone(), Id("off")).Op("=").Add(readPrimitive(t.Kind, fm.f.Name))}
+		body = []Code{List(elem.Clone(), Id("off")).Op("=").Add(readPrimitive(t.Kind, f.Schema.Name))}
 	}
 	return append(out, For(i.Clone().Op(":=").Range().Add(val)).Block(body...))
 }
@@ -130,15 +132,15 @@ func readArray(fm *fieldModel, val *Statement, tagged bool, sc scope, byNullable
 // they hold, for reuse. Arrays of primitives share runtime.Grow; arrays of
 // structs grow in place, so that each struct type does not make Grow
 // compile once more.
-func growTo(fm *fieldModel, val *Statement, sc scope) []Code {
-	if k := fm.f.Type.Kind; k != schema.KindStruct {
+func growTo(f *plan.Field, val *Statement, sc scope) []Code {
+	if k := f.Schema.Type.Kind; k != schema.KindStruct {
 		return []Code{Add(val).Op("=").Add(sc.call("Grow", "grow"+growKinds[k], val.Clone(), Id("n")))}
 	}
 	// A new backing array holds the old elements; an empty array is not
 	// nil (null).
-	grow := Add(val).Op("=").Append(Make(Index().Id(fm.elem.goName), Lit(0), Id("n")), Add(val).Index(Empty(), Cap(val)).Op("..."))
+	grow := Add(val).Op("=").Append(Make(Index().Id(sc.typeName(f.Elem)), Lit(0), Id("n")), Add(val).Index(Empty(), Cap(val)).Op("..."))
 	needed := Id("n").Op(">").Cap(val).Op("||").Add(val).Op("==").Nil()
-	if !fm.nullable {
+	if !f.Schema.Nullable() {
 		return []Code{If(needed).Block(grow), Add(val).Op("=").Add(val).Index(Empty(), Id("n"))}
 	}
 	return []Code{Switch().Block(

@@ -2,16 +2,19 @@ package generator
 
 import (
 	"fmt"
-	"github.com/dave/jennifer/jen"
 	"strings"
 
+	"github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
 // fieldDoc documents a field from its spec: the about text, then its
 // versions, nullability, tag and default.
-func fieldDoc(fm *fieldModel) string {
-	f := fm.f
+func (p *printer) fieldDoc(pf *plan.Field) string {
+	f := pf.Schema
+	name := p.fieldName(pf)
 	var facts []string
 	facts = append(facts, "Versions: "+f.Versions.String()+".")
 	if nv := f.NullableVersions.Intersect(f.Versions); !nv.Empty() {
@@ -24,7 +27,7 @@ func fieldDoc(fm *fieldModel) string {
 		facts = append(facts, "Flexible versions (own encoding): "+f.FlexibleVersions.String()+".")
 	}
 	switch {
-	case fm.f.DefaultValue.Null:
+	case f.DefaultValue.Null:
 		facts = append(facts, "Default: null.")
 	case f.HasDefault && f.Default != "":
 		facts = append(facts, fmt.Sprintf("Default: %s.", f.Default))
@@ -33,11 +36,11 @@ func fieldDoc(fm *fieldModel) string {
 		facts = append(facts, "Ignorable: dropped silently when written at a version without it.")
 	}
 	about := strings.TrimSpace(f.About)
-	head := fm.goName + " is " + lowerFirst(strings.TrimSuffix(about, "."))
+	head := name + " is " + lowerFirst(strings.TrimSuffix(about, "."))
 	if about == "" {
-		head = fm.goName + " is the spec field " + f.Name
+		head = name + " is the spec field " + f.Name
 	}
-	if fm.goName != goName(f.Name) || (about != "" && f.Name != fm.goName) {
+	if name != goName(f.Name) || (about != "" && f.Name != name) {
 		facts = append(facts, "Spec name: "+f.Name+".")
 	}
 	return head + ".\n" + strings.Join(facts, " ")
@@ -58,9 +61,10 @@ func lowerFirst(s string) string {
 }
 
 // structDoc documents a struct type.
-func structDoc(sm *structModel) string {
-	spec := sm.spec
-	if sm.top {
+func (p *printer) structDoc(s *plan.Struct) string {
+	spec := p.msg.Spec
+	name := p.typeName(s)
+	if s.Top {
 		var kind string
 		switch spec.Type {
 		case schema.TypeRequest, schema.TypeResponse:
@@ -72,7 +76,7 @@ func structDoc(sm *structModel) string {
 		default:
 			kind = fmt.Sprintf("the Kafka data structure %s", spec.Name)
 		}
-		doc := fmt.Sprintf("%s is %s.\nValid versions: %s; flexible versions: %s.", sm.goName, kind, spec.ValidVersions, spec.FlexibleVersions)
+		doc := fmt.Sprintf("%s is %s.\nValid versions: %s; flexible versions: %s.", name, kind, spec.ValidVersions, spec.FlexibleVersions)
 		if !spec.DeprecatedVersions.Empty() {
 			doc += " Deprecated versions: " + spec.DeprecatedVersions.String() + "."
 		}
@@ -82,10 +86,10 @@ func structDoc(sm *structModel) string {
 		return doc
 	}
 	where := "used by " + spec.Name
-	if sm.s.Common {
+	if s.Schema.Common {
 		where = "a common struct of " + spec.Name
 	}
-	return fmt.Sprintf("%s is the struct %s, %s (versions %s).", sm.goName, sm.s.Name, where, sm.p.Within)
+	return fmt.Sprintf("%s is the struct %s, %s (versions %s).", name, s.Schema.Name, where, s.Within)
 }
 
 // docComment writes a // comment of one or more lines (jennifer would turn a

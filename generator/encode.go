@@ -11,28 +11,28 @@ import (
 // emitAppend writes appendTo(b, version): the steps of the plan in wire
 // order, each field that a version lacks checked for its default (Java's
 // write error), then the tag section in tag order with unknown tags last.
-func emitAppend(g *Group, sm *structModel) {
-	body := lengthsDecl(sm)
-	if usesRunBuffer(sm) {
+func (p *printer) emitAppend(g *Group, s *plan.Struct) {
+	body := lengthsDecl(s)
+	if usesRunBuffer(s) {
 		body = append(body, Var().Id("p").Index().Byte())
 	}
-	if usesErr(sm) {
+	if usesErr(s) {
 		body = append(body, Var().Err().Error())
 	}
-	body = append(body, appendBody(sm, methodScope(sm))...)
+	body = append(body, appendBody(s, p.methodScope(s))...)
 	body = append(body, Return(Id("b"), Nil()))
-	g.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(body...)
+	g.Func().Params(Id("m").Op("*").Id(p.typeName(s))).Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(body...)
 	g.Line()
 }
 
 // usesRunBuffer reports whether sm's appendTo writes a run of two or more
 // fixed-width fields (into the window p), itself or in a struct it inlines.
-func usesRunBuffer(sm *structModel) bool {
-	for _, st := range sm.p.Steps {
+func usesRunBuffer(s *plan.Struct) bool {
+	for _, st := range s.Steps {
 		if st.Run && len(st.Fields) > 1 && !st.When.Never() {
 			return true
 		}
-		if f := st.Fields[0]; f.Inline && usesRunBuffer(sm.field(f).inlined) {
+		if f := st.Fields[0]; f.Inline && usesRunBuffer(f.Inlined) {
 			return true
 		}
 	}
@@ -43,19 +43,18 @@ func usesRunBuffer(sm *structModel) bool {
 // assigns the variable err: it calls another struct's appendTo (a struct
 // field written in place by a call, or any tagged struct field), or writes
 // a tag section of unknown tags only.
-func usesErr(sm *structModel) bool {
-	if sm.hasTags && len(sm.tagged) == 0 && !sm.p.Flexible.Never() {
+func usesErr(s *plan.Struct) bool {
+	if s.HasTags && len(s.Tagged) == 0 && !s.Flexible.Never() {
 		return true
 	}
-	for _, fm := range sm.fields {
-		p := fm.p
-		if fm.elem == nil {
+	for _, p := range s.Fields {
+		if p.Elem == nil {
 			continue
 		}
 		if !p.Tagged.Never() || !p.InPlace.Never() && !p.Inline {
 			return true
 		}
-		if p.Inline && !p.InPlace.Never() && usesErr(fm.inlined) {
+		if p.Inline && !p.InPlace.Never() && usesErr(p.Inlined) {
 			return true
 		}
 	}
@@ -66,51 +65,50 @@ func usesErr(sm *structModel) bool {
 // struct is.
 func (s scope) encodeErr(err *Statement) Code {
 	if s.array != nil {
-		err = rt("WithinElem").Call(err, Lit(s.array.f.Name), Id("i"))
+		err = rt("WithinElem").Call(err, Lit(s.array.Schema.Name), Id("i"))
 	}
 	return Return(Id("b"), err)
 }
 
 // appendBody writes the struct held by sc.recv.
-func appendBody(sm *structModel, sc scope) []Code {
+func appendBody(s *plan.Struct, sc scope) []Code {
 	var body []Code
-	for _, st := range sm.p.Steps {
+	for _, st := range s.Steps {
 		if st.Run {
-			body = append(body, guarded(st.When, writeRun(sm, st, sc)...)...)
+			body = append(body, guarded(st.When, writeRun(st, sc)...)...)
 		} else {
-			fm := sm.field(st.Fields[0])
-			body = append(body, guarded(st.When, appendValue(fm, sc.r().Dot(fm.goName), false, sc)...)...)
+			f := st.Fields[0]
+			body = append(body, guarded(st.When, appendValue(f, sc.val(f), false, sc)...)...)
 		}
 		for _, f := range st.Fields {
-			body = append(body, nonDefaultCheck(sm.field(f), sc)...)
+			body = append(body, nonDefaultCheck(f, sc)...)
 		}
 	}
-	if sm.hasTags {
-		body = append(body, appendTagSection(sm, sc)...)
+	if s.HasTags {
+		body = append(body, appendTagSection(s, sc)...)
 	}
 	return body
 }
 
 // nonDefaultCheck fails, as Java does, when a field that is not ignorable
 // holds a value other than its default at a version that lacks it.
-func nonDefaultCheck(fm *fieldModel, sc scope) []Code {
-	p := fm.p
+func nonDefaultCheck(p *plan.Field, sc scope) []Code {
 	if p.Schema.Ignorable || p.Present.Always() {
 		return nil
 	}
-	cond := notDefault(fm.f, sc.r().Dot(fm.goName))
+	cond := notDefault(p.Schema, sc.val(p))
 	if !p.Present.Never() {
 		cond = Parens(notCondExpr(p.Present)).Op("&&").Parens(cond)
 	}
-	return []Code{If(cond).Block(sc.encodeErr(rt("NonDefaultError").Call(Lit(fm.f.Name), Id("version"))))}
+	return []Code{If(cond).Block(sc.encodeErr(rt("NonDefaultError").Call(Lit(p.Schema.Name), Id("version"))))}
 }
 
 // writeRun writes a run of fixed-width fields: one Append call for a single
 // field, else one capacity check (runtime.Extend) for the whole run.
-func writeRun(sm *structModel, st plan.Step, sc scope) []Code {
+func writeRun(st plan.Step, sc scope) []Code {
 	if len(st.Fields) == 1 {
-		fm := sm.field(st.Fields[0])
-		return []Code{Id("b").Op("=").Add(sc.write("Append"+primitiveKinds[fm.kind()], Id("b"), sc.r().Dot(fm.goName)))}
+		f := st.Fields[0]
+		return []Code{Id("b").Op("=").Add(sc.write("Append"+primitiveKinds[f.Schema.Type.Kind], Id("b"), sc.val(f)))}
 	}
 	width := 0
 	for _, f := range st.Fields {
@@ -122,8 +120,7 @@ func writeRun(sm *structModel, st plan.Step, sc scope) []Code {
 	}
 	off := 0
 	for _, f := range st.Fields {
-		fm := sm.field(f)
-		out = append(out, encodeFixed(fm.kind(), off, sc.r().Dot(fm.goName)))
+		out = append(out, encodeFixed(f.Schema.Type.Kind, off, sc.val(f)))
 		off += f.Width
 	}
 	return out
@@ -131,17 +128,17 @@ func writeRun(sm *structModel, st plan.Step, sc scope) []Code {
 
 // appendTagSection writes the tag section where the version is flexible,
 // and fails where it is not but unknown tags are set.
-func appendTagSection(sm *structModel, sc scope) []Code {
+func appendTagSection(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
-	f := sm.p.Flexible
+	f := s.Flexible
 	notFlexible := If(Len(unknown.Clone()).Op(">").Lit(0)).Block(
 		sc.encodeErr(rt("TaggedFieldsError").Call()),
 	)
 	if f.Never() {
 		return []Code{notFlexible}
 	}
-	if len(sm.tagged) > 0 {
-		section := appendKnownTags(sm, sc)
+	if len(s.Tagged) > 0 {
+		section := appendKnownTags(s, sc)
 		if f.Always() {
 			return section
 		}
@@ -156,7 +153,7 @@ func appendTagSection(sm *structModel, sc scope) []Code {
 		empty = empty.Op("&&").Add(condExpr(f))
 		lengths = rt("Lengths").Call(condExpr(f))
 	}
-	write := If(List(Id("b"), Err()).Op("=").Add(rt("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(sm.p.MaxTag), lengths), Err().Op("!=").Nil()).Block(
+	write := If(List(Id("b"), Err()).Op("=").Add(rt("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(s.MaxTag), lengths), Err().Op("!=").Nil()).Block(
 		sc.encodeErr(Err()),
 	)
 	if !sc.hot {
@@ -170,43 +167,43 @@ func appendTagSection(sm *structModel, sc scope) []Code {
 // appendKnownTags writes a tag section with known tagged fields: the count,
 // each field that differs from its default (decided once, as hasTagN), then
 // the unknown ones, after checking their order.
-func appendKnownTags(sm *structModel, sc scope) []Code {
+func appendKnownTags(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
 	out := []Code{
 		If(Len(unknown).Op(">").Lit(0)).Block(
-			If(Err().Op(":=").Add(unknown.Clone()).Dot("Check").Call(Lit(sm.p.MaxTag)), Err().Op("!=").Nil()).Block(sc.encodeErr(Err())),
+			If(Err().Op(":=").Add(unknown.Clone()).Dot("Check").Call(Lit(s.MaxTag)), Err().Op("!=").Nil()).Block(sc.encodeErr(Err())),
 		),
 		Id("numTags").Op(":=").Len(unknown.Clone()),
 	}
 	var writes []Code
-	for _, fm := range sm.tagged {
-		p := fm.p
+	for _, p := range s.Tagged {
 		if p.Tagged.Never() {
 			continue
 		}
-		val := sc.r().Dot(fm.goName)
-		cond := notDefault(fm.f, val.Clone())
+		tag := p.Schema.Tag
+		val := sc.val(p)
+		cond := notDefault(p.Schema, val.Clone())
 		if !p.Tagged.Always() {
 			cond = Parens(condExpr(p.Tagged)).Op("&&").Parens(cond)
 		}
-		has := Id(fmt.Sprintf("hasTag%d", fm.f.Tag))
+		has := Id(fmt.Sprintf("hasTag%d", tag))
 		out = append(out, has.Clone().Op(":=").Add(cond), If(has.Clone()).Block(Id("numTags").Op("++")))
 		uvarint := func(v Code) Code {
 			return Id("b").Op("=").Add(sc.call("AppendUvarint", "appendUvarint", Id("b"), v))
 		}
 		var w []Code
 		switch {
-		case p.Width > 0 && fm.f.Tag < 0x80 && p.Width < 0x80:
+		case p.Width > 0 && tag < 0x80 && p.Width < 0x80:
 			// Both are one byte.
-			w = []Code{Id("b").Op("=").Append(Id("b"), Lit(fm.f.Tag), Lit(p.Width))}
+			w = []Code{Id("b").Op("=").Append(Id("b"), Lit(tag), Lit(p.Width))}
 		case p.Width > 0:
-			w = []Code{uvarint(Lit(fm.f.Tag)), uvarint(Lit(p.Width))}
+			w = []Code{uvarint(Lit(tag)), uvarint(Lit(p.Width))}
 		default:
-			w = []Code{uvarint(Lit(fm.f.Tag)), Id("sz").Op(":=").Lit(0)}
-			w = append(w, valueSize(fm, val.Clone(), true, sc, "sz")...)
+			w = []Code{uvarint(Lit(tag)), Id("sz").Op(":=").Lit(0)}
+			w = append(w, valueSize(p, val.Clone(), true, sc, "sz")...)
 			w = append(w, uvarint(Uint32().Call(Id("sz"))))
 		}
-		w = append(w, appendValue(fm, val.Clone(), true, sc)...)
+		w = append(w, appendValue(p, val.Clone(), true, sc)...)
 		writes = append(writes, If(has.Clone()).Block(w...))
 	}
 	out = append(out, Id("b").Op("=").Add(sc.call("AppendUvarint", "appendUvarint", Id("b"), Uint32().Call(Id("numTags")))))

@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
@@ -10,17 +11,18 @@ import (
 // where the version does not allow it, strings over 32767 bytes. tagged:
 // the value is a tagged field's payload (a nullable struct's marker is then
 // a uvarint, and structs are never inlined).
-func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
-	t := fm.f.Type
-	lengths, _ := lengthsFor(fm, tagged)
-	name := fm.f.Name
+func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
+	t := f.Schema.Type
+	lengths, _ := lengthsFor(f, tagged)
+	name := f.Schema.Name
+	nullable := f.Schema.Nullable()
 	nullErr := func() Code { return sc.encodeErr(rt("NullError").Call(Lit(name), Id("version"))) }
 	tooLongErr := func() Code { return sc.encodeErr(rt("StringTooLongError").Call(Lit(name))) }
 	// nullGuard fails a null value where the version does not allow null.
 	nullGuard := func(isNull *Statement) []Code {
-		c := fm.p.Nullable
+		c := f.Nullable
 		switch {
-		case !fm.nullable || c.Always():
+		case !nullable || c.Always():
 			return nil
 		case c.Never():
 			return []Code{If(isNull).Block(nullErr())}
@@ -40,7 +42,7 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 	}
 	if t.Array {
 		out := []Code{writeOne("AppendArrayLen", Len(val), lengths)}
-		if fm.nullable {
+		if nullable {
 			out = append(nullGuard(Add(val).Op("==").Nil()), If(Add(val).Op("==").Nil()).Block(
 				appendTo("AppendArrayLen", Lit(-1), lengths),
 			).Else().Block(out...))
@@ -54,9 +56,9 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 		case schema.KindBytes, schema.KindRecords:
 			return append(out, each(appendTo("AppendBytes", Id("e"), lengths)))
 		case schema.KindStruct:
-			if fm.p.Inline && !tagged {
-				in := inlined(fm)
-				body := append([]Code{Id(in.recv).Op(":=").Op("&").Add(val).Index(Id("i"))}, appendBody(fm.inlined, in)...)
+			if f.Inline && !tagged {
+				in := sc.inlined(f)
+				body := append([]Code{Id(in.recv).Op(":=").Op("&").Add(val).Index(Id("i"))}, appendBody(f.Inlined, in)...)
 				return append(out, For(Id("i").Op(":=").Range().Add(val)).Block(body...))
 			}
 			return append(out, For(Id("i").Op(":=").Range().Add(val)).Block(
@@ -69,14 +71,14 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 	}
 	switch t.Kind {
 	case schema.KindString:
-		if !fm.nullable {
+		if !nullable {
 			return []Code{tooLong(val), writeOne("AppendString", val, lengths)}
 		}
 		out := nullGuard(Op("!").Add(val).Dot("Valid"))
 		out = append(out, If(Add(val).Dot("Valid").Op("&&").Len(Add(val).Dot("Value")).Op(">").Add(rt("MaxStringLen"))).Block(tooLongErr()))
 		return append(out, appendTo("AppendNullString", val, lengths))
 	case schema.KindBytes, schema.KindRecords:
-		if !fm.nullable {
+		if !nullable {
 			return []Code{appendTo("AppendBytes", val, lengths)}
 		}
 		return append(nullGuard(Add(val).Op("==").Nil()), appendTo("AppendNullBytes", val, lengths))
@@ -84,7 +86,7 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 		call := If(List(Id("b"), Err()).Op("=").Add(val).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
 			sc.encodeErr(rt("Within").Call(Err(), Lit(name))),
 		)
-		if !fm.nullable {
+		if !nullable {
 			return []Code{call}
 		}
 		// A nullable struct is preceded by a marker where it may be null: an
@@ -93,7 +95,7 @@ func appendValue(fm *fieldModel, val *Statement, tagged bool, sc scope) []Code {
 		if tagged {
 			null = Lit(0)
 		}
-		c := fm.p.Nullable
+		c := f.Nullable
 		switch {
 		case c.Never():
 			return []Code{If(Add(val).Op("==").Nil()).Block(nullErr()), call}

@@ -108,47 +108,46 @@ func lengthsOf(c plan.Cond) *Statement {
 // lengthsFor is the runtime.Lengths of a field's value: Compact in a tag
 // section (tagged), else the field's in place; classic reports whether
 // they are settled Classic, where no compact fast path applies.
-func lengthsFor(fm *fieldModel, tagged bool) (lengths *Statement, classic bool) {
+func lengthsFor(f *plan.Field, tagged bool) (lengths *Statement, classic bool) {
 	if tagged {
 		return rt("Compact"), false
 	}
-	return fieldLengths(fm), fm.p.Compact.Never()
+	return fieldLengths(f), f.Compact.Never()
 }
 
 // fieldLengths is the runtime.Lengths of a field written in place.
-func fieldLengths(fm *fieldModel) *Statement {
-	c := fm.p.Compact
-	if c == fm.owner.p.Flexible || c.Static() {
+func fieldLengths(f *plan.Field) *Statement {
+	c := f.Compact
+	if c == f.Owner.Flexible || c.Static() {
 		return lengthsOf(c)
 	}
 	return rt("Lengths").Call(condExpr(c)) // the field's own flexibleVersions
 }
 
-// lengthsDecl declares the variable lengths for a method of sm that uses it.
-func lengthsDecl(sm *structModel) []Code {
-	if !needsLengths(sm) {
+// lengthsDecl declares the variable lengths for a method of s that uses it.
+func lengthsDecl(s *plan.Struct) []Code {
+	if !needsLengths(s) {
 		return nil
 	}
-	return []Code{Id("lengths").Op(":=").Add(rt("Lengths")).Call(condExpr(sm.p.Flexible))}
+	return []Code{Id("lengths").Op(":=").Add(rt("Lengths")).Call(condExpr(s.Flexible))}
 }
 
-// needsLengths reports whether the code of sm's methods (with the structs
+// needsLengths reports whether the code of s's methods (with the structs
 // inlined into them) refers to the variable lengths: its flexibility is not
 // settled, and it writes a length in place with the message's flexible
 // versions.
-func needsLengths(sm *structModel) bool {
-	if sm.p.Flexible.Static() {
+func needsLengths(s *plan.Struct) bool {
+	if s.Flexible.Static() {
 		return false
 	}
-	for _, fm := range sm.fields {
-		p := fm.p
-		if p.InPlace.Never() || p.Width > 0 {
+	for _, f := range s.Fields {
+		if f.InPlace.Never() || f.Width > 0 {
 			continue
 		}
-		if p.Inline && needsLengths(fm.inlined) {
+		if f.Inline && needsLengths(f.Inlined) {
 			return true
 		}
-		if fm.hasLength() && p.Compact == sm.p.Flexible {
+		if hasLength(f.Schema) && f.Compact == s.Flexible {
 			return true
 		}
 	}
@@ -156,33 +155,35 @@ func needsLengths(sm *structModel) bool {
 }
 
 // hasLength reports whether the field is written with a length or count.
-func (fm *fieldModel) hasLength() bool {
-	t := fm.f.Type
+func hasLength(f *schema.Field) bool {
+	t := f.Type
 	return t.Array || t.Kind == schema.KindString || t.Kind == schema.KindBytes || t.Kind == schema.KindRecords
 }
 
 // goType is the Go type of a field.
-func (fm *fieldModel) goType() *Statement {
-	t := fm.f.Type
+func (n *goNames) goType(f *schema.Field) *Statement {
+	t := f.Type
+	elem := n.typeName(f.Struct)
 	if t.Array {
-		return Index().Add(elemType(t.Kind, fm.elem))
+		return Index().Add(elemType(t.Kind, elem))
 	}
 	switch t.Kind {
 	case schema.KindString:
-		if fm.nullable {
+		if f.Nullable() {
 			return rt("NullString")
 		}
 		return String()
 	case schema.KindStruct:
-		if fm.nullable {
-			return Op("*").Id(fm.elem.goName)
+		if f.Nullable() {
+			return Op("*").Id(elem)
 		}
-		return Id(fm.elem.goName)
+		return Id(elem)
 	}
-	return elemType(t.Kind, fm.elem)
+	return elemType(t.Kind, elem)
 }
 
-func elemType(k schema.Kind, elem *structModel) *Statement {
+// elemType is the Go type of one value of kind k (elem: a struct's type).
+func elemType(k schema.Kind, elem string) *Statement {
 	switch k {
 	case schema.KindBool:
 		return Bool()
@@ -207,7 +208,7 @@ func elemType(k schema.Kind, elem *structModel) *Statement {
 	case schema.KindUUID:
 		return rt("UUID")
 	}
-	return Id(elem.goName)
+	return Id(elem)
 }
 
 // defaultLit is the Go literal of the default of a number, bool, string or
@@ -286,10 +287,10 @@ func notDefault(f *schema.Field, val *Statement) *Statement {
 	return Add(val).Op("==").Nil().Op("||").Add(differs)
 }
 
-// setDefault assigns the field's default to val, keeping slice capacity.
-func (fm *fieldModel) setDefault(val *Statement) []Code {
-	t := fm.f.Type
-	null := fm.f.DefaultValue.Null
+// setDefault assigns f's default to val, keeping slice capacity.
+func (n *goNames) setDefault(f *schema.Field, val *Statement) []Code {
+	t := f.Type
+	null := f.DefaultValue.Null
 	switch {
 	case t.Kind == schema.KindRecords && !t.Array:
 		return []Code{Add(val).Op("=").Nil()}
@@ -297,9 +298,9 @@ func (fm *fieldModel) setDefault(val *Statement) []Code {
 		switch {
 		case null:
 			return []Code{Add(val).Op("=").Nil()}
-		case fm.nullable:
+		case f.Nullable():
 			return []Code{If(Add(val).Op("==").Nil()).Block(
-				Add(val).Op("=").Add(fm.goType()).Values(),
+				Add(val).Op("=").Add(n.goType(f)).Values(),
 			).Else().Block(
 				Add(val).Op("=").Add(val).Index(Empty(), Lit(0)),
 			)}
@@ -307,15 +308,15 @@ func (fm *fieldModel) setDefault(val *Statement) []Code {
 		return []Code{Add(val).Op("=").Add(val).Index(Empty(), Lit(0))}
 	case t.Kind == schema.KindStruct:
 		switch {
-		case !fm.nullable:
+		case !f.Nullable():
 			return []Code{Add(val).Dot("Reset").Call()}
 		case null:
 			return []Code{Add(val).Op("=").Nil()}
 		}
 		return []Code{
-			If(Add(val).Op("==").Nil()).Block(Add(val).Op("=").New(Id(fm.elem.goName))),
+			If(Add(val).Op("==").Nil()).Block(Add(val).Op("=").New(Id(n.typeName(f.Struct)))),
 			Add(val).Dot("Reset").Call(),
 		}
 	}
-	return []Code{Add(val).Op("=").Add(defaultLit(fm.f))}
+	return []Code{Add(val).Op("=").Add(defaultLit(f))}
 }

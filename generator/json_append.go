@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
@@ -18,7 +19,7 @@ func (w *jsonStruct) emitAppend(f *File) {
 	for _, fld := range w.s.Fields {
 		body = append(body, w.appendField(fld, &usesErr)...)
 	}
-	if w.n.tags {
+	if w.s.HasTags {
 		body = append(body, w.appendUnknownTags()...)
 	}
 	body = append(body,
@@ -33,38 +34,37 @@ func (w *jsonStruct) emitAppend(f *File) {
 		body = append([]Code{Var().Err().Error()}, body...)
 	}
 	docComment(f, "appendJSON appends m as a JSON object at version.")
-	f.Func().Params(Id("m").Op("*").Id(w.name)).Id("appendJSON").Params(
+	f.Func().Params(Id("m").Op("*").Id(w.typeName(w.s))).Id("appendJSON").Params(
 		Id("b").Index().Byte(), Id("version").Int16(), Id("o").Op("*").Add(rt("JSONOptions")),
 	).Params(Index().Byte(), Error()).Block(body...)
 	f.Line()
 }
 
 // appendField writes one field, or checks that an absent one can be left out.
-func (w *jsonStruct) appendField(fld *schema.Field, usesErr *bool) []Code {
-	val := Id("m").Dot(w.n.fields[fld])
-	write := w.appendValue(fld, val, usesErr)
-	if c, always, never := w.cond(tagged(fld)); !never {
-		guarded := []Code{If(notDefault(fld, val.Clone())).Block(write...)}
-		if always {
+func (w *jsonStruct) appendField(f *plan.Field, usesErr *bool) []Code {
+	val := Id("m").Dot(w.fieldName(f))
+	write := w.appendValue(f, val, usesErr)
+	if c := w.at(f.Tagged); !c.Never() {
+		guarded := []Code{If(notDefault(f.Schema, val.Clone())).Block(write...)}
+		if c.Always() {
 			write = guarded
 		} else {
-			write = []Code{If(c).Block(guarded...).Else().Block(write...)}
+			write = []Code{If(condExpr(c)).Block(guarded...).Else().Block(write...)}
 		}
 	}
 	var absent []Code
-	if !fld.Ignorable {
-		absent = []Code{If(notDefault(fld, val.Clone())).Block(Return(Id("b"), rt("NonDefaultError").Call(Lit(fld.JSONKey()), Id("version"))))}
+	if !f.Schema.Ignorable {
+		absent = []Code{If(notDefault(f.Schema, val.Clone())).Block(Return(Id("b"), rt("NonDefaultError").Call(Lit(f.Schema.JSONKey()), Id("version"))))}
 	}
-	c, always, never := w.cond(fld.Versions)
-	switch {
-	case always:
+	switch c := f.Present; {
+	case c.Always():
 		return write
-	case never:
+	case c.Never():
 		return absent
 	case len(absent) == 0:
-		return []Code{If(c).Block(write...)}
+		return []Code{If(condExpr(c)).Block(write...)}
 	}
-	return []Code{If(c).Block(write...).Else().Block(absent...)}
+	return []Code{If(condExpr(f.Present)).Block(write...).Else().Block(absent...)}
 }
 
 // key appends ,"key": for a field.
@@ -75,9 +75,9 @@ func key(name string) Code {
 // appendValue writes a present field's key and value, with null where the
 // Go value is null and the field is nullable at the version (an error
 // otherwise, as AppendTo fails).
-func (w *jsonStruct) appendValue(fld *schema.Field, val *Statement, usesErr *bool) []Code {
-	k := fld.JSONKey()
-	t := fld.Type
+func (w *jsonStruct) appendValue(f *plan.Field, val *Statement, usesErr *bool) []Code {
+	k := f.Schema.JSONKey()
+	t := f.Schema.Type
 	var write []Code
 	switch {
 	case t.Array:
@@ -115,27 +115,26 @@ func (w *jsonStruct) appendValue(fld *schema.Field, val *Statement, usesErr *boo
 			key(k),
 			Id("b").Op("=").Add(rt("AppendJSONBytes")).Call(Id("b"), val.Clone()),
 		)}
-	case t.Kind == schema.KindString && fld.Nullable():
+	case t.Kind == schema.KindString && f.Schema.Nullable():
 		write = []Code{key(k), Id("b").Op("=").Add(rt("AppendJSONString")).Call(Id("b"), val.Clone().Dot("Value"))}
 	default:
 		write = []Code{key(k), w.appendScalar(t.Kind, val.Clone())}
 	}
-	if !fld.Nullable() {
+	if !f.Schema.Nullable() {
 		return write
 	}
 	isNull := Add(val.Clone()).Op("==").Nil()
 	if t.Kind == schema.KindString && !t.Array {
 		isNull = Op("!").Add(val.Clone()).Dot("Valid")
 	}
-	present := fld.Versions.Intersect(w.within)
 	var ifNull []Code
-	switch c, always, never := w.cond(fld.NullableVersions.Intersect(present)); {
-	case always || fld.NullableVersions.Covers(present):
+	switch c := f.Nullable; {
+	case c.Always():
 		ifNull = []Code{key(k), Id("b").Op("=").Append(Id("b"), Lit("null").Op("..."))}
-	case never:
+	case c.Never():
 		ifNull = []Code{Return(Id("b"), rt("NullError").Call(Lit(k), Id("version")))}
 	default:
-		ifNull = []Code{If(c).Block(
+		ifNull = []Code{If(condExpr(w.at(c))).Block(
 			key(k), Id("b").Op("=").Append(Id("b"), Lit("null").Op("...")),
 		).Else().Block(
 			Return(Id("b"), rt("NullError").Call(Lit(k), Id("version"))),
@@ -176,17 +175,13 @@ func (w *jsonStruct) appendUnknownTags() []Code {
 	}
 	fail := Return(Id("b"), rt("EncodeError").Call(Lit(""), rt("ErrTaggedFields"), Lit("unknown tagged fields at a version without tag sections")))
 	var inner []Code
-	switch c, always, never := w.cond(w.n.spec.FlexibleVersions); {
-	case always:
+	switch c := w.s.Flexible; {
+	case c.Always():
 		inner = write
-	case never:
+	case c.Never():
 		inner = []Code{fail}
 	default:
-		inner = []Code{If(c).Block(write...).Else().Block(fail)}
+		inner = []Code{If(condExpr(c)).Block(write...).Else().Block(fail)}
 	}
 	return []Code{If(Len(Id("m").Dot("UnknownTags")).Op(">").Lit(0).Op("&&").Op("!").Id("o").Dot("OmitUnknownTags")).Block(inner...)}
 }
-
-// jsonUnknownTagsKey is runtime.UnknownTagsKey, the JSON key of unknown
-// tagged fields.
-const jsonUnknownTagsKey = "_unknownTaggedFields"

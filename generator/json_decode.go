@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
@@ -15,21 +16,21 @@ func (w *jsonStruct) emitDecode(f *File) {
 	r := func(method string, args ...Code) *Statement { return Id("r").Dot(method).Call(args...) }
 	var cases []Code
 	keys := map[string]bool{}
-	for _, fld := range w.s.Fields {
-		keys[fld.JSONKey()] = true
+	for _, f := range w.s.Fields {
+		keys[f.Schema.JSONKey()] = true
 	}
 	seen := 0
-	for _, fld := range w.s.Fields {
-		k := fld.JSONKey()
-		cases = append(cases, Case(Lit(k)).Block(w.enterField(seen, fld.Versions, k, w.readValue(fld, Id("m").Dot(w.n.fields[fld])))...))
-		if sk := k + "SizeInBytes"; fld.Type.Kind == schema.KindRecords && !fld.Type.Array && !keys[sk] {
+	for _, f := range w.s.Fields {
+		k := f.Schema.JSONKey()
+		cases = append(cases, Case(Lit(k)).Block(w.enterField(seen, f.Present, k, w.readValue(f, Id("m").Dot(w.fieldName(f))))...))
+		if sk, t := k+"SizeInBytes", f.Schema.Type; t.Kind == schema.KindRecords && !t.Array && !keys[sk] {
 			cases = append(cases, Case(Lit(sk)).Block(r("RecordsSizeKey")))
 		}
 		seen++
 	}
-	if w.n.tags {
-		cases = append(cases, Case(Lit(jsonUnknownTagsKey)).Block(w.enterField(seen, w.n.spec.FlexibleVersions, jsonUnknownTagsKey, []Code{
-			Id("m").Dot("UnknownTags").Op("=").Add(r("UnknownTags", Id("m").Dot("UnknownTags"), Lit(maxTag(w.s)))),
+	if w.s.HasTags {
+		cases = append(cases, Case(Lit(jsonUnknownTagsKey)).Block(w.enterField(seen, w.s.Flexible, jsonUnknownTagsKey, []Code{
+			Id("m").Dot("UnknownTags").Op("=").Add(r("UnknownTags", Id("m").Dot("UnknownTags"), Lit(w.s.MaxTag))),
 		})...))
 		seen++
 	}
@@ -43,36 +44,36 @@ func (w *jsonStruct) emitDecode(f *File) {
 		Switch(String().Call(r("Key"))).Block(cases...),
 		r("Pop"),
 	))
-	for i, fld := range w.s.Fields {
-		_, always, never := w.cond(fld.InPlaceVersions())
-		if never {
+	for i, f := range w.s.Fields {
+		c := f.InPlace
+		if c.Never() {
 			continue
 		}
 		given := Id("seen").Index(Lit(i))
-		if !always {
-			given = given.Op("||").Add(w.notCond(fld.InPlaceVersions()))
+		if !c.Always() {
+			given = given.Op("||").Add(notCondExpr(c))
 		}
-		body = append(body, r("Require", given, Lit(fld.JSONKey())))
+		body = append(body, r("Require", given, Lit(f.Schema.JSONKey())))
 	}
 	docComment(f, "decodeJSON reads m, which holds its defaults, from a JSON object at version.")
-	f.Func().Params(Id("m").Op("*").Id(w.name)).Id("decodeJSON").Params(
+	f.Func().Params(Id("m").Op("*").Id(w.typeName(w.s))).Id("decodeJSON").Params(
 		Id("r").Op("*").Add(rt("JSONReader")), Id("version").Int16(),
 	).Block(body...)
 	f.Line()
 }
 
 // readValue reads the value of a field present at the version into val.
-func (w *jsonStruct) readValue(fld *schema.Field, val *Statement) []Code {
+func (w *jsonStruct) readValue(f *plan.Field, val *Statement) []Code {
 	r := func(method string, args ...Code) *Statement { return Id("r").Dot(method).Call(args...) }
-	t := fld.Type
-	nullable := fld.Nullable()
+	t := f.Schema.Type
+	nullable := f.Schema.Nullable()
 	nullOK := rt("NullRefused")
 	if nullable {
-		switch c, always, never := w.cond(fld.NullableVersions); {
-		case always:
+		switch c := f.Nullable; {
+		case c.Always():
 			nullOK = rt("NullAllowed")
-		case !never:
-			nullOK = rt("Nullability").Call(c)
+		case !c.Never():
+			nullOK = rt("Nullability").Call(condExpr(c))
 		}
 	}
 	if t.Array {
@@ -109,7 +110,7 @@ func (w *jsonStruct) readValue(fld *schema.Field, val *Statement) []Code {
 		}
 		return []Code{If(r("NotNull", nullOK)).Block(
 			If(Add(val.Clone()).Op("==").Nil()).Block(
-				Add(val.Clone()).Op("=").New(Id(w.n.types[fld.Struct])),
+				Add(val.Clone()).Op("=").New(Id(w.typeName(f.Elem))),
 				Add(val.Clone()).Dot("Reset").Call(),
 			),
 			decode,
@@ -136,16 +137,16 @@ func (w *jsonStruct) readValue(fld *schema.Field, val *Statement) []Code {
 
 // enterField reads the value of key, the field seen counts, with read where
 // the version has the field (vs) and fails where it has not.
-func (w *jsonStruct) enterField(seen int, vs schema.Versions, key string, read []Code) []Code {
+func (w *jsonStruct) enterField(seen int, c plan.Cond, key string, read []Code) []Code {
 	r := Id("r")
 	flag := Op("&").Id("seen").Index(Lit(seen))
-	switch c, always, never := w.cond(vs); {
-	case always:
+	switch {
+	case c.Always():
 		return []Code{If(r.Dot("Field").Call(flag, Lit(key))).Block(read...)}
-	case never:
+	case c.Never():
 		return []Code{r.Dot("NotInVersion").Call(Lit(key))}
 	default:
-		return []Code{If(r.Dot("FieldAt").Call(flag, c, Lit(key))).Block(read...)}
+		return []Code{If(r.Dot("FieldAt").Call(flag, condExpr(c), Lit(key))).Block(read...)}
 	}
 }
 

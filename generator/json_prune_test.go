@@ -113,9 +113,8 @@ func TestJSONPruned(t *testing.T) {
 	}
 	prune := Prune{MinVersion: 2}
 	specs := loadJSONPruneSpecs(t)
-	files, err := GenerateWith("prunedjson", specs, prune)
+	files, err := generate("prunedjson", specs, prune, true)
 	require.NoError(t, err)
-	require.NoError(t, addJSONWith(files, "prunedjson", specs, prune))
 
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
@@ -135,29 +134,23 @@ func TestJSONPruned(t *testing.T) {
 	}
 }
 
-// The JSON of an unpruned package still accepts every valid version, and
-// a minimum above every version is refused with the spec's name (selectSpecs
-// drops such specs before the printer sees them; this guards direct calls).
+// The JSON methods follow the codec's plan: an unpruned package accepts
+// every valid version, a pruned one its MinVersion up, and a struct no
+// field reaches at the versions generated (LegacyEntry from version 2) has
+// no JSON methods, as it has no codec.
 func TestJSONPruneRanges(t *testing.T) {
 	specs := loadJSONPruneSpecs(t)
-	n := &jsonNames{spec: specs[0]}
-	require.NoError(t, n.planVersions(0))
-	assert.Equal(t, schema.Versions{Lo: 0, Hi: 4}, n.versions)
-	group := specs[0].Structs[1]
-	legacy := specs[0].Structs[0]
-	require.Equal(t, "LegacyEntry", legacy.Name)
-	require.Equal(t, "Group", group.Name)
-	assert.Equal(t, schema.Versions{Lo: 0, Hi: 1}, n.structWithin(legacy))
-	assert.Equal(t, schema.Versions{Lo: 1, Hi: 4}, n.structWithin(group))
-
-	require.NoError(t, n.planVersions(2))
-	assert.Equal(t, schema.Versions{Lo: 2, Hi: 4}, n.versions)
-	assert.Equal(t, schema.Versions{Lo: 2, Hi: 4}, n.structWithin(group))
-	assert.Equal(t, schema.Versions{Lo: 2, Hi: 4}, n.structWithin(legacy), "unreachable: the versions generated")
-
-	assert.EqualError(t, n.planVersions(5), "PruneRequest has no version from 5 (valid versions 0-4)")
-	files := map[string][]byte{}
-	assert.ErrorContains(t, addJSONWith(files, "p", specs, Prune{MinVersion: 5}), "PruneRequest.json: PruneRequest has no version from 5")
+	full, err := generate("p", specs, Prune{}, true)
+	require.NoError(t, err)
+	pruned, err := generate("p", specs, Prune{MinVersion: 2}, true)
+	require.NoError(t, err)
+	const name = "prune_request_json.go"
+	legacy := "func (m *PruneRequestLegacyEntry) appendJSON("
+	assert.Contains(t, string(full[name]), `runtime.UnsupportedVersion("marshal JSON", "PruneRequest", version, 0, 4)`)
+	assert.Contains(t, string(full[name]), legacy)
+	assert.Contains(t, string(pruned[name]), `runtime.UnsupportedVersion("marshal JSON", "PruneRequest", version, 2, 4)`)
+	assert.NotContains(t, string(pruned[name]), legacy, "unreachable from version 2")
+	assert.NotContains(t, string(pruned["prune_request.go"]), "func (m *PruneRequestLegacyEntry) appendTo(", "no codec either")
 }
 
 // Run passes the pruning to the JSON printer: the package a -json
@@ -173,12 +166,10 @@ func TestRunJSONPruned(t *testing.T) {
 	require.NoError(t, Run(Config{In: in, Out: out, JSON: true, Prune: prune}))
 
 	specs := loadJSONPruneSpecs(t)
-	pruned, err := GenerateWith("prunedjson", specs, prune)
+	pruned, err := generate("prunedjson", specs, prune, true)
 	require.NoError(t, err)
-	require.NoError(t, addJSONWith(pruned, "prunedjson", specs, prune))
-	unpruned, err := GenerateWith("prunedjson", specs, prune)
+	unpruned, err := generate("prunedjson", specs, Prune{}, true)
 	require.NoError(t, err)
-	require.NoError(t, addJSONWith(unpruned, "prunedjson", specs, Prune{}))
 
 	name := "prune_request_json.go"
 	written, err := os.ReadFile(filepath.Join(out, name))

@@ -22,11 +22,11 @@ func projectPackage(t *testing.T) map[string][]byte {
 	t.Helper()
 	specs, err := schema.LoadDir(filepath.Join("..", "schemas"))
 	require.NoError(t, err)
-	files, err := Generate("generated", specs)
+	codec, err := Generate("generated", specs)
 	require.NoError(t, err)
-	before := len(files)
-	require.NoError(t, addJSON(files, "generated", specs))
-	require.Equal(t, 2*before-countNonSpec(files), len(files), "one _json.go file per spec")
+	files, err := generate("generated", specs, Prune{}, true)
+	require.NoError(t, err)
+	require.Equal(t, 2*len(codec)-countNonSpec(files), len(files), "one _json.go file per spec")
 	return files
 }
 
@@ -127,12 +127,11 @@ func TestJSONRefusesClashes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			spec, err := schema.Load("Clash.json", []byte(c.spec))
 			require.NoError(t, err)
-			files, err := Generate("clash", []*schema.Spec{spec})
-			require.NoError(t, err)
 			if c.edit != nil {
 				c.edit(spec)
 			}
-			assert.EqualError(t, addJSON(files, "clash", []*schema.Spec{spec}), c.want)
+			_, err = generate("clash", []*schema.Spec{spec}, Prune{}, true)
+			assert.EqualError(t, err, c.want)
 		})
 	}
 }
@@ -145,9 +144,8 @@ func TestNaNDefault(t *testing.T) {
 		"fields": [{ "name": "Value", "type": "float64", "versions": "0+", "default": "NaN", "about": "x" },
 		           { "name": "Limit", "type": "float64", "versions": "1+", "taggedVersions": "1+", "tag": 0, "default": "NaN", "about": "y" }]}`))
 	require.NoError(t, err)
-	files, err := Generate("ratio", []*schema.Spec{spec})
+	files, err := generate("ratio", []*schema.Spec{spec}, Prune{}, true)
 	require.NoError(t, err)
-	require.NoError(t, addJSON(files, "ratio", []*schema.Spec{spec}))
 	const javaNaN = "math.Float64frombits(9221120237041090560)" // 0x7ff8000000000000
 	for _, name := range []string{"ratio.go", "ratio_json.go"} {
 		src := string(files[name])

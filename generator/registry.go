@@ -10,24 +10,25 @@ import (
 
 // emitRegistry writes the package-level lookups: NewByName, NewRequest and
 // NewResponse by API key, and NewMetadataRecord by record type.
-func emitRegistry(pm *pkgModel, header string) *File {
-	f := NewFile(pm.name)
+func emitRegistry(n *goNames, header string) *File {
+	f := NewFile(n.pkg)
 	f.HeaderComment(header)
 	f.ImportName(RuntimePath, "runtime")
 
 	var names []Code
 	var byName []Code
-	var requests, responses, records []*fileModel
-	for _, fm := range pm.files {
-		names = append(names, Lit(fm.spec.Name))
-		byName = append(byName, Case(Lit(fm.spec.Name)).Block(Id("m").Op("=").New(Id(fm.top.goName))))
-		switch fm.spec.Type {
+	var requests, responses, records []*schema.Spec
+	for _, sf := range n.files {
+		spec := sf.spec
+		names = append(names, Lit(spec.Name))
+		byName = append(byName, Case(Lit(spec.Name)).Block(Id("m").Op("=").New(Id(n.typeName(spec.Root)))))
+		switch spec.Type {
 		case schema.TypeRequest:
-			requests = append(requests, fm)
+			requests = append(requests, spec)
 		case schema.TypeResponse:
-			responses = append(responses, fm)
+			responses = append(responses, spec)
 		case schema.TypeMetadata:
-			records = append(records, fm)
+			records = append(records, spec)
 		}
 	}
 	docComment(f, "SpecNames lists the spec names of this package, sorted.")
@@ -35,11 +36,11 @@ func emitRegistry(pm *pkgModel, header string) *File {
 	f.Line()
 	docComment(f, "NewByName returns a new message, holding its defaults, for a spec name such\nas \"FetchRequest\", or nil if the package has no such spec.")
 	f.Func().Id("NewByName").Params(Id("name").String()).Add(rt("Message")).Block(newOf(Id("name"), byName, rt("Message"))...)
-	byKey := func(fns string, doc string, list []*fileModel, ret *Statement) {
-		sort.Slice(list, func(i, j int) bool { return list[i].spec.APIKey < list[j].spec.APIKey })
+	byKey := func(fns string, doc string, list []*schema.Spec, ret *Statement) {
+		sort.Slice(list, func(i, j int) bool { return list[i].APIKey < list[j].APIKey })
 		var cases []Code
-		for _, fm := range list {
-			cases = append(cases, Case(Lit(int(fm.spec.APIKey))).Block(Id("m").Op("=").New(Id(fm.top.goName))))
+		for _, spec := range list {
+			cases = append(cases, Case(Lit(int(spec.APIKey))).Block(Id("m").Op("=").New(Id(n.typeName(spec.Root)))))
 		}
 		f.Line()
 		docComment(f, doc)

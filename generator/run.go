@@ -57,14 +57,9 @@ func Run(cfg Config) error {
 	if specs, err = cfg.Prune.selectSpecs(specs); err != nil {
 		return &configError{err.Error()}
 	}
-	files, err := GenerateWith(cfg.Package, specs, cfg.Prune)
+	files, err := generate(cfg.Package, specs, cfg.Prune, cfg.JSON)
 	if err != nil {
 		return err
-	}
-	if cfg.JSON {
-		if err := addJSONWith(files, cfg.Package, specs, cfg.Prune); err != nil {
-			return err
-		}
 	}
 	if cfg.Check {
 		return check(cfg.Out, files)

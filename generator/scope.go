@@ -2,33 +2,52 @@ package generator
 
 import (
 	. "github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/plan"
 )
+
+// printer prints the code of one spec: it walks the spec's plan and takes
+// Go names from the package's Go model.
+type printer struct {
+	names *goNames
+	msg   *plan.Message
+	// calls records the package helpers the code calls (calls.go).
+	calls callSet
+}
+
+// typeName is the Go type of a planned struct.
+func (p *printer) typeName(s *plan.Struct) string { return p.names.typeName(s.Schema) }
+
+// fieldName is the Go name of a planned field.
+func (p *printer) fieldName(f *plan.Field) string { return p.names.fieldName(f.Schema) }
 
 // scope is where a struct's code is printed: the body of its own method
 // (receiver m), or the body of its parent's loop over an array of it
 // (receiver e, element index i), for a struct the plan inlines.
 type scope struct {
+	*printer
 	recv  string
 	index string      // the loop index the body may use for arrays of its own
-	array *fieldModel // the array field being looped over, inlined scope only
+	array *plan.Field // the array field being looped over, inlined scope only
 	// hot: the code runs once per element of an array, where it takes the
 	// inlined fast paths (short array counts, record batches, the runtime's
 	// inlinable functions); code that runs once per message calls instead,
 	// which compiles smaller (calls.go).
 	hot bool
-	// calls records the package helpers the code calls.
-	calls callSet
 }
 
-// methodScope is the scope of sm's own methods.
-func methodScope(sm *structModel) scope {
-	return scope{recv: "m", index: "i", hot: sm.p.Repeated, calls: sm.calls}
+// methodScope is the scope of s's own methods.
+func (p *printer) methodScope(s *plan.Struct) scope {
+	return scope{printer: p, recv: "m", index: "i", hot: s.Repeated}
 }
 
-// inlined is the scope of the elements of the array field fm.
-func inlined(fm *fieldModel) scope {
-	return scope{recv: "e", index: "j", array: fm, hot: true, calls: fm.owner.calls}
+// inlined is the scope of the elements of the array field f.
+func (sc scope) inlined(f *plan.Field) scope {
+	return scope{printer: sc.printer, recv: "e", index: "j", array: f, hot: true}
 }
 
 // r is the receiver holding the struct being printed.
-func (s scope) r() *Statement { return Id(s.recv) }
+func (sc scope) r() *Statement { return Id(sc.recv) }
+
+// val is the field f of the receiver.
+func (sc scope) val(f *plan.Field) *Statement { return sc.r().Dot(sc.fieldName(f)) }

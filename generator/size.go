@@ -3,25 +3,26 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
 // emitSize writes size(version): the exact encoded length, computed without
 // allocating. Fixed-width fields in place at every version are summed at
 // generation time.
-func emitSize(g *Group, sm *structModel) {
-	body := append(lengthsDecl(sm), sizeBody(sm, methodScope(sm), true)...)
+func (p *printer) emitSize(g *Group, s *plan.Struct) {
+	body := append(lengthsDecl(s), sizeBody(s, p.methodScope(s), true)...)
 	body = append(body, Return(Id("n")))
-	g.Func().Params(Id("m").Op("*").Id(sm.goName)).Id("size").Params(Id("version").Int16()).Int().Block(body...)
+	g.Func().Params(Id("m").Op("*").Id(p.typeName(s))).Id("size").Params(Id("version").Int16()).Int().Block(body...)
 	g.Line()
 }
 
 // sizeBody adds the size of the struct held by sc.recv to n, declaring n
 // when declare is set.
-func sizeBody(sm *structModel, sc scope, declare bool) []Code {
+func sizeBody(s *plan.Struct, sc scope, declare bool) []Code {
 	fixed := 0
 	var stmts []Code
-	for _, st := range sm.p.Steps {
+	for _, st := range s.Steps {
 		if st.Run {
 			width := 0
 			for _, f := range st.Fields {
@@ -34,8 +35,8 @@ func sizeBody(sm *structModel, sc scope, declare bool) []Code {
 			}
 			continue
 		}
-		fm := sm.field(st.Fields[0])
-		stmts = append(stmts, guarded(st.When, valueSize(fm, sc.r().Dot(fm.goName), false, sc, "n")...)...)
+		f := st.Fields[0]
+		stmts = append(stmts, guarded(st.When, valueSize(f, sc.val(f), false, sc, "n")...)...)
 	}
 	var body []Code
 	switch {
@@ -45,49 +46,49 @@ func sizeBody(sm *structModel, sc scope, declare bool) []Code {
 		body = append(body, Id("n").Op("+=").Lit(fixed))
 	}
 	body = append(body, stmts...)
-	if sm.hasTags {
-		body = append(body, guarded(sm.p.Flexible, tagSectionSize(sm, sc)...)...)
+	if s.HasTags {
+		body = append(body, guarded(s.Flexible, tagSectionSize(s, sc)...)...)
 	}
 	return body
 }
 
 // tagSectionSize adds the size of the tag section: its count, the known
 // tagged fields that differ from their defaults, and the unknown ones.
-func tagSectionSize(sm *structModel, sc scope) []Code {
+func tagSectionSize(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
-	if len(sm.tagged) == 0 {
+	if len(s.Tagged) == 0 {
 		return []Code{Id("n").Op("+=").Add(rt("SizeTagSection")).Call(unknown)}
 	}
 	out := []Code{Id("numTags").Op(":=").Len(unknown)}
-	for _, fm := range sm.tagged {
-		if fm.p.Tagged.Never() {
+	for _, f := range s.Tagged {
+		if f.Tagged.Never() {
 			continue
 		}
-		val := sc.r().Dot(fm.goName)
-		head := uvarintLen(uint32(fm.f.Tag))
+		val := sc.val(f)
+		head := uvarintLen(uint32(f.Schema.Tag))
 		var add []Code
-		if w := fm.p.Width; w > 0 {
+		if w := f.Width; w > 0 {
 			// tag, size and payload are all known at generation time.
 			add = []Code{Id("n").Op("+=").Lit(head + uvarintLen(uint32(w)) + w)}
 		} else {
-			add = append([]Code{Id("sz").Op(":=").Lit(0)}, valueSize(fm, val.Clone(), true, sc, "sz")...)
+			add = append([]Code{Id("sz").Op(":=").Lit(0)}, valueSize(f, val.Clone(), true, sc, "sz")...)
 			add = append(add, Id("n").Op("+=").Lit(head).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"))
 		}
 		add = append([]Code{Id("numTags").Op("++")}, add...)
-		out = append(out, guarded(fm.p.Tagged, If(notDefault(fm.f, val.Clone())).Block(add...))...)
+		out = append(out, guarded(f.Tagged, If(notDefault(f.Schema, val.Clone())).Block(add...))...)
 	}
 	return append(out, Id("n").Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))).Op("+").Add(unknown.Clone()).Dot("Size").Call())
 }
 
 // sizeReadsElem reports whether the size of an inlined struct reads the
 // struct: it has a field of variable width, or a tag section, in place.
-func sizeReadsElem(sm *structModel) bool {
-	for _, st := range sm.p.Steps {
+func sizeReadsElem(s *plan.Struct) bool {
+	for _, st := range s.Steps {
 		if !st.Run && !st.When.Never() {
 			return true
 		}
 	}
-	return sm.hasTags && !sm.p.Flexible.Never()
+	return s.HasTags && !s.Flexible.Never()
 }
 
 // uvarintLen is the encoded length of v, for sizes known at generation time.
@@ -104,10 +105,11 @@ func uvarintLen(v uint32) int {
 // tagged: the value is a tagged field's payload (a nullable struct's
 // marker is then a uvarint, of the same one byte, and structs are never
 // inlined).
-func valueSize(fm *fieldModel, val *Statement, tagged bool, sc scope, acc string) []Code {
+func valueSize(f *plan.Field, val *Statement, tagged bool, sc scope, acc string) []Code {
 	add := func(e Code) Code { return Id(acc).Op("+=").Add(e) }
-	lengths, _ := lengthsFor(fm, tagged)
-	t := fm.f.Type
+	lengths, _ := lengthsFor(f, tagged)
+	t := f.Schema.Type
+	nullable := f.Schema.Nullable()
 	if t.Array {
 		count := rt("SizeArrayLen").Call(Len(val), lengths)
 		if w := t.Kind.FixedSize(); w > 0 {
@@ -120,10 +122,10 @@ func valueSize(fm *fieldModel, val *Statement, tagged bool, sc scope, acc string
 		case schema.KindBytes, schema.KindRecords:
 			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(rt("SizeBytes").Call(Len(Id("e")), lengths)))
 		default:
-			if fm.p.Inline && !tagged {
-				in := inlined(fm)
-				body := sizeBody(fm.inlined, in, false)
-				if sizeReadsElem(fm.inlined) {
+			if f.Inline && !tagged {
+				in := sc.inlined(f)
+				body := sizeBody(f.Inlined, in, false)
+				if sizeReadsElem(f.Inlined) {
 					each = For(Id("i").Op(":=").Range().Add(val)).Block(
 						append([]Code{Id(in.recv).Op(":=").Op("&").Add(val).Index(Id("i"))}, body...)...)
 				} else { // the size of every element is known from the version
@@ -137,22 +139,22 @@ func valueSize(fm *fieldModel, val *Statement, tagged bool, sc scope, acc string
 	}
 	switch t.Kind {
 	case schema.KindString:
-		if fm.nullable {
+		if nullable {
 			return []Code{add(rt("SizeNullString").Call(val, lengths))}
 		}
 		return []Code{add(rt("SizeString").Call(Len(val), lengths))}
 	case schema.KindBytes, schema.KindRecords:
-		if fm.nullable {
+		if nullable {
 			return []Code{add(rt("SizeNullBytes").Call(val, lengths))}
 		}
 		return []Code{add(rt("SizeBytes").Call(Len(val), lengths))}
 	case schema.KindStruct:
 		call := add(Add(val).Dot("size").Call(Id("version")))
-		if !fm.nullable {
+		if !nullable {
 			return []Code{call}
 		}
 		// A nullable struct has a one-byte marker where it may be null.
-		out := guarded(fm.p.Nullable, add(Lit(1)))
+		out := guarded(f.Nullable, add(Lit(1)))
 		return append(out, If(Add(val).Op("!=").Nil()).Block(call))
 	}
 	return []Code{add(Lit(t.Kind.FixedSize()))}

@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
@@ -10,10 +11,11 @@ import (
 // a top-level message (and runtime.APIMessage's for requests and
 // responses). MinVersion and MaxVersion are the versions generated, which
 // pruning may narrow; every method refuses the others.
-func emitTopMethods(f *File, sm *structModel) {
-	spec := sm.spec
-	recv := func() *Statement { return Params(Id("m").Op("*").Id(sm.goName)) }
-	vs := sm.p.Within
+func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
+	spec := p.msg.Spec
+	name := p.typeName(s)
+	recv := func() *Statement { return Params(Id("m").Op("*").Id(name)) }
+	vs := s.Within
 	minV, maxV := int(vs.Lo), int(vs.Hi)
 	unsupported := func() *Statement {
 		return Id("version").Op("<").Lit(minV).Op("||").Id("version").Op(">").Lit(maxV)
@@ -49,7 +51,7 @@ func emitTopMethods(f *File, sm *structModel) {
 	f.Func().Add(recv()).Id("IsFlexible").Params(Id("version").Int16()).Bool().Block(flexBody)
 	f.Line()
 	if spec.Type == schema.TypeRequest || spec.Type == schema.TypeResponse {
-		emitHeaderVersion(f, sm)
+		p.emitHeaderVersion(f, recv())
 	}
 
 	docComment(f, "Size returns the exact encoded length at version. At a version the message\n"+
@@ -77,7 +79,7 @@ func emitTopMethods(f *File, sm *structModel) {
 		} else {
 			body = append(body, If(Id("m").Dot("aliased")).Block(
 				Comment("Drop everything that points into an earlier caller's buffer."),
-				Op("*").Id("m").Op("=").Id(sm.goName).Values(),
+				Op("*").Id("m").Op("=").Id(name).Values(),
 			))
 		}
 		// The Decoder stays on this stack only while decode is called
@@ -126,9 +128,8 @@ func emitMessageHelpers(f *File) {
 
 // emitHeaderVersion writes IsRequest and HeaderVersion of a request or
 // response.
-func emitHeaderVersion(f *File, sm *structModel) {
-	spec := sm.spec
-	recv := Params(Id("m").Op("*").Id(sm.goName))
+func (p *printer) emitHeaderVersion(f *File, recv *Statement) {
+	spec := p.msg.Spec
 	isReq := spec.Type == schema.TypeRequest
 	docComment(f, "IsRequest reports whether this is the request side of the API.")
 	f.Func().Add(recv.Clone()).Id("IsRequest").Params().Bool().Block(Return(Lit(isReq)))

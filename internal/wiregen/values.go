@@ -357,15 +357,10 @@ func isDefaultIn(f *schema.Field, v value, version int16, all bool) bool {
 	return v.num == d.num
 }
 
-// structIsDefault reports whether sv equals its struct's default value: no
-// unknown tags and every field present at version at its default. Fields
-// absent at version are not on the wire, so a decoder sets them to their
-// defaults; their tree values do not count.
-func structIsDefault(sv *structValue, version int16) bool {
-	return structIsDefaultIn(sv, version, false)
-}
-
-// structIsDefaultIn is structIsDefault, over every field when all is set.
+// structIsDefaultIn reports whether sv equals its struct's default value:
+// no unknown tags and every field present at version at its default, or
+// with all every field. Fields absent at version are not on the wire, so a
+// decoder sets them to their defaults; their tree values do not count.
 func structIsDefaultIn(sv *structValue, version int16, all bool) bool {
 	if len(sv.unknown) > 0 {
 		return false
