@@ -20,45 +20,21 @@ import (
 // checks for a failure only after each array element, to name it, and
 // stops there; the failure's offset and path reach Decode's caller.
 func (p *printer) emitDecode(g *Group, s *plan.Struct) {
-	body := lengthsDecl(s)
-	if readsCount(s) {
+	sc := p.methodScope(s)
+	code := decodeBody(s, sc)
+	body := lengthsDecl(s, sc.uses)
+	if sc.uses.count {
 		body = append(body, Var().Id("n").Int())
 	}
-	if readsMarker(s) {
+	if sc.uses.marker {
 		body = append(body, Var().Id("present").Bool())
 	}
-	body = append(body, decodeBody(s, p.methodScope(s))...)
+	body = append(body, code...)
 	body = append(body, Return(Id("off")))
 	g.Func().Params(Id("m").Op("*").Id(p.typeName(s))).Id("decode").Params(
 		Id("d").Op("*").Add(rt("Decoder")), Id("off").Int(), Id("version").Int16(),
 	).Int().Block(body...)
 	g.Line()
-}
-
-// readsCount reports whether sm's decode (with the structs it inlines)
-// reads an array count into the variable n.
-func readsCount(s *plan.Struct) bool {
-	for _, p := range s.Fields {
-		if p.Schema.Type.Array && (!p.InPlace.Never() || !p.Tagged.Never()) {
-			return true
-		}
-		if p.Inline && !p.InPlace.Never() && readsCount(p.Inlined) {
-			return true
-		}
-	}
-	return false
-}
-
-// readsMarker reports whether sm's decode reads the marker of a nullable
-// struct into the variable present.
-func readsMarker(s *plan.Struct) bool {
-	for _, p := range s.Fields {
-		if p.Elem != nil && !p.Schema.Type.Array && p.Schema.Nullable() && !p.Nullable.Never() &&
-			(!p.InPlace.Never() || !p.Tagged.Never()) {
-			return true
-		}
-	}
-	return false
 }
 
 // decodeBody decodes into the struct held by sc.recv. The defaults of the
@@ -214,7 +190,9 @@ func readTagSection(s *plan.Struct, sc scope) []Code {
 	if len(s.Tagged) == 0 {
 		// Reset, then append what the section holds (a single zero byte,
 		// mostly, which Tags reads inline).
-		return append([]Code{reset}, guarded(f, Id("off").Op("=").Add(sc.read("Tags", Id("off"), Op("&").Add(unknown.Clone()))))...)
+		return append([]Code{reset}, guarded(f, func() []Code {
+			return []Code{Id("off").Op("=").Add(sc.read("Tags", Id("off"), Op("&").Add(unknown.Clone())))}
+		})...)
 	}
 	section = readKnownTags(s, sc)
 	switch {

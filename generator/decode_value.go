@@ -12,7 +12,11 @@ import (
 // structs are never inlined).
 func readValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 	t := f.Schema.Type
-	lengths, classic := lengthsFor(f, tagged)
+	var lengths *Statement
+	var classic bool
+	if hasLength(f.Schema) {
+		lengths, classic = sc.lengthsFor(f, tagged)
+	}
 	name := Lit(f.Schema.Name)
 	nullable := f.Schema.Nullable()
 	d := func(method string, args ...Code) *Statement {
@@ -21,18 +25,18 @@ func readValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 	assign := func(v *Statement, read *Statement) Code { return List(v, Id("off")).Op("=").Add(read) }
 	// byNullable reads with ifNull where the version allows null, with
 	// ifNot where it does not.
-	byNullable := func(ifNull, ifNot []Code) []Code {
+	byNullable := func(ifNull, ifNot func() []Code) []Code {
 		c := f.Nullable
 		switch {
 		case !nullable || c.Never():
-			return ifNot
+			return ifNot()
 		case c.Always():
-			return ifNull
+			return ifNull()
 		}
-		return []Code{If(condExpr(c)).Block(ifNull...).Else().Block(ifNot...)}
+		return []Code{If(condExpr(c)).Block(ifNull()...).Else().Block(ifNot()...)}
 	}
 	if t.Array {
-		return readArray(f, val, tagged, sc, byNullable)
+		return readArray(f, val, lengths, classic, tagged, sc, byNullable)
 	}
 	switch t.Kind {
 	case schema.KindString:
@@ -40,13 +44,15 @@ func readValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 			return []Code{assign(val, d("String", lengths, val.Clone(), name))}
 		}
 		return byNullable(
-			[]Code{assign(val, d("NullString", lengths, val.Clone(), name))},
-			[]Code{assign(Add(val).Dot("Value"), d("String", lengths, Add(val).Dot("Value"), name)), Add(val).Dot("Valid").Op("=").True()},
+			func() []Code { return []Code{assign(val, d("NullString", lengths, val.Clone(), name))} },
+			func() []Code {
+				return []Code{assign(Add(val).Dot("Value"), d("String", lengths, Add(val).Dot("Value"), name)), Add(val).Dot("Valid").Op("=").True()}
+			},
 		)
 	case schema.KindBytes, schema.KindRecords:
 		read := byNullable(
-			[]Code{assign(val, d("NullBytes", lengths, val.Clone(), name))},
-			[]Code{assign(val, d("Bytes", lengths, val.Clone(), name))},
+			func() []Code { return []Code{assign(val, d("NullBytes", lengths, val.Clone(), name))} },
+			func() []Code { return []Code{assign(val, d("Bytes", lengths, val.Clone(), name))} },
 		)
 		if t.Kind == schema.KindBytes || classic || !sc.hot {
 			return read
@@ -67,10 +73,13 @@ func readValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 			marker = "TaggedStructMarker" // uvarint: zero is null
 		}
 		return byNullable(
-			[]Code{If(List(Id("present"), Id("off")).Op("=").Add(d(marker, name)), Op("!").Id("present")).Block(
-				Add(val).Op("=").Nil(),
-			).Else().Block(alloc, decode)},
-			[]Code{alloc, decode},
+			func() []Code {
+				sc.uses.marker = true
+				return []Code{If(List(Id("present"), Id("off")).Op("=").Add(d(marker, name)), Op("!").Id("present")).Block(
+					Add(val).Op("=").Nil(),
+				).Else().Block(alloc, decode)}
+			},
+			func() []Code { return []Code{alloc, decode} },
 		)
 	}
 	return []Code{assign(val, sc.read(primitiveKinds[t.Kind], Id("off"), name))}
@@ -80,13 +89,15 @@ func readValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 // form inline), the slice grown to it reusing its capacity, then each
 // element. After a struct element, a failure stops the decode, naming the
 // element.
-func readArray(f *plan.Field, val *Statement, tagged bool, sc scope, byNullable func(ifNull, ifNot []Code) []Code) []Code {
+func readArray(f *plan.Field, val, lengths *Statement, classic, tagged bool, sc scope, byNullable func(ifNull, ifNot func() []Code) []Code) []Code {
 	t := f.Schema.Type
-	lengths, classic := lengthsFor(f, tagged)
 	name := Lit(f.Schema.Name)
 	minElem := Lit(f.MinElemSize)
-	count := func(method string) []Code {
-		return []Code{List(Id("n"), Id("off")).Op("=").Id("d").Dot(method).Call(Id("off"), lengths, minElem.Clone(), name.Clone())}
+	sc.uses.count = true
+	count := func(method string) func() []Code {
+		return func() []Code {
+			return []Code{List(Id("n"), Id("off")).Op("=").Id("d").Dot(method).Call(Id("off"), lengths, minElem.Clone(), name.Clone())}
+		}
 	}
 	var out []Code
 	slow := byNullable(count("NullArrayLen"), count("ArrayLen"))

@@ -12,53 +12,19 @@ import (
 // order, each field that a version lacks checked for its default (Java's
 // write error), then the tag section in tag order with unknown tags last.
 func (p *printer) emitAppend(g *Group, s *plan.Struct) {
-	body := lengthsDecl(s)
-	if usesRunBuffer(s) {
+	sc := p.methodScope(s)
+	code := appendBody(s, sc)
+	body := lengthsDecl(s, sc.uses)
+	if sc.uses.runBuffer {
 		body = append(body, Var().Id("p").Index().Byte())
 	}
-	if usesErr(s) {
+	if sc.uses.err {
 		body = append(body, Var().Err().Error())
 	}
-	body = append(body, appendBody(s, p.methodScope(s))...)
+	body = append(body, code...)
 	body = append(body, Return(Id("b"), Nil()))
 	g.Func().Params(Id("m").Op("*").Id(p.typeName(s))).Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(body...)
 	g.Line()
-}
-
-// usesRunBuffer reports whether sm's appendTo writes a run of two or more
-// fixed-width fields (into the window p), itself or in a struct it inlines.
-func usesRunBuffer(s *plan.Struct) bool {
-	for _, st := range s.Steps {
-		if st.Run && len(st.Fields) > 1 && !st.When.Never() {
-			return true
-		}
-		if f := st.Fields[0]; f.Inline && usesRunBuffer(f.Inlined) {
-			return true
-		}
-	}
-	return false
-}
-
-// usesErr reports whether sm's appendTo (with the structs it inlines)
-// assigns the variable err: it calls another struct's appendTo (a struct
-// field written in place by a call, or any tagged struct field), or writes
-// a tag section of unknown tags only.
-func usesErr(s *plan.Struct) bool {
-	if s.HasTags && len(s.Tagged) == 0 && !s.Flexible.Never() {
-		return true
-	}
-	for _, p := range s.Fields {
-		if p.Elem == nil {
-			continue
-		}
-		if !p.Tagged.Never() || !p.InPlace.Never() && !p.Inline {
-			return true
-		}
-		if p.Inline && !p.InPlace.Never() && usesErr(p.Inlined) {
-			return true
-		}
-	}
-	return false
 }
 
 // encodeErr returns err from appendTo, naming the array element an inlined
@@ -75,10 +41,10 @@ func appendBody(s *plan.Struct, sc scope) []Code {
 	var body []Code
 	for _, st := range s.Steps {
 		if st.Run {
-			body = append(body, guarded(st.When, writeRun(st, sc)...)...)
+			body = append(body, guarded(st.When, func() []Code { return writeRun(st, sc) })...)
 		} else {
 			f := st.Fields[0]
-			body = append(body, guarded(st.When, appendValue(f, sc.val(f), false, sc)...)...)
+			body = append(body, guarded(st.When, func() []Code { return appendValue(f, sc.val(f), false, sc) })...)
 		}
 		for _, f := range st.Fields {
 			body = append(body, nonDefaultCheck(f, sc)...)
@@ -114,6 +80,7 @@ func writeRun(st plan.Step, sc scope) []Code {
 	for _, f := range st.Fields {
 		width += f.Width
 	}
+	sc.uses.runBuffer = true
 	out := []Code{
 		List(Id("b"), Id("p")).Op("=").Add(sc.call("Extend", "extend", Id("b"), Lit(width))),
 		Id("_").Op("=").Id("p").Index(Lit(width - 1)),
@@ -153,7 +120,7 @@ func appendTagSection(s *plan.Struct, sc scope) []Code {
 		empty = empty.Op("&&").Add(condExpr(f))
 		lengths = rt("Lengths").Call(condExpr(f))
 	}
-	write := If(List(Id("b"), Err()).Op("=").Add(rt("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(s.MaxTag), lengths), Err().Op("!=").Nil()).Block(
+	write := If(sc.assignErr().Add(rt("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(s.MaxTag), lengths), Err().Op("!=").Nil()).Block(
 		sc.encodeErr(Err()),
 	)
 	if !sc.hot {

@@ -13,7 +13,10 @@ import (
 // a uvarint, and structs are never inlined).
 func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 	t := f.Schema.Type
-	lengths, _ := lengthsFor(f, tagged)
+	var lengths *Statement
+	if hasLength(f.Schema) {
+		lengths, _ = sc.lengthsFor(f, tagged)
+	}
 	name := f.Schema.Name
 	nullable := f.Schema.Nullable()
 	nullErr := func() Code { return sc.encodeErr(rt("NullError").Call(Lit(name), Id("version"))) }
@@ -62,7 +65,7 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 				return append(out, For(Id("i").Op(":=").Range().Add(val)).Block(body...))
 			}
 			return append(out, For(Id("i").Op(":=").Range().Add(val)).Block(
-				If(List(Id("b"), Err()).Op("=").Add(val).Index(Id("i")).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
+				If(sc.assignErr().Add(val).Index(Id("i")).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
 					sc.encodeErr(rt("WithinElem").Call(Err(), Lit(name), Id("i"))),
 				),
 			))
@@ -83,7 +86,7 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 		}
 		return append(nullGuard(Add(val).Op("==").Nil()), appendTo("AppendNullBytes", val, lengths))
 	case schema.KindStruct:
-		call := If(List(Id("b"), Err()).Op("=").Add(val).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
+		call := If(sc.assignErr().Add(val).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
 			sc.encodeErr(rt("Within").Call(Err(), Lit(name))),
 		)
 		if !nullable {

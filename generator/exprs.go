@@ -59,11 +59,17 @@ func notCondExpr(c plan.Cond) *Statement {
 	return e
 }
 
-// guarded is stmts under c: as they are where c always holds, nothing where
-// it never does, and in an if statement otherwise.
-func guarded(c plan.Cond, stmts ...Code) []Code {
+// guarded is the statements body prints, under c: as they are where c
+// always holds, nothing where it never does (body is then not printed, so
+// that the scope records no use of its code), and in an if statement
+// otherwise.
+func guarded(c plan.Cond, body func() []Code) []Code {
+	if c.Never() {
+		return nil
+	}
+	stmts := body()
 	switch {
-	case len(stmts) == 0 || c.Never():
+	case len(stmts) == 0:
 		return nil
 	case c.Always():
 		return stmts
@@ -92,66 +98,35 @@ func outside(c plan.Cond) schema.Versions {
 	return w
 }
 
-// lengthsOf is the runtime.Lengths of a struct's lengths at the current
-// version: a constant where the plan settles it, else the variable lengths
-// that methods declare (see needsLengths).
-func lengthsOf(c plan.Cond) *Statement {
-	switch {
-	case c.Always():
-		return rt("Compact")
-	case c.Never():
-		return rt("Classic")
-	}
-	return Id("lengths")
-}
-
-// lengthsFor is the runtime.Lengths of a field's value: Compact in a tag
-// section (tagged), else the field's in place; classic reports whether
-// they are settled Classic, where no compact fast path applies.
-func lengthsFor(f *plan.Field, tagged bool) (lengths *Statement, classic bool) {
-	if tagged {
-		return rt("Compact"), false
-	}
-	return fieldLengths(f), f.Compact.Never()
-}
-
-// fieldLengths is the runtime.Lengths of a field written in place.
-func fieldLengths(f *plan.Field) *Statement {
+// lengthsFor is the runtime.Lengths of the value of a field written with a
+// length or count (hasLength): Compact in a tag section (tagged), else the
+// field's in place, where the message's flexible versions that the plan
+// does not settle are the method's variable lengths (lengthsDecl); classic
+// reports whether they are settled Classic, where no compact fast path
+// applies.
+func (sc scope) lengthsFor(f *plan.Field, tagged bool) (lengths *Statement, classic bool) {
 	c := f.Compact
-	if c == f.Owner.Flexible || c.Static() {
-		return lengthsOf(c)
+	switch {
+	case tagged:
+		return rt("Compact"), false
+	case c.Always():
+		return rt("Compact"), false
+	case c.Never():
+		return rt("Classic"), true
+	case c == f.Owner.Flexible:
+		sc.uses.lengths = true
+		return Id("lengths"), false
 	}
-	return rt("Lengths").Call(condExpr(c)) // the field's own flexibleVersions
+	return rt("Lengths").Call(condExpr(c)), false // the field's own flexibleVersions
 }
 
-// lengthsDecl declares the variable lengths for a method of s that uses it.
-func lengthsDecl(s *plan.Struct) []Code {
-	if !needsLengths(s) {
+// lengthsDecl declares the variable lengths for a method of s whose body
+// used it.
+func lengthsDecl(s *plan.Struct, u *uses) []Code {
+	if !u.lengths {
 		return nil
 	}
 	return []Code{Id("lengths").Op(":=").Add(rt("Lengths")).Call(condExpr(s.Flexible))}
-}
-
-// needsLengths reports whether the code of s's methods (with the structs
-// inlined into them) refers to the variable lengths: its flexibility is not
-// settled, and it writes a length in place with the message's flexible
-// versions.
-func needsLengths(s *plan.Struct) bool {
-	if s.Flexible.Static() {
-		return false
-	}
-	for _, f := range s.Fields {
-		if f.InPlace.Never() || f.Width > 0 {
-			continue
-		}
-		if f.Inline && needsLengths(f.Inlined) {
-			return true
-		}
-		if hasLength(f.Schema) && f.Compact == s.Flexible {
-			return true
-		}
-	}
-	return false
 }
 
 // hasLength reports whether the field is written with a length or count.

@@ -114,6 +114,9 @@ func (p *printer) emitJSONTop(f *File) {
 type jsonStruct struct {
 	*printer
 	s *plan.Struct
+	// usesErr records that appendJSON's body assigns err (a struct value's
+	// appendJSON call), which it then declares.
+	usesErr bool
 }
 
 // at is the condition "version is in vs" for the struct's methods.

@@ -15,9 +15,8 @@ import (
 func (w *jsonStruct) emitAppend(f *File) {
 	var body []Code
 	body = append(body, Id("start").Op(":=").Len(Id("b")))
-	usesErr := false
 	for _, fld := range w.s.Fields {
-		body = append(body, w.appendField(fld, &usesErr)...)
+		body = append(body, w.appendField(fld)...)
 	}
 	if w.s.HasTags {
 		body = append(body, w.appendUnknownTags()...)
@@ -30,7 +29,7 @@ func (w *jsonStruct) emitAppend(f *File) {
 		),
 		Return(Append(Id("b"), LitRune('}')), Nil()),
 	)
-	if usesErr {
+	if w.usesErr {
 		body = append([]Code{Var().Err().Error()}, body...)
 	}
 	docComment(f, "appendJSON appends m as a JSON object at version.")
@@ -41,9 +40,9 @@ func (w *jsonStruct) emitAppend(f *File) {
 }
 
 // appendField writes one field, or checks that an absent one can be left out.
-func (w *jsonStruct) appendField(f *plan.Field, usesErr *bool) []Code {
+func (w *jsonStruct) appendField(f *plan.Field) []Code {
 	val := Id("m").Dot(w.fieldName(f))
-	write := w.appendValue(f, val, usesErr)
+	write := w.appendValue(f, val)
 	if c := w.at(f.Tagged); !c.Never() {
 		guarded := []Code{If(notDefault(f.Schema, val.Clone())).Block(write...)}
 		if c.Always() {
@@ -75,7 +74,7 @@ func key(name string) Code {
 // appendValue writes a present field's key and value, with null where the
 // Go value is null and the field is nullable at the version (an error
 // otherwise, as AppendTo fails).
-func (w *jsonStruct) appendValue(f *plan.Field, val *Statement, usesErr *bool) []Code {
+func (w *jsonStruct) appendValue(f *plan.Field, val *Statement) []Code {
 	k := f.Schema.JSONKey()
 	t := f.Schema.Type
 	var write []Code
@@ -84,7 +83,7 @@ func (w *jsonStruct) appendValue(f *plan.Field, val *Statement, usesErr *bool) [
 		loop := For(List(Id("i"), Id("e")).Op(":=").Range().Add(val.Clone()))
 		each := w.appendScalar(t.Kind, Id("e"))
 		if t.Kind == schema.KindStruct {
-			*usesErr = true
+			w.usesErr = true
 			loop = For(Id("i").Op(":=").Range().Add(val.Clone()))
 			each = If(List(Id("b"), Err()).Op("=").Add(val.Clone()).Index(Id("i")).Dot("appendJSON").Call(Id("b"), Id("version"), Id("o")), Err().Op("!=").Nil()).Block(
 				Return(Id("b"), rt("WithinElem").Call(Err(), Lit(k), Id("i"))),
@@ -100,7 +99,7 @@ func (w *jsonStruct) appendValue(f *plan.Field, val *Statement, usesErr *bool) [
 			Id("b").Op("=").Append(Id("b"), LitRune(']')),
 		}
 	case t.Kind == schema.KindStruct:
-		*usesErr = true
+		w.usesErr = true
 		write = []Code{
 			key(k),
 			If(List(Id("b"), Err()).Op("=").Add(val.Clone()).Dot("appendJSON").Call(Id("b"), Id("version"), Id("o")), Err().Op("!=").Nil()).Block(

@@ -26,9 +26,13 @@ func (p *printer) fieldName(f *plan.Field) string { return p.names.fieldName(f.S
 // (receiver e, element index i), for a struct the plan inlines.
 type scope struct {
 	*printer
-	recv  string
-	index string      // the loop index the body may use for arrays of its own
-	array *plan.Field // the array field being looped over, inlined scope only
+	// uses records what the method's body refers to, for the structs
+	// inlined into it too; recvUsed whether this scope's receiver is read.
+	uses     *uses
+	recvUsed *bool
+	recv     string
+	index    string      // the loop index the body may use for arrays of its own
+	array    *plan.Field // the array field being looped over, inlined scope only
 	// hot: the code runs once per element of an array, where it takes the
 	// inlined fast paths (short array counts, record batches, the runtime's
 	// inlinable functions); code that runs once per message calls instead,
@@ -36,18 +40,39 @@ type scope struct {
 	hot bool
 }
 
+// uses records the variables a method's printed body refers to, which the
+// method then declares before it: a scope records each use as it prints
+// it, so that the declarations follow the code instead of predicates
+// that would have to be kept in step with the printers.
+type uses struct {
+	lengths   bool // the message's lengths where the plan does not settle them
+	runBuffer bool // p, the window of a run of fixed-width fields being written
+	err       bool // err, assigned by a call that can fail
+	count     bool // n, an array count read
+	marker    bool // present, a nullable struct's marker read
+}
+
 // methodScope is the scope of s's own methods.
 func (p *printer) methodScope(s *plan.Struct) scope {
-	return scope{printer: p, recv: "m", index: "i", hot: s.Repeated}
+	return scope{printer: p, uses: &uses{}, recvUsed: new(bool), recv: "m", index: "i", hot: s.Repeated}
 }
 
 // inlined is the scope of the elements of the array field f.
 func (sc scope) inlined(f *plan.Field) scope {
-	return scope{printer: sc.printer, recv: "e", index: "j", array: f, hot: true}
+	return scope{printer: sc.printer, uses: sc.uses, recvUsed: new(bool), recv: "e", index: "j", array: f, hot: true}
 }
 
 // r is the receiver holding the struct being printed.
-func (sc scope) r() *Statement { return Id(sc.recv) }
+func (sc scope) r() *Statement {
+	*sc.recvUsed = true
+	return Id(sc.recv)
+}
+
+// assignErr is "b, err =", the left side of a call that can fail.
+func (sc scope) assignErr() *Statement {
+	sc.uses.err = true
+	return List(Id("b"), Err()).Op("=")
+}
 
 // val is the field f of the receiver.
 func (sc scope) val(f *plan.Field) *Statement { return sc.r().Dot(sc.fieldName(f)) }

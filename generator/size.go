@@ -11,7 +11,9 @@ import (
 // allocating. Fixed-width fields in place at every version are summed at
 // generation time.
 func (p *printer) emitSize(g *Group, s *plan.Struct) {
-	body := append(lengthsDecl(s), sizeBody(s, p.methodScope(s), true)...)
+	sc := p.methodScope(s)
+	body := sizeBody(s, sc, true)
+	body = append(lengthsDecl(s, sc.uses), body...)
 	body = append(body, Return(Id("n")))
 	g.Func().Params(Id("m").Op("*").Id(p.typeName(s))).Id("size").Params(Id("version").Int16()).Int().Block(body...)
 	g.Line()
@@ -31,12 +33,12 @@ func sizeBody(s *plan.Struct, sc scope, declare bool) []Code {
 			if st.When.Always() {
 				fixed += width
 			} else {
-				stmts = append(stmts, guarded(st.When, Id("n").Op("+=").Lit(width))...)
+				stmts = append(stmts, guarded(st.When, func() []Code { return []Code{Id("n").Op("+=").Lit(width)} })...)
 			}
 			continue
 		}
 		f := st.Fields[0]
-		stmts = append(stmts, guarded(st.When, valueSize(f, sc.val(f), false, sc, "n")...)...)
+		stmts = append(stmts, guarded(st.When, func() []Code { return valueSize(f, sc.val(f), false, sc, "n") })...)
 	}
 	var body []Code
 	switch {
@@ -47,7 +49,7 @@ func sizeBody(s *plan.Struct, sc scope, declare bool) []Code {
 	}
 	body = append(body, stmts...)
 	if s.HasTags {
-		body = append(body, guarded(s.Flexible, tagSectionSize(s, sc)...)...)
+		body = append(body, guarded(s.Flexible, func() []Code { return tagSectionSize(s, sc) })...)
 	}
 	return body
 }
@@ -75,20 +77,9 @@ func tagSectionSize(s *plan.Struct, sc scope) []Code {
 			add = append(add, Id("n").Op("+=").Lit(head).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"))
 		}
 		add = append([]Code{Id("numTags").Op("++")}, add...)
-		out = append(out, guarded(f.Tagged, If(notDefault(f.Schema, val.Clone())).Block(add...))...)
+		out = append(out, guarded(f.Tagged, func() []Code { return []Code{If(notDefault(f.Schema, val.Clone())).Block(add...)} })...)
 	}
 	return append(out, Id("n").Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))).Op("+").Add(unknown.Clone()).Dot("Size").Call())
-}
-
-// sizeReadsElem reports whether the size of an inlined struct reads the
-// struct: it has a field of variable width, or a tag section, in place.
-func sizeReadsElem(s *plan.Struct) bool {
-	for _, st := range s.Steps {
-		if !st.Run && !st.When.Never() {
-			return true
-		}
-	}
-	return s.HasTags && !s.Flexible.Never()
 }
 
 // uvarintLen is the encoded length of v, for sizes known at generation time.
@@ -107,7 +98,10 @@ func uvarintLen(v uint32) int {
 // inlined).
 func valueSize(f *plan.Field, val *Statement, tagged bool, sc scope, acc string) []Code {
 	add := func(e Code) Code { return Id(acc).Op("+=").Add(e) }
-	lengths, _ := lengthsFor(f, tagged)
+	var lengths *Statement
+	if hasLength(f.Schema) {
+		lengths, _ = sc.lengthsFor(f, tagged)
+	}
 	t := f.Schema.Type
 	nullable := f.Schema.Nullable()
 	if t.Array {
@@ -125,10 +119,10 @@ func valueSize(f *plan.Field, val *Statement, tagged bool, sc scope, acc string)
 			if f.Inline && !tagged {
 				in := sc.inlined(f)
 				body := sizeBody(f.Inlined, in, false)
-				if sizeReadsElem(f.Inlined) {
+				if *in.recvUsed { // else the size of every element is known from the version
 					each = For(Id("i").Op(":=").Range().Add(val)).Block(
 						append([]Code{Id(in.recv).Op(":=").Op("&").Add(val).Index(Id("i"))}, body...)...)
-				} else { // the size of every element is known from the version
+				} else {
 					each = For(Range().Add(val)).Block(body...)
 				}
 			} else {
@@ -154,7 +148,7 @@ func valueSize(f *plan.Field, val *Statement, tagged bool, sc scope, acc string)
 			return []Code{call}
 		}
 		// A nullable struct has a one-byte marker where it may be null.
-		out := guarded(f.Nullable, add(Lit(1)))
+		out := guarded(f.Nullable, func() []Code { return []Code{add(Lit(1))} })
 		return append(out, If(Add(val).Op("!=").Nil()).Block(call))
 	}
 	return []Code{add(Lit(t.Kind.FixedSize()))}
