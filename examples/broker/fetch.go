@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
@@ -28,8 +28,8 @@ func fetchMagic(version int16) int8 {
 
 // handleFetch answers a Fetch, waiting up to MaxWaitMs for MinBytes of data
 // (a long poll) unless the first look already has enough or finds an error.
-func (b *Broker) handleFetch(c *call, req *kmsg.FetchRequest) *kmsg.FetchResponse {
-	resp := kmsg.NewFetchResponse()
+func (b *Broker) handleFetch(c *call, req *kafkamsg.FetchRequest) *kafkamsg.FetchResponse {
+	resp := kafkamsg.NewFetchResponse()
 	// Fetch sessions (v7+) are not kept: a session id of 0 in the answer
 	// tells the client so, and it keeps sending full fetches. An
 	// incremental fetch of a session this broker never created is refused.
@@ -62,7 +62,7 @@ func (b *Broker) handleFetch(c *call, req *kmsg.FetchRequest) *kmsg.FetchRespons
 
 // fillFetch (re)builds the response from the logs and returns the bytes of
 // records it holds and whether a partition failed. b.mu must be held.
-func (b *Broker) fillFetch(c *call, req *kmsg.FetchRequest, resp *kmsg.FetchResponse) (size int, failed bool) {
+func (b *Broker) fillFetch(c *call, req *kafkamsg.FetchRequest, resp *kafkamsg.FetchResponse) (size int, failed bool) {
 	resp.Responses = resp.Responses[:0]
 	maxBytes := int(req.MaxBytes)
 	if c.version < 3 { // no response limit before v3
@@ -71,7 +71,7 @@ func (b *Broker) fillFetch(c *call, req *kmsg.FetchRequest, resp *kmsg.FetchResp
 	magic := fetchMagic(c.version)
 	for _, ft := range req.Topics {
 		var t *topic
-		rt := kmsg.FetchResponseFetchableTopicResponse{}
+		rt := kafkamsg.FetchResponseFetchableTopicResponse{}
 		missing := wire.UnknownTopicOrPartition.Code
 		if c.version >= 13 {
 			t, rt.TopicID, missing = b.topicIDs[ft.TopicID], ft.TopicID, wire.UnknownTopicID.Code
@@ -79,7 +79,7 @@ func (b *Broker) fillFetch(c *call, req *kmsg.FetchRequest, resp *kmsg.FetchResp
 			t, rt.Topic = b.topics[ft.Topic], ft.Topic
 		}
 		for _, fp := range ft.Partitions {
-			p := defaults[kmsg.FetchResponsePartitionData]()
+			p := defaults[kafkamsg.FetchResponsePartitionData]()
 			p.PartitionIndex = fp.Partition
 			p.AbortedTransactions = nil // null unless read_committed, as Kafka answers
 			log := t.partition(fp.Partition)
@@ -114,10 +114,10 @@ func (b *Broker) fillFetch(c *call, req *kmsg.FetchRequest, resp *kmsg.FetchResp
 			p.Records, last = c.rec.fetchRecords(log, fp.FetchOffset, upTo, limit, size == 0, magic)
 			size += len(p.Records)
 			if c.version >= 4 && req.IsolationLevel == readCommitted {
-				p.AbortedTransactions = []kmsg.FetchResponseAbortedTransaction{}
+				p.AbortedTransactions = []kafkamsg.FetchResponseAbortedTransaction{}
 				if len(p.Records) > 0 {
 					for _, a := range log.abortedIn(fp.FetchOffset, last) {
-						p.AbortedTransactions = append(p.AbortedTransactions, kmsg.FetchResponseAbortedTransaction{ProducerID: a.producerID, FirstOffset: a.firstOffset})
+						p.AbortedTransactions = append(p.AbortedTransactions, kafkamsg.FetchResponseAbortedTransaction{ProducerID: a.producerID, FirstOffset: a.firstOffset})
 					}
 				}
 			}

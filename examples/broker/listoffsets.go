@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
@@ -14,15 +14,15 @@ const (
 	earliestPendingUpload  = -5 // tiered storage (v9+): nothing is tiered here
 )
 
-func (b *Broker) handleListOffsets(c *call, req *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
-	resp := kmsg.NewListOffsetsResponse()
+func (b *Broker) handleListOffsets(c *call, req *kafkamsg.ListOffsetsRequest) *kafkamsg.ListOffsetsResponse {
+	resp := kafkamsg.NewListOffsetsResponse()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, rt := range req.Topics {
 		t := b.topics[rt.Name]
-		out := kmsg.ListOffsetsResponseListOffsetsTopicResponse{Name: rt.Name}
+		out := kafkamsg.ListOffsetsResponseListOffsetsTopicResponse{Name: rt.Name}
 		for _, rp := range rt.Partitions {
-			p := defaults[kmsg.ListOffsetsResponseListOffsetsPartitionResponse]()
+			p := defaults[kafkamsg.ListOffsetsResponseListOffsetsPartitionResponse]()
 			p.PartitionIndex = rp.PartitionIndex
 			log := t.partition(rp.PartitionIndex)
 			if log == nil {

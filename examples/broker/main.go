@@ -1,6 +1,6 @@
 // Command broker is a single-node, in-memory Kafka broker built only on
 // kafkagen's output: the client protocol generated from Kafka's spec files
-// (package kmsg, made by `go generate`), the connection layer (wire) and the
+// (package kafkamsg, made by `go generate`), the connection layer (wire) and the
 // record formats (records). Real Kafka clients produce to it, consume from
 // it, run consumer groups and transactions against it.
 //

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
@@ -26,13 +26,13 @@ type partitionResult struct {
 	logStart   int64
 }
 
-func (b *Broker) handleProduce(c *call, req *kmsg.ProduceRequest) *kmsg.ProduceResponse {
-	resp := kmsg.NewProduceResponse()
+func (b *Broker) handleProduce(c *call, req *kafkamsg.ProduceRequest) *kafkamsg.ProduceResponse {
+	resp := kafkamsg.NewProduceResponse()
 	for _, t := range req.TopicData {
-		rt := kmsg.ProduceResponseTopicProduceResponse{Name: t.Name}
+		rt := kafkamsg.ProduceResponseTopicProduceResponse{Name: t.Name}
 		for _, p := range t.PartitionData {
 			res := b.producePartition(c, req, topicPartition{t.Name, p.Index}, p.Records)
-			rp := defaults[kmsg.ProduceResponsePartitionProduceResponse]()
+			rp := defaults[kafkamsg.ProduceResponsePartitionProduceResponse]()
 			rp.Index, rp.ErrorCode, rp.BaseOffset = p.Index, res.code, res.baseOffset
 			if c.version >= 5 {
 				rp.LogStartOffset = res.logStart
@@ -48,7 +48,7 @@ func (b *Broker) handleProduce(c *call, req *kmsg.ProduceRequest) *kmsg.ProduceR
 }
 
 // producePartition checks and appends one partition's records.
-func (b *Broker) producePartition(c *call, req *kmsg.ProduceRequest, tp topicPartition, blob []byte) partitionResult {
+func (b *Broker) producePartition(c *call, req *kafkamsg.ProduceRequest, tp topicPartition, blob []byte) partitionResult {
 	fail := func(code int16, format string, args ...any) partitionResult {
 		msg := fmt.Sprintf(format, args...)
 		b.cfg.Logger.Printf("produce %s[%d] from %q: %s", tp.topic, tp.partition, c.clientID, msg)
