@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/rand"
 	"log"
+	"math"
 	"sync"
 	"time"
 
@@ -18,7 +19,33 @@ type Config struct {
 	// members starting together join one generation (Kafka's
 	// group.initial.rebalance.delay.ms).
 	InitialRebalanceDelay time.Duration
-	Logger                *log.Logger
+	// MaxMessageBytes is the largest record batch a Produce may carry,
+	// log overhead included (Kafka's message.max.bytes); 0 means Kafka's
+	// default, 1 MiB + 12.
+	MaxMessageBytes int
+	// TimestampBeforeMaxMs and TimestampAfterMaxMs bound how far a record's
+	// CreateTime may lie before and after the broker's clock (Kafka's
+	// message.timestamp.before.max.ms and .after.max.ms); 0 means Kafka
+	// 4.0's defaults: unbounded before, one hour after.
+	TimestampBeforeMaxMs int64
+	TimestampAfterMaxMs  int64
+	Logger               *log.Logger
+}
+
+// produceLimits are the limits Produce holds records to, defaults filled in.
+func (cfg *Config) produceLimits() produceLimits {
+	lim := produceLimits{maxMessageBytes: cfg.MaxMessageBytes,
+		timestampBeforeMaxMs: cfg.TimestampBeforeMaxMs, timestampAfterMaxMs: cfg.TimestampAfterMaxMs}
+	if lim.maxMessageBytes <= 0 {
+		lim.maxMessageBytes = defaultMaxMessageBytes
+	}
+	if lim.timestampBeforeMaxMs <= 0 {
+		lim.timestampBeforeMaxMs = math.MaxInt64
+	}
+	if lim.timestampAfterMaxMs <= 0 {
+		lim.timestampAfterMaxMs = defaultTimestampAfterMaxMs
+	}
+	return lim
 }
 
 // clusterID is the cluster id Metadata and DescribeCluster answer.
@@ -29,9 +56,10 @@ const clusterID = "kafkagen-example-broker"
 // concurrently across connections; one lock guards the logs and topics,
 // groups and transactions have their own.
 type Broker struct {
-	cfg  Config
-	host string // advertised host and port: the listener's bound address
-	port int32
+	cfg    Config
+	limits produceLimits
+	host   string // advertised host and port: the listener's bound address
+	port   int32
 
 	mu       sync.Mutex
 	topics   map[string]*topic
@@ -52,6 +80,7 @@ func NewBroker(cfg Config, host string, port int32) *Broker {
 	}
 	b := &Broker{
 		cfg:      cfg,
+		limits:   cfg.produceLimits(),
 		host:     host,
 		port:     port,
 		topics:   map[string]*topic{},

@@ -50,10 +50,14 @@ func newPartitionLog() *partitionLog {
 	return &partitionLog{ongoing: map[int64]int64{}, sequence: map[int64]*producerSequence{}}
 }
 
-// v2 batch header positions (Kafka's DefaultRecordBatch).
+// v2 batch header positions (Kafka's DefaultRecordBatch). The checksum
+// covers the bytes from the attributes on.
 const (
-	batchBaseOffsetPos  = 0
-	batchLeaderEpochPos = 12
+	batchBaseOffsetPos   = 0
+	batchLeaderEpochPos  = 12
+	batchCRCPos          = 17
+	batchAttributesPos   = 21
+	batchMaxTimestampPos = 35
 )
 
 // appendBatch assigns the batch the next offsets and stores it. data must be

@@ -15,6 +15,8 @@
 //	-partitions N       partitions of auto-created topics (default 1)
 //	-auto-create        create unknown topics on Metadata and Produce (default true)
 //	-rebalance-delay D  a new group's first rebalance waits D (default 100ms)
+//	-max-message-bytes N  the largest record batch a Produce may carry
+//	                    (default 1048588, Kafka's message.max.bytes)
 //
 // Every request is re-encoded and compared with the bytes that arrived; a
 // difference is logged with both encodings in hex and counted in -stats.
@@ -40,7 +42,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // options are the command's flags.
 type options struct {
 	addr, statsFile, captureDir string
-	partitions                  int
+	partitions, maxMessageBytes int
 	autoCreate                  bool
 	rebalanceDelay              time.Duration
 }
@@ -55,6 +57,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.partitions, "partitions", 1, "partitions of auto-created topics")
 	fs.BoolVar(&o.autoCreate, "auto-create", true, "create unknown topics on Metadata and Produce when the client allows it")
 	fs.DurationVar(&o.rebalanceDelay, "rebalance-delay", 100*time.Millisecond, "how long a new group's first rebalance waits for more members")
+	fs.IntVar(&o.maxMessageBytes, "max-message-bytes", defaultMaxMessageBytes, "the largest record batch a Produce may carry, log overhead included (Kafka's message.max.bytes)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -63,6 +66,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.partitions < 1 || o.partitions > 1<<16 {
 		return o, fmt.Errorf("-partitions %d: must be between 1 and 65536", o.partitions)
+	}
+	if o.maxMessageBytes < 1 {
+		return o, fmt.Errorf("-max-message-bytes %d: must be positive", o.maxMessageBytes)
 	}
 	return o, nil
 }
@@ -107,6 +113,7 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 		Partitions:            int32(o.partitions),
 		AutoCreate:            o.autoCreate,
 		InitialRebalanceDelay: o.rebalanceDelay,
+		MaxMessageBytes:       o.maxMessageBytes,
 		Logger:                logger,
 	}, host, int32(port))
 	defer b.Close()

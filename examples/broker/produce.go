@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
@@ -22,6 +21,7 @@ type incomingBatch struct {
 type partitionResult struct {
 	code       int16
 	message    string
+	records    []recordError // the records at fault, where Kafka lists them
 	baseOffset int64
 	logStart   int64
 }
@@ -39,6 +39,10 @@ func (b *Broker) handleProduce(c *call, req *kafkamsg.ProduceRequest) *kafkamsg.
 			}
 			if c.version >= 8 && res.message != "" {
 				rp.ErrorMessage = runtime.NewNullString(res.message)
+				for _, e := range res.records {
+					rp.RecordErrors = append(rp.RecordErrors, kafkamsg.ProduceResponseBatchIndexAndErrorMessage{
+						BatchIndex: e.index, BatchIndexErrorMessage: runtime.NewNullString(e.message)})
+				}
 			}
 			rt.PartitionResponses = append(rt.PartitionResponses, rp)
 		}
@@ -67,28 +71,24 @@ func (b *Broker) producePartition(c *call, req *kafkamsg.ProduceRequest, tp topi
 	case !exists:
 		return fail(wire.UnknownTopicOrPartition.Code, "topic %q has no partition %d", tp.topic, tp.partition)
 	}
-	batches, err := c.rec.incoming(blob, c.version)
+	in, err := c.rec.incoming(blob, c.version, b.limits, time.Now().UnixMilli())
 	if err != nil {
-		return fail(produceErrorCode(err), "%v", err)
+		res := fail(produceErrorCode(err), "%v", err)
+		if r, ok := err.(*rejection); ok {
+			res.records = r.records
+		}
+		return res
 	}
-	if len(batches) == 0 {
-		return fail(wire.InvalidRecord.Code, "no record batches")
-	}
-	if slices.ContainsFunc(batches, func(in incomingBatch) bool { return in.meta.Transactional }) {
-		// The coordinator stays locked until the batches are appended, so
-		// that no EndTxn or timeout abort writes its marker between the check
-		// and the append: a batch after its transaction's marker would keep
-		// the partition's last stable offset back for ever. (Lock order:
-		// txns, then b, as the coordinator's markers take them.)
+	if in.meta.Transactional {
+		// The coordinator stays locked until the batch is appended, so that
+		// no EndTxn or timeout abort writes its marker between the check and
+		// the append: a batch after its transaction's marker would keep the
+		// partition's last stable offset back for ever. (Lock order: txns,
+		// then b, as the coordinator's markers take them.)
 		b.txns.mu.Lock()
 		defer b.txns.mu.Unlock()
-		for _, in := range batches {
-			if !in.meta.Transactional {
-				continue
-			}
-			if code := b.txns.producingLocked(in.meta.ProducerID, in.meta.ProducerEpoch, tp); code != codeNone {
-				return fail(code, "transactional batch of producer %d epoch %d: %s", in.meta.ProducerID, in.meta.ProducerEpoch, wire.ErrorCode(code))
-			}
+		if code := b.txns.producingLocked(in.meta.ProducerID, in.meta.ProducerEpoch, tp); code != codeNone {
+			return fail(code, "transactional batch of producer %d epoch %d: %s", in.meta.ProducerID, in.meta.ProducerEpoch, wire.ErrorCode(code))
 		}
 	}
 
@@ -99,24 +99,17 @@ func (b *Broker) producePartition(c *call, req *kafkamsg.ProduceRequest, tp topi
 		return fail(wire.UnknownTopicOrPartition.Code, "topic %q was deleted", tp.topic)
 	}
 	res := partitionResult{baseOffset: -1, logStart: log.start}
-	for i, in := range batches {
-		check := log.checkSequence(in.meta)
-		switch {
-		case check.errorCode != codeNone:
-			return fail(check.errorCode, "batch %d of producer %d epoch %d, sequence %d: %s",
-				i, in.meta.ProducerID, in.meta.ProducerEpoch, in.meta.BaseSequence, wire.ErrorCode(check.errorCode))
-		case check.duplicateOffset >= 0:
-			if i == 0 {
-				res.baseOffset = check.duplicateOffset
-			}
-			continue
-		}
-		base := log.appendBatch(in.meta, in.data)
-		log.recordSequence(in.meta, base)
-		if i == 0 {
-			res.baseOffset = base
-		}
+	check := log.checkSequence(in.meta)
+	switch {
+	case check.errorCode != codeNone:
+		return fail(check.errorCode, "batch of producer %d epoch %d, sequence %d: %s",
+			in.meta.ProducerID, in.meta.ProducerEpoch, in.meta.BaseSequence, wire.ErrorCode(check.errorCode))
+	case check.duplicateOffset >= 0:
+		res.baseOffset = check.duplicateOffset
+		return res
 	}
+	res.baseOffset = log.appendBatch(in.meta, in.data)
+	log.recordSequence(in.meta, res.baseOffset)
 	b.notifyAppend()
 	return res
 }

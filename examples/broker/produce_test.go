@@ -199,7 +199,7 @@ func TestProduceRejects(t *testing.T) {
 		code      int16
 	}{
 		{"crc", 9, "t", 0, 1, badCRC, wire.CorruptMessage.Code},
-		{"truncated", 9, "t", 0, 1, good[:len(good)-3], wire.CorruptMessage.Code},
+		{"truncated", 9, "t", 0, 1, good[:len(good)-3], wire.InvalidRecord.Code}, // no whole batch, as Kafka answers
 		{"empty", 9, "t", 0, 1, []byte{}, wire.InvalidRecord.Code},
 		{"two batches", 9, "t", 0, 1, append(slices.Clone(good), good...), wire.InvalidRecord.Code},
 		{"zstd before v7", 6, "t", 0, 1, zstd, wire.UnsupportedCompressionType.Code},
