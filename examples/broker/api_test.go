@@ -68,7 +68,7 @@ func TestHandlerForEveryServedAPI(t *testing.T) {
 		if p, ok := req.(*kafkamsg.ProduceRequest); ok {
 			p.Acks = 1
 		}
-		c := &call{ctx: context.Background(), version: supported[key].max, rec: &recordTools{}}
+		c := &call{ctx: context.Background(), version: supported[key].max, rec: newRecordTools()}
 		resp, err := b.Handle(c, req)
 		require.NoError(t, err, apiName(key))
 		require.NotNil(t, resp, apiName(key))

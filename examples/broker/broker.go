@@ -29,8 +29,17 @@ type Config struct {
 	// 4.0's defaults: unbounded before, one hour after.
 	TimestampBeforeMaxMs int64
 	TimestampAfterMaxMs  int64
-	Logger               *log.Logger
+	// FetchMaxBytes caps the records of one Fetch answer whatever the
+	// client asks (Kafka's broker config fetch.max.bytes), the first batch
+	// aside (KIP-74); 0 means defaultFetchMaxBytes.
+	FetchMaxBytes int
+	Logger        *log.Logger
 }
+
+// defaultFetchMaxBytes is 4 MiB: an answer is held about twice while it is
+// written (the records gathered and the encoded frame), so 20 consumers
+// that never read hold about 160 MiB. (Kafka's default is 55 MiB.)
+const defaultFetchMaxBytes = 4 << 20
 
 // produceLimits are the limits Produce holds records to, defaults filled in.
 func (cfg *Config) produceLimits() produceLimits {
@@ -56,10 +65,11 @@ const clusterID = "kafkagen-example-broker"
 // concurrently across connections; one lock guards the logs and topics,
 // groups and transactions have their own.
 type Broker struct {
-	cfg    Config
-	limits produceLimits
-	host   string // advertised host and port: the listener's bound address
-	port   int32
+	cfg           Config
+	limits        produceLimits
+	fetchMaxBytes int
+	host          string // advertised host and port: the listener's bound address
+	port          int32
 
 	mu       sync.Mutex
 	topics   map[string]*topic
@@ -78,14 +88,18 @@ func NewBroker(cfg Config, host string, port int32) *Broker {
 	if cfg.Logger == nil {
 		cfg.Logger = log.Default()
 	}
+	if cfg.FetchMaxBytes <= 0 {
+		cfg.FetchMaxBytes = defaultFetchMaxBytes
+	}
 	b := &Broker{
-		cfg:      cfg,
-		limits:   cfg.produceLimits(),
-		host:     host,
-		port:     port,
-		topics:   map[string]*topic{},
-		topicIDs: map[runtime.UUID]*topic{},
-		appended: make(chan struct{}),
+		cfg:           cfg,
+		limits:        cfg.produceLimits(),
+		fetchMaxBytes: cfg.FetchMaxBytes,
+		host:          host,
+		port:          port,
+		topics:        map[string]*topic{},
+		topicIDs:      map[runtime.UUID]*topic{},
+		appended:      make(chan struct{}),
 	}
 	b.groups = newGroupCoordinator(cfg.InitialRebalanceDelay)
 	b.txns = newTxnCoordinator(b)

@@ -50,6 +50,36 @@ func TestFetchLimits(t *testing.T) {
 	}
 }
 
+// TestFetchBrokerClamp: the broker's -fetch-max-bytes caps an answer
+// whatever the client asks, at every version, the first batch aside.
+func TestFetchBrokerClamp(t *testing.T) {
+	blob := v2Batch(t, records.CompressionNone, testRecord{value: make([]byte, 100)})
+	tests := []struct {
+		name    string
+		clamp   int
+		version int16
+		want    int // records, one per batch
+	}{
+		{"two batches fit", 2 * len(blob), 12, 2},
+		{"two batches fit, v2 without a response limit", 2 * len(blob), 2, 2},
+		{"the first batch even when larger (KIP-74)", len(blob) / 2, 12, 1},
+		{"no clamp reached", 10 * len(blob), 12, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := startBroker(t, Config{AutoCreate: true, FetchMaxBytes: tt.clamp})
+			cl := tb.client(t, "clamp")
+			for i := 0; i < 3; i++ {
+				require.Equal(t, codeNone, produce(t, cl, 9, "c", 0, blob).ErrorCode)
+			}
+			req := fetchReq(tt.version, "c", runtime.UUID{}, 0, 0)
+			req.MaxBytes = 64 << 20
+			p := fetchOne(t, cl, tt.version, req)
+			assert.Len(t, readRecords(t, p.Records), tt.want)
+		})
+	}
+}
+
 func TestFetchErrors(t *testing.T) {
 	tb := startBroker(t, Config{})
 	cl := tb.client(t, "errors")

@@ -112,26 +112,44 @@ func (l *partitionLog) find(offset int64) int {
 	return sort.Search(len(l.batches), func(i int) bool { return l.batches[i].LastOffset >= offset })
 }
 
-// read appends whole batches starting with the one holding offset, ending
-// before upTo, while the total stays within maxBytes; the first batch is
-// returned even when larger (KIP-74) if takeFirst is set. It also returns
-// the last offset appended (-1 for none).
-func (l *partitionLog) read(dst []byte, offset, upTo int64, maxBytes int, takeFirst bool) ([]byte, int64) {
-	start, last := len(dst), int64(-1)
-	for i := l.find(offset); i < len(l.batches); i++ {
-		b := &l.batches[i]
-		if b.LastOffset >= upTo {
+// batchesFor returns the batches a read from offset gets: whole batches
+// from the one holding offset, ending before upTo, while their total stays
+// within maxBytes (the first one even when larger, KIP-74, if takeFirst),
+// and their total size. The result shares the log's array: a stored batch
+// never changes once appended and the log only grows, so the caller may
+// read it after releasing the broker's lock, which is what keeps copying
+// records out of that lock.
+func (l *partitionLog) batchesFor(offset, upTo int64, maxBytes int, takeFirst bool) ([]storedBatch, int) {
+	first := l.find(offset)
+	end, size := first, 0
+	for ; end < len(l.batches); end++ {
+		b := &l.batches[end]
+		if b.LastOffset >= upTo || size+len(b.data) > maxBytes && !(takeFirst && end == first) {
 			break
 		}
-		if len(dst)-start+len(b.data) > maxBytes && !(takeFirst && len(dst) == start) {
-			break
-		}
-		dst, last = append(dst, b.data...), b.LastOffset
+		size += len(b.data)
 	}
-	if dst == nil {
-		dst = []byte{}
+	return l.batches[first:end:end], size
+}
+
+// joinBatches is the records blob of whole batches: the one batch's own
+// bytes (read only), or a copy of them all one after the other.
+func joinBatches(batches []storedBatch) []byte {
+	switch len(batches) {
+	case 0:
+		return []byte{}
+	case 1:
+		return batches[0].data
 	}
-	return dst, last
+	size := 0
+	for i := range batches {
+		size += len(batches[i].data)
+	}
+	out := make([]byte, 0, size)
+	for i := range batches {
+		out = append(out, batches[i].data...)
+	}
+	return out
 }
 
 // abortedIn lists the aborted transactions whose span overlaps
@@ -144,6 +162,18 @@ func (l *partitionLog) abortedIn(from, to int64) []abortedTxn {
 		}
 	}
 	return out
+}
+
+// firstBatchReaching returns the first data batch whose max timestamp is at
+// or after ts: the one holding the first record at or after ts, since a
+// stored batch's max timestamp is its records' largest.
+func (l *partitionLog) firstBatchReaching(ts int64) (storedBatch, bool) {
+	for _, b := range l.batches {
+		if !b.Control && b.MaxTimestamp >= ts {
+			return b, true
+		}
+	}
+	return storedBatch{}, false
 }
 
 // maxTimestamp is the offset and timestamp of the batch with the largest

@@ -17,6 +17,8 @@
 //	-rebalance-delay D  a new group's first rebalance waits D (default 100ms)
 //	-max-message-bytes N  the largest record batch a Produce may carry
 //	                    (default 1048588, Kafka's message.max.bytes)
+//	-fetch-max-bytes N  the most record bytes of one Fetch answer, the
+//	                    first batch aside (default 4 MiB)
 //
 // Every request is re-encoded and compared with the bytes that arrived; a
 // difference is logged with both encodings in hex and counted in -stats.
@@ -43,6 +45,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 type options struct {
 	addr, statsFile, captureDir string
 	partitions, maxMessageBytes int
+	fetchMaxBytes               int
 	autoCreate                  bool
 	rebalanceDelay              time.Duration
 }
@@ -58,6 +61,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.autoCreate, "auto-create", true, "create unknown topics on Metadata and Produce when the client allows it")
 	fs.DurationVar(&o.rebalanceDelay, "rebalance-delay", 100*time.Millisecond, "how long a new group's first rebalance waits for more members")
 	fs.IntVar(&o.maxMessageBytes, "max-message-bytes", defaultMaxMessageBytes, "the largest record batch a Produce may carry, log overhead included (Kafka's message.max.bytes)")
+	fs.IntVar(&o.fetchMaxBytes, "fetch-max-bytes", defaultFetchMaxBytes, "the most record bytes of one Fetch answer whatever the client asks, the first batch aside (Kafka's broker fetch.max.bytes)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -69,6 +73,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.maxMessageBytes < 1 {
 		return o, fmt.Errorf("-max-message-bytes %d: must be positive", o.maxMessageBytes)
+	}
+	if o.fetchMaxBytes < 1 {
+		return o, fmt.Errorf("-fetch-max-bytes %d: must be positive", o.fetchMaxBytes)
 	}
 	return o, nil
 }
@@ -114,6 +121,7 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 		AutoCreate:            o.autoCreate,
 		InitialRebalanceDelay: o.rebalanceDelay,
 		MaxMessageBytes:       o.maxMessageBytes,
+		FetchMaxBytes:         o.fetchMaxBytes,
 		Logger:                logger,
 	}, host, int32(port))
 	defer b.Close()

@@ -304,8 +304,10 @@ func TestStoredBatchOffsets(t *testing.T) {
 		require.NoError(t, records.ReadBatch(&rb, blob, 0))
 		assert.Equal(t, int64(2*i), l.appendBatch(metaOf(&rb), blob))
 	}
-	data, last := l.read(nil, 3, l.next, 1<<20, true)
-	assert.Equal(t, int64(5), last)
+	batches, size := l.batchesFor(3, l.next, 1<<20, true)
+	data := joinBatches(batches)
+	assert.Equal(t, len(data), size)
+	assert.Equal(t, int64(5), batches[len(batches)-1].LastOffset)
 	var r records.Reader
 	r.Reset(data)
 	var bases []int64

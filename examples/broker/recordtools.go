@@ -20,6 +20,9 @@ type recordTools struct {
 	comp    records.Compressor
 	builder records.BatchBuilder
 	check   recordCheck
+	// held is the largest buffer the decompressor or builder may now
+	// keep: the connection drops its tools when it passes keepBufferBytes.
+	held int
 }
 
 // incoming validates a Produce partition's records blob as Kafka does
@@ -56,6 +59,7 @@ func (t *recordTools) incoming(blob []byte, version int16, lim produceLimits, no
 			t.check.record(i, &t.rec, rb.Magic)
 			if legacy {
 				t.builder.Append(t.rec.Timestamp, t.rec.Key, t.rec.Value)
+				t.held += len(t.rec.Key) + len(t.rec.Value)
 			}
 		}
 		if err := t.rr.Err(); err != nil {
@@ -108,22 +112,19 @@ func (t *recordTools) convertLegacy(lim produceLimits) (incomingBatch, error) {
 	return incomingBatch{meta: metaOf(&rb), data: data}, nil
 }
 
-// fetchRecords returns the records a Fetch gets from a log: whole v2
-// batches from the one holding offset (Fetch v4+), or their records as a
-// legacy message set of the given magic for older consumers, uncompressed
-// and without control batches, as Kafka converts them down. It also returns
-// the last offset returned.
-func (t *recordTools) fetchRecords(log *partitionLog, offset, upTo int64, maxBytes int, takeFirst bool, magic int8) ([]byte, int64) {
+// fetchRecords is the records blob of a partition's Fetch answer from the
+// batches chosen for it: the v2 batches whole (Fetch v4+), or their records
+// from offset on as a legacy message set of magic for older consumers,
+// uncompressed and without control batches, as Kafka converts them down,
+// within maxBytes (the first batch's records whatever their size when
+// takeFirst).
+func (t *recordTools) fetchRecords(batches []storedBatch, offset int64, maxBytes int, takeFirst bool, magic int8) []byte {
 	if magic == records.MagicV2 {
-		return log.read(nil, offset, upTo, maxBytes, takeFirst)
+		return joinBatches(batches)
 	}
 	out := []byte{}
-	last := int64(-1)
-	for i := log.find(offset); i < len(log.batches); i++ {
-		sb := &log.batches[i]
-		if sb.LastOffset >= upTo {
-			break
-		}
+	for i := range batches {
+		sb := &batches[i]
 		if sb.Control {
 			continue
 		}
@@ -135,9 +136,9 @@ func (t *recordTools) fetchRecords(log *partitionLog, offset, upTo int64, maxByt
 		if len(converted) > maxBytes && !(takeFirst && before == 0) {
 			break
 		}
-		out, last = converted, sb.LastOffset
+		out = converted
 	}
-	return out, last
+	return out
 }
 
 // downConvert appends a stored batch's records from offset on as legacy
@@ -171,21 +172,15 @@ func (t *recordTools) readStored(sb *storedBatch) error {
 	return t.rr.Reset(t.stored.Batch(), &t.dec)
 }
 
-// offsetForTime is the offset and timestamp of the first record whose
-// timestamp is at or after ts (ListOffsets by time), or -1, -1.
-func (t *recordTools) offsetForTime(log *partitionLog, ts int64) (int64, int64) {
-	for i := range log.batches {
-		sb := &log.batches[i]
-		if sb.Control || sb.MaxTimestamp < ts {
-			continue
-		}
-		if t.readStored(sb) != nil {
-			continue
-		}
-		for t.rr.Next(&t.rec) {
-			if t.rec.Timestamp >= ts {
-				return t.rec.Offset, t.rec.Timestamp
-			}
+// offsetForTime is the offset and timestamp of the first record of sb
+// whose timestamp is at or after ts (ListOffsets by time), or -1, -1.
+func (t *recordTools) offsetForTime(sb *storedBatch, ts int64) (int64, int64) {
+	if t.readStored(sb) != nil {
+		return -1, -1
+	}
+	for t.rr.Next(&t.rec) {
+		if t.rec.Timestamp >= ts {
+			return t.rec.Offset, t.rec.Timestamp
 		}
 	}
 	return -1, -1

@@ -90,11 +90,9 @@ func (s *Server) serveConn(conn net.Conn) {
 	}()
 	logf := s.Broker.cfg.Logger.Printf
 	host, _, _ := net.SplitHostPort(conn.RemoteAddr().String())
-	sc := wire.NewServerConn(conn, wire.ServerConfig{NewRequest: newServedRequest, Supported: supportedRanges})
-	var check reencoder
-	rec := &recordTools{}
+	cb := newConnBuffers(conn)
 	for {
-		req, err := sc.ReadRequest()
+		req, err := cb.sc.ReadRequest()
 		if err != nil {
 			var unsupported *wire.UnsupportedRequestError
 			switch {
@@ -102,8 +100,9 @@ func (s *Server) serveConn(conn net.Conn) {
 			case errors.As(err, &unsupported):
 				h := unsupported.Header
 				s.Stats.Count(h.ClientID.Value, h.APIKey, h.APIVersion)
-				if sc.Answer(err) == nil {
+				if cb.sc.Answer(err) == nil {
 					logf("%s (client %q): %v: answered with the supported versions", conn.RemoteAddr(), h.ClientID.Value, err)
+					cb.sc = cb.newServerConn() // the refused frame may have been large
 					continue
 				}
 				logf("%s (client %q): %v: closing the connection, as Kafka does", conn.RemoteAddr(), h.ClientID.Value, err)
@@ -114,7 +113,7 @@ func (s *Server) serveConn(conn net.Conn) {
 		}
 		clientID := req.Header.ClientID.Value
 		s.Stats.Count(clientID, req.Header.APIKey, req.Header.APIVersion)
-		if diff := check.reencode(req); diff != "" {
+		if diff := cb.check.reencode(req); diff != "" {
 			s.Stats.CountDiff()
 			logf("re-encode difference, client %q %s v%d:\n%s", clientID, apiName(req.Header.APIKey), req.Header.APIVersion, diff)
 		}
@@ -123,21 +122,21 @@ func (s *Server) serveConn(conn net.Conn) {
 				logf("%v", err)
 			}
 		}
-		c := &call{ctx: s.ctx, version: req.Header.APIVersion, clientID: clientID, clientHost: host, rec: rec}
+		c := &call{ctx: s.ctx, version: req.Header.APIVersion, clientID: clientID, clientHost: host, rec: cb.rec}
 		resp, err := s.Broker.Handle(c, req.Body)
 		if err != nil {
 			logf("%s (client %q): %v: closing the connection", conn.RemoteAddr(), clientID, err)
 			return
 		}
-		if resp == nil {
-			continue
-		}
-		if err := sc.WriteResponse(req, resp); err != nil {
-			if s.ctx.Err() == nil {
-				logf("%s (client %q): writing the %s v%d response: %v", conn.RemoteAddr(), clientID, apiName(req.Header.APIKey), req.Header.APIVersion, err)
+		if resp != nil {
+			if err := cb.sc.WriteResponse(req, resp); err != nil {
+				if s.ctx.Err() == nil {
+					logf("%s (client %q): writing the %s v%d response: %v", conn.RemoteAddr(), clientID, apiName(req.Header.APIKey), req.Header.APIVersion, err)
+				}
+				return
 			}
-			return
 		}
+		cb.release(req, resp)
 	}
 }
 

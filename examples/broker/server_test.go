@@ -221,6 +221,7 @@ func TestFlags(t *testing.T) {
 	}{
 		{[]string{"-partitions", "0"}, 2, "-partitions 0"},
 		{[]string{"-max-message-bytes", "0"}, 2, "-max-message-bytes 0: must be positive"},
+		{[]string{"-fetch-max-bytes", "-1"}, 2, "-fetch-max-bytes -1: must be positive"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"-nope"}, 2, "flag provided but not defined"},
 		{[]string{"-h"}, 0, "-addr"},

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"net"
+
+	"github.com/kafkagen/kafkagen/records"
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
+)
+
+// keepBufferBytes is the largest buffer a connection keeps between
+// requests. Its frame, decoded request, re-encode check, response and
+// decompression buffers grow to the largest request it served; past this
+// size they are dropped once the request is answered, so that an idle
+// connection does not keep a 100 MiB Produce or a decompression bomb's
+// buffer alive.
+const keepBufferBytes = 128 << 10
+
+// connBuffers are the reusable state of one connection: its reader and
+// writer of frames, its re-encode check and its record tools.
+type connBuffers struct {
+	conn  net.Conn
+	sc    *wire.ServerConn
+	check reencoder
+	rec   *recordTools
+}
+
+func newConnBuffers(conn net.Conn) *connBuffers {
+	cb := &connBuffers{conn: conn, rec: newRecordTools()}
+	cb.sc = cb.newServerConn()
+	return cb
+}
+
+func (cb *connBuffers) newServerConn() *wire.ServerConn {
+	return wire.NewServerConn(cb.conn, wire.ServerConfig{NewRequest: newServedRequest, Supported: supportedRanges})
+}
+
+// release drops whatever grew past keepBufferBytes serving req (its
+// response resp, nil when none was sent). A new ServerConn loses nothing:
+// its frame reader reads exactly one frame at a time.
+func (cb *connBuffers) release(req *wire.Request, resp runtime.APIMessage) {
+	if len(req.Frame) > keepBufferBytes || resp != nil && resp.Size(req.Header.APIVersion) > keepBufferBytes {
+		cb.sc = cb.newServerConn()
+	}
+	if cap(cb.check.buf) > keepBufferBytes {
+		cb.check.buf = nil
+	}
+	if cb.rec.held > keepBufferBytes {
+		cb.rec = newRecordTools()
+	} else {
+		cb.rec.forget()
+	}
+}
+
+// forget drops the tools' views of the last request's records and of the
+// log's batches, which would keep them alive while the connection idles.
+func (t *recordTools) forget() {
+	t.reader.Reset(nil)
+	*t.reader.Batch() = records.Batch{}
+	t.stored.Reset(nil)
+	*t.stored.Batch() = records.Batch{}
+	t.rr = records.RecordReader{}
+	t.rec = records.Record{}
+}
+
+// newRecordTools returns a connection's record tools, with codecs that
+// report how far their output grew into recordTools.held.
+func newRecordTools() *recordTools {
+	t := &recordTools{}
+	codecs := []struct {
+		compression records.Compression
+		codec       records.Codec
+	}{
+		{records.CompressionGzip, &records.GzipCodec{}},
+		{records.CompressionSnappy, &records.SnappyCodec{}},
+		{records.CompressionLZ4, &records.LZ4Codec{}},
+		{records.CompressionZstd, &records.ZstdCodec{}},
+	}
+	for _, c := range codecs {
+		t.dec.SetCodec(c.compression, measuredCodec{Codec: c.codec, held: &t.held})
+	}
+	return t
+}
+
+// measuredCodec is a codec that records the largest output buffer it
+// produced, a rejected bomb's included: the Decompressor keeps that buffer
+// for its next call.
+type measuredCodec struct {
+	records.Codec
+	held *int
+}
+
+func (m measuredCodec) AppendDecompressed(dst, src []byte, magic int8, limit int) ([]byte, error) {
+	out, err := m.Codec.AppendDecompressed(dst, src, magic, limit)
+	*m.held = max(*m.held, cap(out))
+	return out, err
+}
