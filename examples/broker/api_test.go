@@ -61,7 +61,8 @@ func TestEveryServedVersionAnswers(t *testing.T) {
 }
 
 func TestHandlerForEveryServedAPI(t *testing.T) {
-	b := NewBroker(Config{Logger: discardLogger()}, "127.0.0.1", 1)
+	b, err := NewBroker(Config{Logger: discardLogger()}, "127.0.0.1", 1)
+	require.NoError(t, err)
 	defer b.Close()
 	for _, key := range servedAPIs {
 		req := kafkamsg.NewRequest(key)
@@ -74,7 +75,7 @@ func TestHandlerForEveryServedAPI(t *testing.T) {
 		require.NotNil(t, resp, apiName(key))
 		assert.Equal(t, key, resp.(runtime.Versioned).APIKey())
 	}
-	_, err := b.Handle(&call{ctx: context.Background()}, kafkamsg.NewDescribeACLsRequest())
+	_, err = b.Handle(&call{ctx: context.Background()}, kafkamsg.NewDescribeACLsRequest())
 	assert.ErrorContains(t, err, "no handler")
 	assert.Equal(t, "ApiVersions", apiName(kafkamsg.APIKeyAPIVersions))
 	assert.Equal(t, "Unknown999", apiName(999))

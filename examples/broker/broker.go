@@ -2,6 +2,7 @@ package main
 
 import (
 	"crypto/rand"
+	"errors"
 	"log"
 	"math"
 	"sync"
@@ -33,7 +34,12 @@ type Config struct {
 	// client asks (Kafka's broker config fetch.max.bytes), the first batch
 	// aside (KIP-74); 0 means defaultFetchMaxBytes.
 	FetchMaxBytes int
-	Logger        *log.Logger
+	// DataDir, when set, keeps the topics and each partition's log on
+	// disk there (-data-dir) and recovers them on start; SegmentBytes is
+	// where a partition's log rolls to a new file (0: 1 GiB).
+	DataDir      string
+	SegmentBytes int64
+	Logger       *log.Logger
 }
 
 // defaultFetchMaxBytes is 4 MiB: an answer is held about twice while it is
@@ -60,7 +66,8 @@ func (cfg *Config) produceLimits() produceLimits {
 // clusterID is the cluster id Metadata and DescribeCluster answer.
 const clusterID = "kafkagen-example-broker"
 
-// Broker is a single-node, in-memory Kafka broker's state. Its handlers are
+// Broker is a single-node Kafka broker's state (its logs in memory, and
+// with Config.DataDir on disk too). Its handlers are
 // called by the server, one request at a time per connection and
 // concurrently across connections; one lock guards the logs and topics,
 // groups and transactions have their own.
@@ -68,6 +75,7 @@ type Broker struct {
 	cfg           Config
 	limits        produceLimits
 	fetchMaxBytes int
+	segmentBytes  int64
 	host          string // advertised host and port: the listener's bound address
 	port          int32
 
@@ -80,8 +88,9 @@ type Broker struct {
 	txns   *txnCoordinator
 }
 
-// NewBroker returns an empty broker advertising host:port.
-func NewBroker(cfg Config, host string, port int32) *Broker {
+// NewBroker returns a broker advertising host:port: empty, or with
+// cfg.DataDir what its data folder holds.
+func NewBroker(cfg Config, host string, port int32) (*Broker, error) {
 	if cfg.Partitions < 1 {
 		cfg.Partitions = 1
 	}
@@ -91,10 +100,14 @@ func NewBroker(cfg Config, host string, port int32) *Broker {
 	if cfg.FetchMaxBytes <= 0 {
 		cfg.FetchMaxBytes = defaultFetchMaxBytes
 	}
+	if cfg.SegmentBytes <= 0 {
+		cfg.SegmentBytes = defaultSegmentBytes
+	}
 	b := &Broker{
 		cfg:           cfg,
 		limits:        cfg.produceLimits(),
 		fetchMaxBytes: cfg.FetchMaxBytes,
+		segmentBytes:  cfg.SegmentBytes,
 		host:          host,
 		port:          port,
 		topics:        map[string]*topic{},
@@ -103,11 +116,31 @@ func NewBroker(cfg Config, host string, port int32) *Broker {
 	}
 	b.groups = newGroupCoordinator(cfg.InitialRebalanceDelay)
 	b.txns = newTxnCoordinator(b)
-	return b
+	if cfg.DataDir != "" {
+		if err := b.openDataDir(); err != nil {
+			b.Close()
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
-// Close stops the broker's timers.
-func (b *Broker) Close() { b.groups.close() }
+// Close stops the broker's timers and, with a data folder, syncs and
+// closes its files.
+func (b *Broker) Close() error {
+	b.groups.close()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var errs []error
+	for _, t := range b.topics {
+		for _, l := range t.partitions {
+			if l.file != nil {
+				errs = append(errs, l.file.close())
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // notifyAppend wakes every Fetch waiting for data. b.mu must be held.
 func (b *Broker) notifyAppend() {

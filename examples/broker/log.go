@@ -34,9 +34,11 @@ type abortedTxn struct {
 	lastOffset  int64 // the offset of the abort marker
 }
 
-// partitionLog is one partition's in-memory log: v2 batches in offset
-// order. It is not safe for concurrent use; the broker's lock guards it.
+// partitionLog is one partition's log: v2 batches in offset order, held
+// in memory and, with -data-dir, in segment files. It is not safe for
+// concurrent use; the broker's lock guards it.
 type partitionLog struct {
+	file     *segmentLog // nil: memory only
 	batches  []storedBatch
 	next     int64 // the log end offset (the high watermark: one replica)
 	start    int64 // the log start offset
@@ -60,10 +62,13 @@ const (
 	batchMaxTimestampPos = 35
 )
 
-// appendBatch assigns the batch the next offsets and stores it. data must be
+// appendBatch assigns the batch the next offsets and stores it, in the
+// segment files first when there are some: it returns the base offset and
+// the position syncTo must reach for the batch to be durable. data must be
 // a whole v2 batch that the log may keep (not aliasing a reused buffer);
-// meta.LastOffset-meta.BaseOffset is the batch's last offset delta.
-func (l *partitionLog) appendBatch(meta batchMeta, data []byte) int64 {
+// meta.LastOffset-meta.BaseOffset is the batch's last offset delta. On an
+// error nothing was stored.
+func (l *partitionLog) appendBatch(meta batchMeta, data []byte) (base, syncPos int64, err error) {
 	delta := meta.LastOffset - meta.BaseOffset
 	meta.BaseOffset = l.next
 	meta.LastOffset = l.next + delta
@@ -71,6 +76,17 @@ func (l *partitionLog) appendBatch(meta batchMeta, data []byte) int64 {
 	// attributes onward), so a broker rewrites them in place.
 	binary.BigEndian.PutUint64(data[batchBaseOffsetPos:], uint64(meta.BaseOffset))
 	binary.BigEndian.PutUint32(data[batchLeaderEpochPos:], 0)
+	if l.file != nil {
+		if syncPos, err = l.file.append(meta.BaseOffset, data); err != nil {
+			return -1, 0, err
+		}
+	}
+	l.store(meta, data)
+	return meta.BaseOffset, syncPos, nil
+}
+
+// store adds a batch whose offsets are set to the in-memory log.
+func (l *partitionLog) store(meta batchMeta, data []byte) {
 	l.batches = append(l.batches, storedBatch{batchMeta: meta, data: data})
 	l.next = meta.LastOffset + 1
 	l.bytes += int64(len(data))
@@ -79,7 +95,15 @@ func (l *partitionLog) appendBatch(meta batchMeta, data []byte) int64 {
 			l.ongoing[meta.ProducerID] = meta.BaseOffset
 		}
 	}
-	return meta.BaseOffset
+}
+
+// syncPosition is where syncTo makes everything appended so far durable
+// (0 without segment files).
+func (l *partitionLog) syncPosition() int64 {
+	if l.file == nil {
+		return 0
+	}
+	return l.file.written.Load()
 }
 
 // endTxn closes a producer's open transaction on this partition after its

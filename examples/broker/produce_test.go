@@ -302,7 +302,9 @@ func TestStoredBatchOffsets(t *testing.T) {
 		var rb records.Batch
 		blob := v2Batch(t, records.CompressionNone, testRecord{value: []byte("x")}, testRecord{value: []byte("y")})
 		require.NoError(t, records.ReadBatch(&rb, blob, 0))
-		assert.Equal(t, int64(2*i), l.appendBatch(metaOf(&rb), blob))
+		base, _, err := l.appendBatch(metaOf(&rb), blob)
+		require.NoError(t, err)
+		assert.Equal(t, int64(2*i), base)
 	}
 	batches, size := l.batchesFor(3, l.next, 1<<20, true)
 	data := joinBatches(batches)
