@@ -1,7 +1,11 @@
 package main
 
 import (
+	"context"
 	"net"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
 
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
@@ -23,6 +27,9 @@ type connBuffers struct {
 	sc    *wire.ServerConn
 	check reencoder
 	rec   *recordTools
+	// large is set while the connection holds a buffer past
+	// keepBufferBytes (from reading a request until release drops it).
+	large bool
 }
 
 func newConnBuffers(conn net.Conn) *connBuffers {
@@ -35,20 +42,54 @@ func (cb *connBuffers) newServerConn() *wire.ServerConn {
 	return wire.NewServerConn(cb.conn, wire.ServerConfig{NewRequest: newServedRequest, Supported: supportedRanges})
 }
 
-// release drops whatever grew past keepBufferBytes serving req (its
-// response resp, nil when none was sent). A new ServerConn loses nothing:
-// its frame reader reads exactly one frame at a time.
-func (cb *connBuffers) release(req *wire.Request, resp runtime.APIMessage) {
-	if len(req.Frame) > keepBufferBytes || resp != nil && resp.Size(req.Header.APIVersion) > keepBufferBytes {
-		cb.sc = cb.newServerConn()
+// note records the sizes of a request's frame and of its answer (0 for
+// none), before the answer is written.
+func (cb *connBuffers) note(frame int, resp runtime.APIMessage, version int16) {
+	if frame > keepBufferBytes || resp != nil && resp.Size(version) > keepBufferBytes || cb.rec.held > keepBufferBytes {
+		cb.large = true
 	}
-	if cap(cb.check.buf) > keepBufferBytes {
-		cb.check.buf = nil
-	}
-	if cb.rec.held > keepBufferBytes {
-		cb.rec = newRecordTools()
-	} else {
+}
+
+// release drops whatever grew past keepBufferBytes serving the last
+// request, reporting whether it dropped anything. A new ServerConn loses
+// nothing: its frame reader reads exactly one frame at a time.
+func (cb *connBuffers) release() bool {
+	if !cb.large {
 		cb.rec.forget()
+		return false
+	}
+	cb.sc = cb.newServerConn()
+	cb.check.buf = nil
+	cb.rec = newRecordTools()
+	cb.large = false
+	return true
+}
+
+// memoryReturner gives memory back to the operating system once a burst of
+// large requests is over: Go returns freed heap to the system only slowly,
+// so the RSS after a 100 MiB Produce would stay up for minutes. After a
+// second with no large buffer dropped, it frees the memory at once
+// (debug.FreeOSMemory, a collection), at most once a second.
+type memoryReturner struct {
+	lastDrop atomic.Int64 // unix nanoseconds of the last drop not yet returned, 0 for none
+}
+
+func (m *memoryReturner) dropped() { m.lastDrop.Store(time.Now().UnixNano()) }
+
+// run returns memory until ctx ends.
+func (m *memoryReturner) run(ctx context.Context) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			last := m.lastDrop.Load()
+			if last != 0 && now.UnixNano()-last >= int64(time.Second) && m.lastDrop.CompareAndSwap(last, 0) {
+				debug.FreeOSMemory()
+			}
+		}
 	}
 }
 

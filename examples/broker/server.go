@@ -25,6 +25,7 @@ type Server struct {
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	conns  map[net.Conn]bool
+	memory memoryReturner
 }
 
 // supportedRanges are the served versions, as the request decoder limits
@@ -41,7 +42,13 @@ var supportedRanges = func() []wire.VersionRange {
 // NewServer serves b on ln.
 func NewServer(b *Broker, ln net.Listener, stats *Stats, capture *Capture) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{Broker: b, Stats: stats, Capture: capture, ln: ln, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
+	s := &Server{Broker: b, Stats: stats, Capture: capture, ln: ln, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.memory.run(ctx)
+	}()
+	return s
 }
 
 // Serve accepts connections until Close; it returns nil after Close.
@@ -91,6 +98,11 @@ func (s *Server) serveConn(conn net.Conn) {
 	logf := s.Broker.cfg.Logger.Printf
 	host, _, _ := net.SplitHostPort(conn.RemoteAddr().String())
 	cb := newConnBuffers(conn)
+	defer func() {
+		if cb.large { // ended holding large buffers, now garbage
+			s.memory.dropped()
+		}
+	}()
 	for {
 		req, err := cb.sc.ReadRequest()
 		if err != nil {
@@ -128,6 +140,7 @@ func (s *Server) serveConn(conn net.Conn) {
 			logf("%s (client %q): %v: closing the connection", conn.RemoteAddr(), clientID, err)
 			return
 		}
+		cb.note(len(req.Frame), resp, req.Header.APIVersion)
 		if resp != nil {
 			if err := cb.sc.WriteResponse(req, resp); err != nil {
 				if s.ctx.Err() == nil {
@@ -136,7 +149,9 @@ func (s *Server) serveConn(conn net.Conn) {
 				return
 			}
 		}
-		cb.release(req, resp)
+		if cb.release() {
+			s.memory.dropped()
+		}
 	}
 }
 
