@@ -25,9 +25,12 @@ type savedTopic struct {
 	Partitions int    `json:"partitions"`
 }
 
-// partitionDirPattern matches the folders this broker writes and the
-// folders of deleted partitions it renamed before removing them.
-var partitionDirPattern = regexp.MustCompile(`^.+-[0-9]+(\..+-delete)?$`)
+// Folders this broker writes: a partition's, and a deleted partition's
+// renamed before it is removed.
+var (
+	partitionDirPattern = regexp.MustCompile(`^.+-[0-9]+$`)
+	deletedDirPattern   = regexp.MustCompile(`^.+-[0-9]+\..+-delete$`)
+)
 
 // partitionDir is a partition's folder in the data folder.
 func (b *Broker) partitionDir(topic string, partition int) string {
@@ -63,6 +66,11 @@ func (b *Broker) openDataDir() error {
 		}
 		b.topics[t.name], b.topicIDs[t.id] = t, t
 	}
+	if saved == nil { // a new data folder: topics.json marks it as one
+		if err := b.saveTopics(); err != nil {
+			return err
+		}
+	}
 	if err := b.removeLeftovers(live); err != nil {
 		return err
 	}
@@ -83,8 +91,8 @@ func (b *Broker) openPartition(dir string) (*partitionLog, error) {
 	return l, err
 }
 
-// loadTopics reads topics.json; a missing one is an empty list when the
-// folder is empty.
+// loadTopics reads topics.json (an empty list when it holds none); a
+// missing one is nil when the folder is empty.
 func loadTopics(dir string) ([]savedTopic, error) {
 	path := filepath.Join(dir, topicsFile)
 	data, err := os.ReadFile(path)
@@ -101,7 +109,7 @@ func loadTopics(dir string) ([]savedTopic, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	var saved []savedTopic
+	saved := []savedTopic{}
 	if err := json.Unmarshal(data, &saved); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
@@ -186,16 +194,30 @@ func (b *Broker) removeLeftovers(live map[string]bool) error {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		stale := name == topicsFile+".tmp" || e.IsDir() && !live[name] && partitionDirPattern.MatchString(name)
+		path := filepath.Join(b.cfg.DataDir, name)
+		stale := name == topicsFile+".tmp" ||
+			e.IsDir() && deletedDirPattern.MatchString(name) ||
+			e.IsDir() && !live[name] && partitionDirPattern.MatchString(name) && holdsOnlySegments(path)
 		if !stale {
 			continue
 		}
 		b.cfg.Logger.Printf("data folder: removing %s, which belongs to no topic", name)
-		if err := os.RemoveAll(filepath.Join(b.cfg.DataDir, name)); err != nil {
+		if err := os.RemoveAll(path); err != nil {
 			return fmt.Errorf("-data-dir: %w", err)
 		}
 	}
 	return nil
+}
+
+// holdsOnlySegments reports whether a folder holds nothing but segment
+// files: a partition folder of this broker, not something else's.
+func holdsOnlySegments(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	segs, err := listSegments(dir)
+	return err == nil && len(segs) == len(entries)
 }
 
 // resumeAfterRecovery sets what the logs imply once they are read back:

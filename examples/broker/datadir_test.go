@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -248,4 +249,38 @@ func TestDataDirConcurrentAcksAll(t *testing.T) {
 	hw, got := fetchValues(t, second.client(t, "reader"), "c", 0)
 	assert.Equal(t, int64(producers*perProducer), hw)
 	assert.Len(t, got, producers*perProducer)
+}
+
+// TestDataDirLeftovers: on start, what a crash left of deleted topics is
+// removed, and nothing else.
+func TestDataDirLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	cfg := Config{DataDir: dir, Logger: discardLogger()}
+	b, err := NewBroker(cfg, "127.0.0.1", 1)
+	require.NoError(t, err)
+	require.NoError(t, b.Close()) // an empty data folder: topics.json written
+	tests := []struct {
+		name    string
+		files   []string // under the folder's name
+		removed bool
+	}{
+		{"gone-0.0123abcd-delete", []string{"00000000000000000000.log"}, true},
+		{"gone-1", []string{"00000000000000000000.log", "00000000000000000042.log"}, true},
+		{"gone-2", nil, true},
+		{"photos-2024", []string{"beach.jpg"}, false},
+		{"notes", []string{"00000000000000000000.log"}, false},
+	}
+	for _, tt := range tests {
+		require.NoError(t, os.Mkdir(filepath.Join(dir, tt.name), 0o755))
+		for _, f := range tt.files {
+			require.NoError(t, os.WriteFile(filepath.Join(dir, tt.name, f), nil, 0o644))
+		}
+	}
+	b, err = NewBroker(cfg, "127.0.0.1", 1)
+	require.NoError(t, err)
+	require.NoError(t, b.Close())
+	for _, tt := range tests {
+		_, err := os.Stat(filepath.Join(dir, tt.name))
+		assert.Equal(t, tt.removed, errors.Is(err, os.ErrNotExist), tt.name)
+	}
 }

@@ -38,6 +38,7 @@ func (t *recordTools) incoming(blob []byte, version int16, lim produceLimits, no
 	}
 	legacy := magic < records.MagicV2
 	var v2 incomingBatch
+	converting := 0 // bytes of legacy records the builder holds
 	t.reader.SkipCRC = false
 	t.reader.Reset(blob)
 	for t.reader.Next() {
@@ -59,7 +60,8 @@ func (t *recordTools) incoming(blob []byte, version int16, lim produceLimits, no
 			t.check.record(i, &t.rec, rb.Magic)
 			if legacy {
 				t.builder.Append(t.rec.Timestamp, t.rec.Key, t.rec.Value)
-				t.held += len(t.rec.Key) + len(t.rec.Value)
+				converting += len(t.rec.Key) + len(t.rec.Value)
+				t.held = max(t.held, converting)
 			}
 		}
 		if err := t.rr.Err(); err != nil {
