@@ -42,8 +42,10 @@ func (cb *connBuffers) newServerConn() *wire.ServerConn {
 	return wire.NewServerConn(cb.conn, wire.ServerConfig{NewRequest: newServedRequest, Supported: supportedRanges})
 }
 
-// note records the sizes of a request's frame and of its answer (0 for
-// none), before the answer is written.
+// note marks the connection as holding large buffers when a request's
+// frame, its answer (nil for none) or the record tools serving it grew past
+// keepBufferBytes. It is called before the answer is written, so that a
+// connection that ends in the middle of writing it is counted too.
 func (cb *connBuffers) note(frame int, resp runtime.APIMessage, version int16) {
 	if frame > keepBufferBytes || resp != nil && resp.Size(version) > keepBufferBytes || cb.rec.held > keepBufferBytes {
 		cb.large = true
