@@ -136,7 +136,7 @@ func TestRunPruned(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	out := filepath.Join(dir, "pruned")
-	require.NoError(t, Run(Config{
+	require.NoError(t, runErr(Config{
 		In: filepath.Join(goldenDir, "request_response"), Out: out,
 		Prune: Prune{Messages: []string{"Echo", "EchoRecord"}, MinVersion: 1},
 	}))
