@@ -13,14 +13,13 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/kafkagen/kafkagen/generator"
 	"github.com/kafkagen/kafkagen/generator/schema"
@@ -63,26 +62,25 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if the output folder is not what would be generated")
 	fs.StringVar(&opts.Release, "release", "", "Kafka release of the spec folder, such as 2.8: accept its specs as that release's generator did (default: the current rules)")
 	fs.BoolVar(&opts.JSON, "json", false, "also generate AppendJSON/DecodeJSON/MarshalJSON/UnmarshalJSON in Kafka's JSON form (a <spec>_json.go file per spec)")
-	fs.Func("messages", "generate only these `LIST`, comma-separated: spec names (FetchRequest), API names (Fetch) or API keys (1); an API brings its request, response and the header specs", func(v string) error {
-		before := len(opts.Prune.Messages)
-		for _, m := range strings.Split(v, ",") {
-			if m = strings.TrimSpace(m); m != "" {
-				opts.Prune.Messages = append(opts.Prune.Messages, m)
-			}
-		}
-		if len(opts.Prune.Messages) == before {
-			// An empty list (an unset variable, say) would otherwise
-			// generate every message without a word.
-			return fmt.Errorf("%q names no message: give spec names, API names or API keys", v)
-		}
+	var valueErr error // the first bad value of -messages or -min-version
+	fs.Func("messages", "generate only these `LIST`, comma-separated: spec names (FetchRequest), API names (Fetch) or API keys (1), in any case; an API brings its request, response and the header specs", func(v string) error {
+		names, err := parseMessages(v)
+		opts.Prune.Messages = append(opts.Prune.Messages, names...)
+		valueErr = cmp.Or(valueErr, err)
 		return nil
 	})
-	fs.Func("min-version", "generate requests and responses from this `VERSION` up; lower versions are refused with runtime.ErrUnsupportedVersion", func(v string) error {
-		n, err := strconv.ParseInt(v, 10, 16)
-		if err != nil || n < 0 {
-			return fmt.Errorf("%q is not a version (0 to 32767)", v)
+	fs.Func("min-version", "generate requests and responses from `VERSION` up (lower versions are refused with runtime.ErrUnsupportedVersion); NAME=VERSION items, comma-separated, set the floor of single APIs, named as in -messages (4,Metadata=1). ApiVersions keeps v0 unless named: a broker answers an ApiVersions version it lacks in v0 (KIP-511)", func(v string) error {
+		all, floors, err := parseMinVersion(v)
+		if all >= 0 {
+			opts.Prune.MinVersion = all
 		}
-		opts.Prune.MinVersion = int16(n)
+		for name, floor := range floors {
+			if opts.Prune.MinVersions == nil {
+				opts.Prune.MinVersions = map[string]int16{}
+			}
+			opts.Prune.MinVersions[name] = floor
+		}
+		valueErr = cmp.Or(valueErr, err)
 		return nil
 	})
 	fs.Usage = func() {
@@ -106,6 +104,10 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "kafkagen: unexpected argument %q\n", fs.Arg(0))
 		fs.Usage()
+		return 2
+	}
+	if valueErr != nil {
+		fmt.Fprintf(stderr, "kafkagen: %v (kafkagen -h for usage)\n", valueErr)
 		return 2
 	}
 	summary, err := generator.Run(opts)

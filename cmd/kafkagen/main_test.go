@@ -91,9 +91,6 @@ func TestMisuse(t *testing.T) {
 		{"flag without value", []string{"-in"}, "flag needs an argument: -in"},
 		{"bad bool", []string{"-check=maybe"}, `invalid boolean value "maybe" for -check`},
 		{"extra argument", []string{"-in", in, "-out", out, "extra"}, `kafkagen: unexpected argument "extra"`},
-		{"empty message list", []string{"-in", in, "-out", out, "-messages", ""}, `invalid value "" for flag -messages: "" names no message`},
-		{"message list of commas", []string{"-in", in, "-out", out, "-messages", " , ,"}, `invalid value " , ," for flag -messages: " , ," names no message`},
-		{"negative minimum version", []string{"-in", in, "-out", out, "-min-version", "-1"}, `invalid value "-1" for flag -min-version: "-1" is not a version (0 to 32767)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,6 +137,18 @@ func TestConfigMisuse(t *testing.T) {
 		{"output under a file", []string{"-in", in, "-out", filepath.Join(file, "out")}, "kafkagen: output " + filepath.Join(file, "out") + ": " + file + " is not a folder"},
 		{"unknown release", []string{"-in", in, "-out", out, "-release", "two"}, `kafkagen: release "two" is not MAJOR.MINOR or MAJOR.MINOR.PATCH`},
 		{"release without specs", []string{"-in", in, "-out", out, "-release", "2.1"}, "kafkagen: release 2.1 has no JSON message specs: Kafka ships them from 2.2"},
+		{"empty message list", []string{"-in", in, "-out", out, "-messages", ""}, `kafkagen: -messages "" names no message: give spec names, API names or API keys, comma-separated`},
+		{"message list of commas", []string{"-in", in, "-out", out, "-messages", " , ,"}, `kafkagen: -messages " , ," names no message`},
+		{"empty name in a message list", []string{"-in", in, "-out", out, "-messages", "PingRequest,,PingResponse"}, `kafkagen: -messages "PingRequest,,PingResponse" has an empty name between its commas`},
+		{"message typo", []string{"-in", in, "-out", out, "-messages", "Pign"}, `kafkagen: -messages: no spec, API name or API key "Pign" in the input folder; did you mean Ping?`},
+		{"message typo in a spec name", []string{"-in", in, "-out", out, "-messages", "pingrequets"}, `kafkagen: -messages: no spec, API name or API key "pingrequets" in the input folder; did you mean PingRequest?`},
+		{"unknown message", []string{"-in", in, "-out", out, "-messages", "Metadata"}, `kafkagen: -messages: no spec, API name or API key "Metadata" in the input folder (kafkagen -h for usage)`},
+		{"negative minimum version", []string{"-in", in, "-out", out, "-min-version", "-1"}, `kafkagen: -min-version "-1": "-1" is not a version (0 to 32767)`},
+		{"minimum version not a number", []string{"-in", in, "-out", out, "-min-version", "4,Ping=x"}, `kafkagen: -min-version "4,Ping=x": "x" is not a version (0 to 32767)`},
+		{"empty item in minimum versions", []string{"-in", in, "-out", out, "-min-version", "4,,Ping=0"}, `kafkagen: -min-version "4,,Ping=0" has an empty item between its commas`},
+		{"floor without a name", []string{"-in", in, "-out", out, "-min-version", "=0"}, `kafkagen: -min-version "=0": "=0" names no API`},
+		{"two minimum versions", []string{"-in", in, "-out", out, "-min-version", "4,5"}, `kafkagen: -min-version "4,5" gives two versions for every API`},
+		{"floor typo", []string{"-in", in, "-out", out, "-min-version", "0,Pong=0"}, `kafkagen: -min-version: no spec, API name or API key "Pong" in the input folder; did you mean Ping?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
