@@ -103,9 +103,18 @@ func Run(cfg Config) (Summary, error) {
 	return sum, write(cfg.Out, files)
 }
 
-// loadSpecs loads the spec folder under the rules of cfg.Release.
+// loadSpecs loads the spec folder under the rules of cfg.Release. A
+// folder of Kafka 2.x specs given without a release is one line saying so
+// (releaseHint), not a diagnostic for every spec.
 func loadSpecs(cfg Config, rules schema.Rules) ([]*schema.Spec, error) {
-	return rules.LoadDir(cfg.In)
+	specs, err := rules.LoadDir(cfg.In)
+	var diags schema.Diagnostics
+	if cfg.Release == "" && errors.As(err, &diags) {
+		if hint := releaseHint(cfg.In); hint != nil {
+			return nil, hint
+		}
+	}
+	return specs, err
 }
 
 // ErrConfig marks a Config that cannot run: a package name that is no
@@ -161,6 +170,9 @@ func validateConfig(cfg *Config) (schema.Rules, error) {
 		return schema.Rules{}, configErrorf("input %s is not a folder", cfg.In)
 	}
 	if specs, _ := filepath.Glob(filepath.Join(cfg.In, "*.json")); len(specs) == 0 {
+		if hint := checkoutHint(cfg.In); hint != nil {
+			return schema.Rules{}, hint
+		}
 		return schema.Rules{}, configErrorf("no *.json spec files in %s", cfg.In)
 	}
 	return rules, nil

@@ -110,6 +110,10 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kafkagen: %v (kafkagen -h for usage)\n", valueErr)
 		return 2
 	}
+	if err := defaultInput(fs, opts.In); err != nil {
+		fmt.Fprintf(stderr, "kafkagen: %v (kafkagen -h for usage)\n", err)
+		return 2
+	}
 	summary, err := generator.Run(opts)
 	var diags schema.Diagnostics
 	switch {
@@ -130,6 +134,18 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kafkagen: %v\n", err)
 		return 1
 	}
+}
+
+// defaultInput explains what a run with no -in expected when the default
+// input, schemas/ (this repository's own specs), is not there: in a user's
+// module, go tool kafkagen needs -in and -out.
+func defaultInput(fs *flag.FlagSet, in string) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "in" })
+	if _, err := os.Stat(in); given || !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return fmt.Errorf("no -in, and no %s folder here to read by default: give -in, a folder of Kafka spec files (such as a Kafka checkout's clients/src/main/resources/common/message), and -out, the package folder to write", in)
 }
 
 // printCommands lists the subcommands, sorted, for the usage text.

@@ -114,6 +114,19 @@ func TestConfigMisuse(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte("a file\n"), 0o644))
 	empty := filepath.Join(tmp, "empty")
 	require.NoError(t, os.Mkdir(empty, 0o755))
+	// A Kafka checkout: spec folders below its root, the client protocol's
+	// among them.
+	checkout := filepath.Join(tmp, "kafka")
+	for _, dir := range []string{"metadata/src/main/resources/common/metadata", "clients/src/main/resources/common/message", "raft/src/main/resources/common/message"} {
+		path := filepath.Join(checkout, filepath.FromSlash(dir))
+		require.NoError(t, os.MkdirAll(path, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(path, "PingRequest.json"), []byte(requestSpec), 0o644))
+	}
+	clients := filepath.Join(checkout, "clients")
+	// A Kafka 2.4 to 2.8 folder: flexible specs beside one without
+	// flexibleVersions, which the 2.x rules read as none.
+	kafka28 := specDir(t, map[string]string{"PingRequest.json": requestSpec, "PingResponse.json": responseSpec,
+		"OldData.json": strings.TrimSuffix(legacySpec, "]\n")})
 	tests := []struct {
 		name string
 		args []string
@@ -137,6 +150,15 @@ func TestConfigMisuse(t *testing.T) {
 		{"output under a file", []string{"-in", in, "-out", filepath.Join(file, "out")}, "kafkagen: output " + filepath.Join(file, "out") + ": " + file + " is not a folder"},
 		{"unknown release", []string{"-in", in, "-out", out, "-release", "two"}, `kafkagen: release "two" is not MAJOR.MINOR or MAJOR.MINOR.PATCH`},
 		{"release without specs", []string{"-in", in, "-out", out, "-release", "2.1"}, "kafkagen: release 2.1 has no JSON message specs: Kafka ships them from 2.2"},
+		{"a Kafka checkout", []string{"-in", checkout, "-out", out}, "kafkagen: no *.json spec files in " + checkout + ", but Kafka spec folders below it: give -in " +
+			filepath.Join(checkout, "clients/src/main/resources/common/message") + " (the client protocol); more spec folders in metadata, raft (kafkagen -h for usage)\n"},
+		{"a Kafka module", []string{"-in", clients, "-out", out}, "kafkagen: no *.json spec files in " + clients + ", but Kafka spec folders below it: give -in " +
+			filepath.Join(clients, "src/main/resources/common/message") + " (the client protocol) (kafkagen -h for usage)\n"},
+		{"a Kafka 2.8 folder", []string{"-in", kafka28, "-out", out}, "kafkagen: " + kafka28 + " holds Kafka 2.4 to 2.8 specs (some lack flexibleVersions, which Kafka 3.0 made mandatory): " +
+			`add -release 2.4 (2.4 to 2.8 read alike), or give a new spec "flexibleVersions": "0+" (kafkagen -h for usage)` + "\n"},
+		// The tests run where there is no schemas folder, as in a user's module.
+		{"no -in and no schemas folder", []string{"-out", out}, "kafkagen: no -in, and no schemas folder here to read by default: give -in, a folder of Kafka spec files " +
+			"(such as a Kafka checkout's clients/src/main/resources/common/message), and -out, the package folder to write (kafkagen -h for usage)\n"},
 		{"empty message list", []string{"-in", in, "-out", out, "-messages", ""}, `kafkagen: -messages "" names no message: give spec names, API names or API keys, comma-separated`},
 		{"message list of commas", []string{"-in", in, "-out", out, "-messages", " , ,"}, `kafkagen: -messages " , ," names no message`},
 		{"empty name in a message list", []string{"-in", in, "-out", out, "-messages", "PingRequest,,PingResponse"}, `kafkagen: -messages "PingRequest,,PingResponse" has an empty name between its commas`},
@@ -235,4 +257,16 @@ func TestPackageFlag(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(src), "\npackage ping\n")
 
+}
+
+// TestMessagesAnyCase: -messages matches names regardless of case, and an
+// API's spec name brings both sides.
+func TestMessagesAnyCase(t *testing.T) {
+	in := goodSpecs(t)
+	for _, list := range []string{"ping", "PINGRESPONSE", "pingRequest,900"} {
+		out := filepath.Join(t.TempDir(), "ping")
+		code, stdout, stderr := runMain(t, "-in", in, "-out", out, "-messages", list)
+		require.Equal(t, 0, code, stderr)
+		assert.Equal(t, "wrote 4 files to "+out+" (4 changed)\n", stdout, list)
+	}
 }
