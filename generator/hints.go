@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,22 +12,44 @@ import (
 // Hints for the two commonest wrong inputs, each turned into one line that
 // says what to give instead of what is wrong with every file.
 
+// missingFlexible starts the diagnostic of a spec without flexibleVersions
+// (Kafka's own wording, which the loader keeps).
+const missingFlexible = "You must specify a value for flexibleVersions."
+
 // releaseHint is the configuration error for a folder of Kafka 2.x specs
-// read without -release, or nil when in is not one: its specs fail the
-// current rules but load under 2.x's. Kafka 2.2 and 2.3 have no flexible
-// versions at all (they came with 2.4, KIP-482), which tells the two
-// ranges of releases apart; within a range the rules are the same.
-func releaseHint(in string) error {
+// read without -release, or nil when in is not one: some of its specs lack
+// flexibleVersions, which Kafka 3.0 made mandatory, and the folder loads
+// under the 2.x rules. Kafka 2.2 and 2.3 have no flexible versions at all
+// (they came with 2.4, KIP-482), which tells the two ranges of releases
+// apart; within a range the rules are the same. The files are named, for
+// the user whose new spec merely lacks the attribute.
+func releaseHint(in string, diags schema.Diagnostics) error {
+	var lacking []string
+	for _, d := range diags {
+		if strings.HasPrefix(d.Text, missingFlexible) {
+			lacking = append(lacking, filepath.Base(d.File))
+		}
+	}
+	if len(lacking) == 0 {
+		return nil
+	}
 	specs, err := schema.Release2x.LoadDir(in)
 	if err != nil {
 		return nil
 	}
+	which := lacking[0]
+	if len(lacking) > 1 {
+		which = fmt.Sprintf("%s and %d more", lacking[0], len(lacking)-1)
+	}
+	release, flag := "2.2 and 2.3", "2.2"
 	for _, s := range specs {
 		if !s.FlexibleVersions.Empty() {
-			return configErrorf("%s holds Kafka 2.4 to 2.8 specs (some lack flexibleVersions, which Kafka 3.0 made mandatory): add -release 2.4 (2.4 to 2.8 read alike), or give a new spec \"flexibleVersions\": \"0+\"", in)
+			release, flag = "2.4 to 2.8", "2.4"
+			break
 		}
 	}
-	return configErrorf("%s holds Kafka 2.2 or 2.3 specs (none declares flexibleVersions, which Kafka 3.0 made mandatory): add -release 2.2", in)
+	return configErrorf("%d of the %d specs in %s lack flexibleVersions (%s), as in Kafka %s (3.0 made it mandatory): add -release %s for such a release, or give a new spec \"flexibleVersions\": \"0+\"",
+		len(lacking), len(specs), in, which, release, flag)
 }
 
 // clientMessages is where a Kafka checkout keeps the client protocol's

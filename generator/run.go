@@ -110,7 +110,7 @@ func loadSpecs(cfg Config, rules schema.Rules) ([]*schema.Spec, error) {
 	specs, err := rules.LoadDir(cfg.In)
 	var diags schema.Diagnostics
 	if cfg.Release == "" && errors.As(err, &diags) {
-		if hint := releaseHint(cfg.In); hint != nil {
+		if hint := releaseHint(cfg.In, diags); hint != nil {
 			return nil, hint
 		}
 	}

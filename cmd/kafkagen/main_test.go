@@ -154,8 +154,8 @@ func TestConfigMisuse(t *testing.T) {
 			filepath.Join(checkout, "clients/src/main/resources/common/message") + " (the client protocol); more spec folders in metadata, raft (kafkagen -h for usage)\n"},
 		{"a Kafka module", []string{"-in", clients, "-out", out}, "kafkagen: no *.json spec files in " + clients + ", but Kafka spec folders below it: give -in " +
 			filepath.Join(clients, "src/main/resources/common/message") + " (the client protocol) (kafkagen -h for usage)\n"},
-		{"a Kafka 2.8 folder", []string{"-in", kafka28, "-out", out}, "kafkagen: " + kafka28 + " holds Kafka 2.4 to 2.8 specs (some lack flexibleVersions, which Kafka 3.0 made mandatory): " +
-			`add -release 2.4 (2.4 to 2.8 read alike), or give a new spec "flexibleVersions": "0+" (kafkagen -h for usage)` + "\n"},
+		{"a Kafka 2.8 folder", []string{"-in", kafka28, "-out", out}, "kafkagen: 1 of the 3 specs in " + kafka28 + " lack flexibleVersions (OldData.json), as in Kafka 2.4 to 2.8 (3.0 made it mandatory): " +
+			`add -release 2.4 for such a release, or give a new spec "flexibleVersions": "0+" (kafkagen -h for usage)` + "\n"},
 		// The tests run where there is no schemas folder, as in a user's module.
 		{"no -in and no schemas folder", []string{"-out", out}, "kafkagen: no -in, and no schemas folder here to read by default: give -in, a folder of Kafka spec files " +
 			"(such as a Kafka checkout's clients/src/main/resources/common/message), and -out, the package folder to write (kafkagen -h for usage)\n"},
