@@ -1,4 +1,4 @@
-module github.com/kafkagen/kafkagen/conformance/recordsdiff
+module github.com/kafkagen/kafkagen/conformance/diff
 
 go 1.26.0
 
@@ -6,7 +6,7 @@ replace github.com/kafkagen/kafkagen => ../..
 
 require (
 	github.com/IBM/sarama v1.61.1
-	github.com/kafkagen/kafkagen v0.0.0-00010101000000-000000000000
+	github.com/kafkagen/kafkagen v0.0.0
 	github.com/rcrowley/go-metrics v0.0.0-20250401214520-65e299d6c5c9
 	github.com/stretchr/testify v1.12.1
 	github.com/twmb/franz-go v1.22.3
