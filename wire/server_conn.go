@@ -49,7 +49,8 @@ const maxPooledResponse = DefaultRetainSize
 // muted while its request is being served).
 type serverConn struct {
 	srv    *Server
-	nc     net.Conn // the accepted connection, or the TLS connection over it
+	raw    net.Conn // the accepted connection
+	nc     net.Conn // raw, or the TLS connection over it
 	peer   Peer
 	ctx    context.Context // ends with the connection or at Server.Close
 	cancel context.CancelFunc
@@ -66,7 +67,7 @@ type serverConn struct {
 }
 
 func newServerConn(s *Server, nc net.Conn, host string) *serverConn {
-	c := &serverConn{srv: s, nc: nc, peer: Peer{RemoteAddr: nc.RemoteAddr(), Host: host}, lastActive: time.Now()}
+	c := &serverConn{srv: s, raw: nc, nc: nc, peer: Peer{RemoteAddr: nc.RemoteAddr(), Host: host}, lastActive: time.Now()}
 	if s.tls != nil {
 		c.nc = tls.Server(nc, s.tls)
 	}
@@ -79,11 +80,12 @@ func newServerConn(s *Server, nc net.Conn, host string) *serverConn {
 	return c
 }
 
-// run serves the connection until it ends, then closes it.
+// run serves the connection until it ends, then closes it (with no TLS
+// close_notify, which could wait on a peer that does not read).
 func (c *serverConn) run() {
 	err := c.serve()
 	c.cancel()
-	c.nc.Close()
+	c.raw.Close()
 	if errors.Is(err, io.EOF) {
 		err = nil
 	}

@@ -205,7 +205,7 @@ func (s *Server) Close() error {
 	s.cancelBase()
 	s.mu.Lock()
 	for c := range s.conns {
-		c.nc.Close()
+		c.raw.Close()
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
