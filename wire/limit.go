@@ -32,6 +32,12 @@ const smallFrame = 64 << 10
 
 // Limits bound what a Server accepts and holds. The zero value takes the
 // defaults; a negative duration or byte count turns that limit off.
+//
+// A connection reads one request, serves it and writes its answer before it
+// reads the next (Kafka mutes a connection while its request is served), so
+// it holds at most one request and one response: the bound per connection
+// is MaxRequestSize (twice when bodies are copied) plus MaxResponseSize,
+// and the queued bytes bound all connections together.
 type Limits struct {
 	// MaxConnections is max.connections: the connections one listener keeps
 	// open at once (each Serve call counts its own). A connection over it is

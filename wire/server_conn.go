@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -28,9 +29,6 @@ var (
 	// Limits.MaxResponseSize.
 	ErrResponseSize = errors.New("response larger than the response size limit")
 )
-
-// errShuttingDown ends an idle connection of a server shutting down.
-var errShuttingDown = errors.New("kafka server: shutting down")
 
 // idleRelease is how long a connection waits for its next request before
 // giving back its buffers: short enough that idle connections hold almost
@@ -83,13 +81,28 @@ func newServerConn(s *Server, nc net.Conn, host string) *serverConn {
 // run serves the connection until it ends, then closes it (with no TLS
 // close_notify, which could wait on a peer that does not read).
 func (c *serverConn) run() {
-	err := c.serve()
+	err := c.serveRecovering()
+	if err != nil && c.srv.base.Err() != nil {
+		err = ErrServerClosed // Close cut it short
+	}
 	c.cancel()
 	c.raw.Close()
 	if errors.Is(err, io.EOF) {
 		err = nil
 	}
 	c.srv.ended(&c.peer, err)
+}
+
+// serveRecovering serves the connection, turning a handler's panic into the
+// error that closes it, as net/http does: one bad request must not end the
+// server's other connections.
+func (c *serverConn) serveRecovering() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("kafka server: the handler panicked: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return c.serve()
 }
 
 func (c *serverConn) serve() error {
@@ -145,7 +158,7 @@ func (c *serverConn) awaitRequest() (int, time.Time, error) {
 			}
 		}
 		if !c.enterIdle(wait) {
-			return 0, time.Time{}, errShuttingDown
+			return 0, time.Time{}, ErrServerClosed
 		}
 		var err error
 		n, err = c.nc.Read(c.size.prefix[:])
@@ -157,7 +170,7 @@ func (c *serverConn) awaitRequest() (int, time.Time, error) {
 		case !isTimeout(err):
 			return 0, time.Time{}, err
 		case c.srv.closing.Load():
-			return 0, time.Time{}, errShuttingDown
+			return 0, time.Time{}, ErrServerClosed
 		case !released:
 			c.release()
 			released = true
@@ -228,7 +241,7 @@ func (c *serverConn) serveFrame(size int, first time.Time) error {
 	charge := c.srv.limits.requestCharge(size)
 	start := time.Now()
 	if err := c.srv.requests.acquire(c.ctx, charge); err != nil {
-		return errShuttingDown
+		return ErrServerClosed
 	}
 	defer c.srv.requests.release(charge)
 	if until := deadline(first, c.srv.limits.RequestReadTimeout); !until.IsZero() {
@@ -309,7 +322,7 @@ func (c *serverConn) send(size int, appendTo func(dst []byte) ([]byte, error)) e
 		return fmt.Errorf("kafka server: a %d-byte response: %w (%d bytes)", size-4, ErrResponseSize, c.srv.limits.MaxResponseSize)
 	}
 	if err := c.srv.responses.acquire(c.ctx, int64(size)); err != nil {
-		return errShuttingDown
+		return ErrServerClosed
 	}
 	defer c.srv.responses.release(int64(size))
 	buf := responseBuffer(size)

@@ -82,8 +82,10 @@ type ServerOptions struct {
 	// Nil: the log package's default logger.
 	Logf func(format string, args ...any)
 	// ConnClosed, when set, is told about every connection that ends, with
-	// the reason (nil for a clean end of stream). ErrIdle, ErrRequestTimeout,
-	// ErrSessionExpired and the like say which limit ended it.
+	// the reason (nil for a clean end of stream, ErrServerClosed for Shutdown
+	// and Close). ErrIdle, ErrRequestTimeout, ErrSessionExpired and the like
+	// say which limit ended it. Connections refused at accept by a
+	// connection limit are not connections yet: ServerStats counts them.
 	ConnClosed func(peer *Peer, err error)
 }
 
@@ -248,7 +250,7 @@ func (s *Server) ended(p *Peer, err error) {
 		s.connClosed(p, err)
 		return
 	}
-	if err != nil && !errors.Is(err, errShuttingDown) {
+	if err != nil && !errors.Is(err, ErrServerClosed) {
 		s.logf("kafka server: %s: closed: %v", p.RemoteAddr, err)
 	}
 }

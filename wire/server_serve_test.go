@@ -148,7 +148,7 @@ func requireClosed(t *testing.T, conn net.Conn) {
 // echoHandler answers ApiVersions with generated's ranges, BrokerHeartbeat
 // with the epoch plus one and StopReplica with its first partition;
 // BrokerHeartbeat with epoch -1 gets no answer (as Produce with acks 0),
-// and with epoch -2 an error. Every peer it sees goes to peers.
+// with epoch -2 an error and with -3 a panic. Every peer it sees goes to peers.
 type echoHandler struct {
 	peers chan Peer
 }
@@ -170,6 +170,8 @@ func (h *echoHandler) ServeKafka(ctx context.Context, peer *Peer, req *Request) 
 			return nil, nil
 		case -2:
 			return nil, errors.New("refused")
+		case -3:
+			panic("a handler bug")
 		}
 		resp := generated.NewBrokerHeartbeatResponse()
 		resp.BrokerEpoch = body.BrokerEpoch + 1
@@ -208,17 +210,19 @@ func TestServerClosesOnUnservableRequests(t *testing.T) {
 	cases := []struct {
 		name  string
 		frame func(t *testing.T) []byte
-		why   error
+		why   error // nil: any
+		says  string
 	}{
-		{"handler error", func(t *testing.T) []byte { return requestFrame(t, 50, 0, 1, heartbeat(-2)) }, nil},
-		{"unknown api key", func(t *testing.T) []byte { return unhex(t, "0000000a"+"03e7"+"0000"+"00000007"+"ffff") }, ErrUnknownAPIKey},
+		{"handler error", func(t *testing.T) []byte { return requestFrame(t, 50, 0, 1, heartbeat(-2)) }, nil, "api key 50 v0 (correlation id 1): refused"},
+		{"handler panic", func(t *testing.T) []byte { return requestFrame(t, 50, 0, 1, heartbeat(-3)) }, nil, "the handler panicked: a handler bug"},
+		{"unknown api key", func(t *testing.T) []byte { return unhex(t, "0000000a"+"03e7"+"0000"+"00000007"+"ffff") }, ErrUnknownAPIKey, "api key 999"},
 		{"trailing bytes", func(t *testing.T) []byte {
 			f := requestFrame(t, 5, 0, 10, stopReplica())[4:]
 			return frameOf(t, f, []byte{0xee})
-		}, ErrTrailingBytes},
-		{"size above the limit", func(t *testing.T) []byte { return unhex(t, "00100001") }, ErrFrameSize},
-		{"negative size", func(t *testing.T) []byte { return unhex(t, "ffffffff") }, ErrFrameSize},
-		{"ends inside a frame", func(t *testing.T) []byte { return unhex(t, "00000010"+"0032") }, io.ErrUnexpectedEOF},
+		}, ErrTrailingBytes, "1 bytes after the 29-byte body"},
+		{"size above the limit", func(t *testing.T) []byte { return unhex(t, "00100001") }, ErrFrameSize, "size 1048577 is above the limit of 1048576 bytes"},
+		{"negative size", func(t *testing.T) []byte { return unhex(t, "ffffffff") }, ErrFrameSize, "negative size -1"},
+		{"ends inside a frame", func(t *testing.T) []byte { return unhex(t, "00000010"+"0032") }, io.ErrUnexpectedEOF, "reading a request"},
 	}
 	ts := startServer(t, &echoHandler{}, ServerOptions{Limits: Limits{MaxRequestSize: 1 << 20}})
 	for _, c := range cases {
@@ -234,9 +238,11 @@ func TestServerClosesOnUnservableRequests(t *testing.T) {
 			if c.why != nil {
 				assert.ErrorIs(t, end.err, c.why)
 			}
+			assert.Contains(t, end.err.Error(), c.says)
 			requireClosed(t, conn)
 		})
 	}
+	beat(t, dial(t, ts.addr), 1) // and serves the next
 }
 
 // An ApiVersions request above the served range is answered, and the
