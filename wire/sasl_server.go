@@ -147,7 +147,9 @@ type saslConn struct {
 	req              Request
 }
 
-func (a *saslConn) authenticated() bool { return a.stage == stageDone || a.reauthenticating }
+// exchanging reports whether an authentication (or re-authentication) is
+// under way, whose frames sasl.server.max.receive.size bounds.
+func (a *saslConn) exchanging() bool { return a.stage != stageDone }
 
 // saslRequests decodes the SASL requests with the module's own messages,
 // whatever package the application generated.

@@ -232,7 +232,7 @@ func (c *serverConn) release() {
 // once its bytes fit in the queued request bytes, and serves it.
 func (c *serverConn) serveFrame(size int, first time.Time) error {
 	limit := c.srv.limits.MaxRequestSize
-	if c.auth != nil && !c.auth.authenticated() {
+	if c.auth != nil && c.auth.exchanging() {
 		limit = min(limit, c.auth.srv.maxReceive)
 	}
 	if size < 0 || size > limit {
