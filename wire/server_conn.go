@@ -11,8 +11,6 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
-
-	"github.com/kafkagen/kafkagen/runtime"
 )
 
 // Why a Server closed a connection: ConnClosed receives errors wrapping these.
@@ -34,13 +32,6 @@ var (
 // giving back its buffers: short enough that idle connections hold almost
 // nothing, long enough that a busy one keeps its buffers between requests.
 const idleRelease = time.Second
-
-// responseBuffers pools response buffers of up to maxPooledResponse bytes;
-// larger ones are dropped once written, and the pool itself empties at
-// garbage collections, so a burst's memory is given back.
-var responseBuffers sync.Pool
-
-const maxPooledResponse = DefaultRetainSize
 
 // serverConn is one connection of a Server: it reads a request, serves it,
 // writes its response, then reads the next, as Kafka does (a connection is
@@ -299,65 +290,6 @@ func (c *serverConn) apiVersionsServed(v int16) bool {
 	}
 	r, ok := c.decoder.Range(APIVersionsKey)
 	return ok && v >= r.MinVersion && v <= r.MaxVersion
-}
-
-// respond writes resp as the answer to the request with header h.
-func (c *serverConn) respond(h *RequestHeader, resp runtime.APIMessage) error {
-	if resp.APIKey() != h.APIKey {
-		return fmt.Errorf("kafka server: api key %d answered with %s (key %d)", h.APIKey, resp.SpecName(), resp.APIKey())
-	}
-	v := h.APIVersion
-	rh := ResponseHeader{CorrelationID: h.CorrelationID}
-	size := 4 + rh.Size(resp.HeaderVersion(v)) + resp.Size(v)
-	return c.send(size, func(dst []byte) ([]byte, error) {
-		return AppendResponse(dst, h.CorrelationID, resp, v)
-	})
-}
-
-// send writes one frame of size bytes (size prefix included) that appendTo
-// encodes, once it fits in the queued response bytes, within the write
-// timeout.
-func (c *serverConn) send(size int, appendTo func(dst []byte) ([]byte, error)) error {
-	if size-4 > c.srv.limits.MaxResponseSize {
-		return fmt.Errorf("kafka server: a %d-byte response: %w (%d bytes)", size-4, ErrResponseSize, c.srv.limits.MaxResponseSize)
-	}
-	if err := c.srv.responses.acquire(c.ctx, int64(size)); err != nil {
-		return ErrServerClosed
-	}
-	defer c.srv.responses.release(int64(size))
-	buf := responseBuffer(size)
-	out, err := appendTo((*buf)[:0])
-	if err != nil {
-		return err
-	}
-	*buf = out
-	_ = c.nc.SetWriteDeadline(deadline(time.Now(), c.srv.limits.WriteTimeout))
-	_, err = c.nc.Write(out)
-	if cap(out) <= maxPooledResponse {
-		responseBuffers.Put(buf)
-	}
-	c.lastActive = time.Now()
-	if err != nil {
-		if isTimeout(err) {
-			return fmt.Errorf("kafka server: writing a %d-byte response: %w (%v)", len(out), ErrWriteTimeout, c.srv.limits.WriteTimeout)
-		}
-		return errorf(err, "kafka server: writing a %d-byte response", len(out))
-	}
-	return nil
-}
-
-// responseBuffer returns an empty buffer with room for size bytes: a pooled
-// one when size allows.
-func responseBuffer(size int) *[]byte {
-	if size <= maxPooledResponse {
-		if b, ok := responseBuffers.Get().(*[]byte); ok && cap(*b) >= size {
-			return b
-		}
-		b := make([]byte, 0, max(size, 4<<10))
-		return &b
-	}
-	b := make([]byte, 0, size)
-	return &b
 }
 
 // readError names what was being read, and turns a deadline into

@@ -148,7 +148,7 @@ func requireClosed(t *testing.T, conn net.Conn) {
 // echoHandler answers ApiVersions with generated's ranges, BrokerHeartbeat
 // with the epoch plus one and StopReplica with its first partition;
 // BrokerHeartbeat with epoch -1 gets no answer (as Produce with acks 0),
-// with epoch -2 an error and with -3 a panic. Every peer it sees goes to peers.
+// with epoch -2 an error, with -3 a panic and with -4 a 2 MiB answer. Every peer it sees goes to peers.
 type echoHandler struct {
 	peers chan Peer
 }
@@ -172,6 +172,8 @@ func (h *echoHandler) ServeKafka(ctx context.Context, peer *Peer, req *Request) 
 			return nil, errors.New("refused")
 		case -3:
 			panic("a handler bug")
+		case -4:
+			return &bigResponse{size: 2 << 20}, nil
 		}
 		resp := generated.NewBrokerHeartbeatResponse()
 		resp.BrokerEpoch = body.BrokerEpoch + 1
@@ -215,6 +217,7 @@ func TestServerClosesOnUnservableRequests(t *testing.T) {
 	}{
 		{"handler error", func(t *testing.T) []byte { return requestFrame(t, 50, 0, 1, heartbeat(-2)) }, nil, "api key 50 v0 (correlation id 1): refused"},
 		{"handler panic", func(t *testing.T) []byte { return requestFrame(t, 50, 0, 1, heartbeat(-3)) }, nil, "the handler panicked: a handler bug"},
+		{"response above the limit", func(t *testing.T) []byte { return requestFrame(t, 50, 0, 1, heartbeat(-4)) }, ErrResponseSize, "a 2097157-byte response"},
 		{"unknown api key", func(t *testing.T) []byte { return unhex(t, "0000000a"+"03e7"+"0000"+"00000007"+"ffff") }, ErrUnknownAPIKey, "api key 999"},
 		{"trailing bytes", func(t *testing.T) []byte {
 			f := requestFrame(t, 5, 0, 10, stopReplica())[4:]
@@ -224,7 +227,7 @@ func TestServerClosesOnUnservableRequests(t *testing.T) {
 		{"negative size", func(t *testing.T) []byte { return unhex(t, "ffffffff") }, ErrFrameSize, "negative size -1"},
 		{"ends inside a frame", func(t *testing.T) []byte { return unhex(t, "00000010"+"0032") }, io.ErrUnexpectedEOF, "reading a request"},
 	}
-	ts := startServer(t, &echoHandler{}, ServerOptions{Limits: Limits{MaxRequestSize: 1 << 20}})
+	ts := startServer(t, &echoHandler{}, ServerOptions{Limits: Limits{MaxRequestSize: 1 << 20, MaxResponseSize: 1 << 20}})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			conn := dial(t, ts.addr)
