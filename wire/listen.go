@@ -83,10 +83,11 @@ func (s *Server) Serve(ln net.Listener) error {
 		count.Add(1)
 		go func() {
 			defer s.wg.Done()
-			c.run()
+			err := c.run()
 			s.track(c, false)
 			s.perIP.remove(host)
 			count.Add(-1)
+			s.ended(&c.peer, err) // once it no longer counts
 		}()
 	}
 }

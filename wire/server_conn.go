@@ -69,9 +69,10 @@ func newServerConn(s *Server, nc net.Conn, host string) *serverConn {
 	return c
 }
 
-// run serves the connection until it ends, then closes it (with no TLS
-// close_notify, which could wait on a peer that does not read).
-func (c *serverConn) run() {
+// run serves the connection until it ends, closes it (with no TLS
+// close_notify, which could wait on a peer that does not read) and returns
+// why it ended: nil at a clean end of stream.
+func (c *serverConn) run() error {
 	err := c.serveRecovering()
 	if err != nil && c.srv.base.Err() != nil {
 		err = ErrServerClosed // Close cut it short
@@ -79,9 +80,9 @@ func (c *serverConn) run() {
 	c.cancel()
 	c.raw.Close()
 	if errors.Is(err, io.EOF) {
-		err = nil
+		return nil
 	}
-	c.srv.ended(&c.peer, err)
+	return err
 }
 
 // serveRecovering serves the connection, turning a handler's panic into the

@@ -241,10 +241,13 @@ func TestServerGivesMemoryBackWhenIdle(t *testing.T) {
 	ts := startServer(t, &echoHandler{}, ServerOptions{Limits: Limits{MaxRequestSize: 2 << 20, QueuedMaxRequestBytes: -1}})
 	frame := requestFrame(t, 5, 0, 1, bigStopReplica(size))
 	before := heapInUse()
-	for range conns {
-		conn := dial(t, ts.addr)
-		_, err := conn.Write(frame)
+	clients := make([]net.Conn, conns)
+	for i := range clients {
+		clients[i] = dial(t, ts.addr)
+		_, err := clients[i].Write(frame)
 		require.NoError(t, err)
+	}
+	for _, conn := range clients {
 		receive(t, conn, 0, 1, generated.NewStopReplicaResponse())
 	}
 	busy := heapInUse() - before

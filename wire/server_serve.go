@@ -81,8 +81,8 @@ type ServerOptions struct {
 	// unless ConnClosed is set, why a connection was closed on an error.
 	// Nil: the log package's default logger.
 	Logf func(format string, args ...any)
-	// ConnClosed, when set, is told about every connection that ends, with
-	// the reason (nil for a clean end of stream, ErrServerClosed for Shutdown
+	// ConnClosed, when set, is told about every connection that ends, once
+	// it no longer counts against the connection limits, with the reason (nil for a clean end of stream, ErrServerClosed for Shutdown
 	// and Close). ErrIdle, ErrRequestTimeout, ErrSessionExpired and the like
 	// say which limit ended it. Connections refused at accept by a
 	// connection limit are not connections yet: ServerStats counts them.
