@@ -122,6 +122,12 @@ const (
 	stageDone                       // authenticated: the handler's requests
 )
 
+// String says where authentication is, for errors.
+func (s saslStage) String() string {
+	return [...]string{"before a SaslHandshake", "after ApiVersions, before a SaslHandshake", "during SaslAuthenticate",
+		"during a v0 token exchange", "after authentication"}[s]
+}
+
 var (
 	// ErrNotAuthenticated: a request came before SASL authentication
 	// allowed it.
@@ -204,7 +210,7 @@ func (a *saslConn) intercept(c *serverConn, frame []byte) (handled bool, err err
 			return true, a.illegalState(c, frame, true)
 		}
 	}
-	return true, fmt.Errorf("kafka sasl: api key %d v%d: %w (stage %d)", key, version, ErrNotAuthenticated, a.stage)
+	return true, fmt.Errorf("kafka sasl: api key %d v%d %v: %w", key, version, a.stage, ErrNotAuthenticated)
 }
 
 // mayReauthenticate reports whether a SaslHandshake on an authenticated

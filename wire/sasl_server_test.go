@@ -231,7 +231,11 @@ func TestSASLRefusesRequestsBeforeAuthentication(t *testing.T) {
 			c.before(t, client)
 			c.request(t, client)
 			requireClosed(t, client.conn)
-			assert.ErrorIs(t, ts.nextEnd(t).err, c.want)
+			end := ts.nextEnd(t)
+			assert.ErrorIs(t, end.err, c.want)
+			if c.want == ErrNotAuthenticated {
+				assert.Regexp(t, `api key \d+ v\d+ (before a SaslHandshake|after ApiVersions|during SaslAuthenticate)`, end.err.Error())
+			}
 		})
 	}
 	// Only the ApiVersions requests reached the handler.
