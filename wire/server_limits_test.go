@@ -260,3 +260,27 @@ func TestServerGivesMemoryBackWhenIdle(t *testing.T) {
 	assert.Less(t, idle, int64(conns*64<<10), "idle connections hold almost nothing")
 	assert.Equal(t, conns, ts.Stats().Connections)
 }
+
+// A client sending a new 32,000-byte client id with every request leaves
+// nothing behind: the server keeps nothing keyed by what clients choose.
+func TestServerKeepsNoClientIDs(t *testing.T) {
+	const requests = 1000
+	ts := startServer(t, &echoHandler{}, ServerOptions{})
+	conn := dial(t, ts.addr)
+	before := heapInUse()
+	id := []byte(strings.Repeat("c", 32000))
+	var frame []byte
+	for i := range int32(requests) {
+		binary.BigEndian.PutUint32(id, uint32(i))
+		h := RequestHeader{APIKey: 50, CorrelationID: i, ClientID: kruntime.NewNullString(string(id))}
+		var err error
+		frame, err = AppendRequest(frame[:0], &h, heartbeat(int64(i)))
+		require.NoError(t, err)
+		_, err = conn.Write(frame)
+		require.NoError(t, err)
+		receive(t, conn, 0, i, generated.NewBrokerHeartbeatResponse())
+	}
+	held := heapInUse() - before
+	t.Logf("%d requests with distinct %d-byte client ids: %d KiB held", requests, len(id), held>>10)
+	assert.Less(t, held, int64(1<<20), "not the %d MiB of client ids sent", requests*len(id)>>20)
+}
