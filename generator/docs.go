@@ -83,6 +83,9 @@ func (p *printer) structDoc(s *plan.Struct) string {
 		if spec.LatestVersionUnstable {
 			doc += " The latest version is unstable."
 		}
+		if vs := s.Within; vs != spec.ValidVersions {
+			doc += fmt.Sprintf("\nGenerated versions: %s (kafkagen -min-version); the others are refused\nwith runtime.ErrUnsupportedVersion.", vs)
+		}
 		return doc
 	}
 	where := "used by " + spec.Name
