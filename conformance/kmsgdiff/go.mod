@@ -8,6 +8,11 @@ require (
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1
 )
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	github.com/tidwall/gjson v1.20.4 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.3.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)
 
 replace github.com/kafkagen/kafkagen => ../..
