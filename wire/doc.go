@@ -6,8 +6,11 @@
 //
 //   - Frames: FrameReader reads 4-byte size-prefixed frames into one reused
 //     buffer, refusing a negative size or one above a limit (by default
-//     Kafka's socket.request.max.bytes, 100 MiB) before allocating anything;
-//     BeginFrame/EndFrame and AppendFrame write them.
+//     Kafka's socket.request.max.bytes, 100 MiB) before allocating anything.
+//     The buffer grows with the bytes that arrive, never from the size
+//     prefix alone, and one grown past the retain size is given back at the
+//     next frame; Skip discards a frame nobody waits for without buffering
+//     it. BeginFrame/EndFrame and AppendFrame write frames.
 //   - Headers: RequestHeader (v0, v1, v2) and ResponseHeader (v0, v1), with
 //     the client id and the header tag section kept so that a header
 //     re-encodes to the bytes it came from. The version each message
