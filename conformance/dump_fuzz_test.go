@@ -11,9 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kafkagen/kafkagen/dynamic"
 	"github.com/kafkagen/kafkagen/generator/schema"
 	"github.com/kafkagen/kafkagen/internal/corpus"
-	"github.com/kafkagen/kafkagen/dynamic"
 	"github.com/kafkagen/kafkagen/runtime"
 )
 

@@ -21,9 +21,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkagen/kafkagen/conformance/gen/clients"
+	"github.com/kafkagen/kafkagen/dynamic"
 	"github.com/kafkagen/kafkagen/generator/schema"
 	"github.com/kafkagen/kafkagen/internal/corpus"
-	"github.com/kafkagen/kafkagen/dynamic"
 	"github.com/kafkagen/kafkagen/internal/wiregen"
 	"github.com/kafkagen/kafkagen/runtime"
 )
@@ -31,6 +31,19 @@ import (
 // dynamicSamples is how many random messages per (spec, version) pair the
 // interpreter is compared with generated code on.
 const dynamicSamples = 20
+
+// dynMessages caches each spec's interpreter (its plan is built once).
+var dynMessages = map[*schema.Spec]*dynamic.Message{}
+
+// dynMessage is spec ready for the run-time interpreter.
+func dynMessage(spec *schema.Spec) *dynamic.Message {
+	m, ok := dynMessages[spec]
+	if !ok {
+		m = dynamic.NewMessage(spec)
+		dynMessages[spec] = m
+	}
+	return m
+}
 
 // TestDynamicMatchesGenerated: the run-time interpreter (package dynamic,
 // behind kafkagen dump) reads every Java vector and random messages of every
@@ -49,7 +62,7 @@ func TestDynamicMatchesGenerated(t *testing.T) {
 		if _, err := m.Decode(src, v); err != nil {
 			return fmt.Errorf("generated Decode: %w", err)
 		}
-		dm := dynamic.NewMessage(spec)
+		dm := dynMessage(spec)
 		st, n, err := dm.Decode(src, v)
 		if err != nil || n != len(src) {
 			return fmt.Errorf("dynamic Decode: %d of %d bytes, %v", n, len(src), err)
@@ -86,7 +99,7 @@ func TestDynamicMatchesGenerated(t *testing.T) {
 		m := pkgOf[spec].newByName(spec.Name)
 		for cut := range src {
 			_, genErr := m.Decode(src[:cut], vec.Version)
-			_, _, dynErr := dynamic.NewMessage(spec).Decode(src[:cut], vec.Version)
+			_, _, dynErr := dynMessage(spec).Decode(src[:cut], vec.Version)
 			require.Error(t, genErr)
 			require.Error(t, dynErr, "%s v%d: dynamic accepts a %d-byte prefix", spec.Name, vec.Version, cut)
 			var ge, de *runtime.Error
