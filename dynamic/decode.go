@@ -6,6 +6,7 @@ import (
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // Decode reads the message at version from the start of src and returns it
@@ -16,7 +17,7 @@ import (
 // src.
 func (m *Message) Decode(src []byte, version int16) (*Struct, int, error) {
 	if vs := m.plan.Versions; !vs.Contains(version) {
-		return nil, 0, runtime.UnsupportedVersion("decode", m.Spec.Name, version, vs.Lo, vs.Hi)
+		return nil, 0, codec.UnsupportedVersion("decode", m.Spec.Name, version, vs.Lo, vs.Hi)
 	}
 	r := &reader{version: version}
 	r.d.InitAliased(src)
@@ -34,7 +35,7 @@ func (m *Message) Decode(src []byte, version int16) (*Struct, int, error) {
 // later one fails at once; the reader returns at the first failure,
 // naming the enclosing fields on the way up.
 type reader struct {
-	d       runtime.Decoder
+	d       codec.Decoder
 	version int16
 }
 
@@ -96,9 +97,9 @@ func fieldByTag(s *plan.Struct, tag uint32) int {
 // lengths are compact and a nullable struct's marker is a uvarint.
 func (r *reader) readValue(f *plan.Field, off int, tagged bool) (Value, int) {
 	d, name, t := &r.d, f.Schema.Name, f.Schema.Type
-	l := runtime.Classic
+	l := codec.Classic
 	if tagged || f.Compact.On.Contains(r.version) {
-		l = runtime.Compact
+		l = codec.Compact
 	}
 	nullable := f.Schema.Nullable() && f.Nullable.On.Contains(r.version)
 	if t.Array {
@@ -140,7 +141,7 @@ func (r *reader) readValue(f *plan.Field, off int, tagged bool) (Value, int) {
 // readArray reads an array, whose count is checked against the bytes that
 // remain (count × the plan's smallest element) before anything is
 // allocated.
-func (r *reader) readArray(f *plan.Field, off int, l runtime.Lengths, nullable bool) (Value, int) {
+func (r *reader) readArray(f *plan.Field, off int, l codec.Lengths, nullable bool) (Value, int) {
 	d, name := &r.d, f.Schema.Name
 	var n int
 	if nullable {

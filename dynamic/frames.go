@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // ErrFrame: a frame that no spec describes (an unknown api key, no header
@@ -45,7 +46,7 @@ func (s *Specs) DecodeRequest(frame []byte) (*Frame, error) {
 			Detail: fmt.Sprintf("no request spec has api key %d", key)}
 	}
 	if vs := api.Spec.ValidVersions; !vs.Contains(version) {
-		e := runtime.UnsupportedVersion("decode", api.Spec.Name, version, vs.Lo, vs.Hi).(*runtime.Error)
+		e := codec.UnsupportedVersion("decode", api.Spec.Name, version, vs.Lo, vs.Hi).(*runtime.Error)
 		e.Offset = 2
 		return nil, e
 	}
@@ -120,9 +121,9 @@ func (f *Frame) AppendJSON(b []byte, opts Options) ([]byte, error) {
 		side = "request"
 	}
 	b = append(b, `{"name":`...)
-	b = runtime.AppendJSONString(b, f.Message.Spec.Name)
+	b = codec.AppendJSONString(b, f.Message.Spec.Name)
 	b = append(b, `,"version":`...)
-	b = runtime.AppendJSONInt(b, int64(f.Version))
+	b = codec.AppendJSONInt(b, int64(f.Version))
 	var err error
 	if f.Header == nil {
 		side = "message"

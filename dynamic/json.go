@@ -4,6 +4,7 @@ import (
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // Options tune AppendJSON: the options of generated code, and a writer for
@@ -27,7 +28,7 @@ func (m *Message) AppendJSON(b []byte, st *Struct, version int16, opts Options) 
 	w := jsonWriter{version: version, opts: opts}
 	out, err := w.appendStruct(b, m.plan.Top, st)
 	if err != nil {
-		return b, runtime.FinishJSON(err, m.Spec.Name, version)
+		return b, codec.FinishJSON(err, m.Spec.Name, version)
 	}
 	return out, nil
 }
@@ -44,7 +45,7 @@ func (w *jsonWriter) appendStruct(b []byte, s *plan.Struct, st *Struct) ([]byte,
 		switch {
 		case !f.Present.On.Contains(w.version):
 			if !f.Schema.Ignorable && notDefault(f, v) {
-				return b, runtime.NonDefaultError(f.Schema.JSONKey(), w.version)
+				return b, codec.NonDefaultError(f.Schema.JSONKey(), w.version)
 			}
 			continue
 		case f.Tagged.On.Contains(w.version) && !notDefault(f, v):
@@ -57,10 +58,10 @@ func (w *jsonWriter) appendStruct(b []byte, s *plan.Struct, st *Struct) ([]byte,
 	}
 	if len(st.Unknown) > 0 && !w.opts.OmitUnknownTags {
 		if !s.Flexible.On.Contains(w.version) {
-			return b, runtime.EncodeError("", runtime.ErrTaggedFields, "unknown tagged fields at a version without tag sections")
+			return b, codec.EncodeError("", runtime.ErrTaggedFields, "unknown tagged fields at a version without tag sections")
 		}
 		b = append(b, `,"`+runtime.UnknownTagsKey+`":`...)
-		b = runtime.AppendJSONUnknownTags(b, st.Unknown)
+		b = codec.AppendJSONUnknownTags(b, st.Unknown)
 	}
 	if len(b) == start {
 		b = append(b, '{')
@@ -76,13 +77,13 @@ func (w *jsonWriter) appendField(b []byte, f *plan.Field, v Value) ([]byte, erro
 	t := f.Schema.Type
 	if v.Null {
 		if !f.Nullable.On.Contains(w.version) {
-			return b, runtime.NullError(k, w.version)
+			return b, codec.NullError(k, w.version)
 		}
 		return append(b, `,"`+k+`":null`...), nil
 	}
 	if t.Kind == schema.KindRecords && !t.Array && w.opts.RecordsSize {
 		b = append(b, `,"`+k+`SizeInBytes":`...)
-		return runtime.AppendJSONInt(b, int64(len(v.Bytes))), nil
+		return codec.AppendJSONInt(b, int64(len(v.Bytes))), nil
 	}
 	b = append(b, `,"`+k+`":`...)
 	if !t.Array {
@@ -91,7 +92,7 @@ func (w *jsonWriter) appendField(b []byte, f *plan.Field, v Value) ([]byte, erro
 		}
 		out, err := w.appendValue(b, f, v)
 		if err != nil {
-			return out, runtime.Within(err, k)
+			return out, codec.Within(err, k)
 		}
 		return out, nil
 	}
@@ -102,7 +103,7 @@ func (w *jsonWriter) appendField(b []byte, f *plan.Field, v Value) ([]byte, erro
 		}
 		var err error
 		if b, err = w.appendValue(b, f, e); err != nil {
-			return b, runtime.WithinElem(err, k, i)
+			return b, codec.WithinElem(err, k, i)
 		}
 	}
 	return append(b, ']'), nil
@@ -112,17 +113,17 @@ func (w *jsonWriter) appendField(b []byte, f *plan.Field, v Value) ([]byte, erro
 func (w *jsonWriter) appendValue(b []byte, f *plan.Field, v Value) ([]byte, error) {
 	switch f.Schema.Type.Kind {
 	case schema.KindBool:
-		return runtime.AppendJSONBool(b, v.Int != 0), nil
+		return codec.AppendJSONBool(b, v.Int != 0), nil
 	case schema.KindFloat64:
-		return runtime.AppendJSONFloat64(b, v.Float), nil
+		return codec.AppendJSONFloat64(b, v.Float), nil
 	case schema.KindUUID:
-		return runtime.AppendJSONUUID(b, v.UUID), nil
+		return codec.AppendJSONUUID(b, v.UUID), nil
 	case schema.KindString:
-		return runtime.AppendJSONString(b, v.Str), nil
+		return codec.AppendJSONString(b, v.Str), nil
 	case schema.KindBytes, schema.KindRecords:
-		return runtime.AppendJSONBytes(b, v.Bytes), nil
+		return codec.AppendJSONBytes(b, v.Bytes), nil
 	case schema.KindStruct:
 		return w.appendStruct(b, f.Elem, v.Struct)
 	}
-	return runtime.AppendJSONInt(b, v.Int), nil
+	return codec.AppendJSONInt(b, v.Int), nil
 }

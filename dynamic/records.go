@@ -2,7 +2,7 @@ package dynamic
 
 import (
 	"github.com/kafkagen/kafkagen/records"
-	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // RecordsWriter writes the value of a records field as the batches and
@@ -55,13 +55,13 @@ func (w *RecordsWriter) Append(b, blob []byte) []byte {
 	b = append(b, ']')
 	if tail := w.r.Tail(); tail != nil {
 		b = append(b, `,"partialTail":`...)
-		b = runtime.AppendJSONBytes(b, tail)
+		b = codec.AppendJSONBytes(b, tail)
 	}
 	if failure != nil {
 		b = append(b, `,"error":`...)
-		b = runtime.AppendJSONString(b, failure.Error())
+		b = codec.AppendJSONString(b, failure.Error())
 		b = append(b, `,"unread":`...)
-		b = runtime.AppendJSONBytes(b, blob[unread:])
+		b = codec.AppendJSONBytes(b, blob[unread:])
 	}
 	return append(b, '}')
 }
@@ -77,9 +77,9 @@ func errorPos(err error, end int) int {
 func (w *RecordsWriter) appendBatch(b []byte, bt *records.Batch) []byte {
 	v2 := bt.Magic >= records.MagicV2
 	field := func(key string) { b = append(b, `,"`+key+`":`...) }
-	num := func(key string, v int64) { field(key); b = runtime.AppendJSONInt(b, v) }
-	flag := func(key string, v bool) { field(key); b = runtime.AppendJSONBool(b, v) }
-	str := func(key, v string) { field(key); b = runtime.AppendJSONString(b, v) }
+	num := func(key string, v int64) { field(key); b = codec.AppendJSONInt(b, v) }
+	flag := func(key string, v bool) { field(key); b = codec.AppendJSONBool(b, v) }
+	str := func(key, v string) { field(key); b = codec.AppendJSONString(b, v) }
 
 	// Java reports a legacy wrapper's base offset as its first inner
 	// record's; the wrapper's own offset field is its last.
@@ -97,13 +97,13 @@ func (w *RecordsWriter) appendBatch(b []byte, bt *records.Batch) []byte {
 		count++
 	}
 	b = append(b, `{"magic":`...)
-	b = runtime.AppendJSONInt(b, int64(bt.Magic))
+	b = codec.AppendJSONInt(b, int64(bt.Magic))
 	num("baseOffset", base)
 	num("lastOffset", bt.LastOffset())
 	num("sizeInBytes", int64(len(bt.Raw)))
 	field("countOrNull")
 	if v2 {
-		b = runtime.AppendJSONInt(b, int64(bt.NumRecords))
+		b = codec.AppendJSONInt(b, int64(bt.NumRecords))
 	} else {
 		b = append(b, "null"...)
 	}
@@ -124,7 +124,7 @@ func (w *RecordsWriter) appendBatch(b []byte, bt *records.Batch) []byte {
 	num("maxTimestamp", bt.MaxTimestamp)
 	field("deleteHorizonMs")
 	if h := bt.DeleteHorizonMs(); h != records.NoTimestamp {
-		b = runtime.AppendJSONInt(b, h)
+		b = codec.AppendJSONInt(b, h)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -138,13 +138,13 @@ func (w *RecordsWriter) appendBatch(b []byte, bt *records.Batch) []byte {
 // type and, for transaction markers, the coordinator epoch.
 func appendRecord(b []byte, r *records.Record, control bool) []byte {
 	b = append(b, `{"offset":`...)
-	b = runtime.AppendJSONInt(b, r.Offset)
+	b = codec.AppendJSONInt(b, r.Offset)
 	b = append(b, `,"timestamp":`...)
-	b = runtime.AppendJSONInt(b, r.Timestamp)
+	b = codec.AppendJSONInt(b, r.Timestamp)
 	b = append(b, `,"sequence":`...)
-	b = runtime.AppendJSONInt(b, int64(r.Sequence))
+	b = codec.AppendJSONInt(b, int64(r.Sequence))
 	b = append(b, `,"sizeInBytes":`...)
-	b = runtime.AppendJSONInt(b, int64(r.Size))
+	b = codec.AppendJSONInt(b, int64(r.Size))
 	b = append(b, `,"key":`...)
 	b = appendNullBytes(b, r.Key)
 	b = append(b, `,"value":`...)
@@ -155,7 +155,7 @@ func appendRecord(b []byte, r *records.Record, control bool) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"key":`...)
-		b = runtime.AppendJSONString(b, string(h.Key))
+		b = codec.AppendJSONString(b, string(h.Key))
 		b = append(b, `,"value":`...)
 		b = appendNullBytes(b, h.Value)
 		b = append(b, '}')
@@ -164,13 +164,13 @@ func appendRecord(b []byte, r *records.Record, control bool) []byte {
 	if control {
 		if t, err := r.ControlType(); err == nil {
 			b = append(b, `,"control":{"type":`...)
-			b = runtime.AppendJSONString(b, t.String())
+			b = codec.AppendJSONString(b, t.String())
 			b = append(b, `,"typeId":`...)
-			b = runtime.AppendJSONInt(b, int64(t))
+			b = codec.AppendJSONInt(b, int64(t))
 			if t == records.ControlAbort || t == records.ControlCommit {
 				if epoch, err := records.ParseEndTxnMarker(r.Value); err == nil {
 					b = append(b, `,"coordinatorEpoch":`...)
-					b = runtime.AppendJSONInt(b, int64(epoch))
+					b = codec.AppendJSONInt(b, int64(epoch))
 				}
 			}
 			b = append(b, '}')
@@ -183,5 +183,5 @@ func appendNullBytes(b, v []byte) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}
-	return runtime.AppendJSONBytes(b, v)
+	return codec.AppendJSONBytes(b, v)
 }

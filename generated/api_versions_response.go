@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // APIVersionsResponse is the Kafka ApiVersionsResponse response (API key 18).
@@ -116,13 +117,13 @@ func (m *APIVersionsResponse) AppendTo(dst []byte, version int16) ([]byte, error
 // slice assigned to m may be overwritten).
 func (m *APIVersionsResponse) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 4 {
-		return 0, runtime.UnsupportedVersion("decode", "ApiVersionsResponse", version, 0, 4)
+		return 0, codec.UnsupportedVersion("decode", "ApiVersionsResponse", version, 0, 4)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = APIVersionsResponse{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("ApiVersionsResponse", version, m.decode(&d, 0, version))
 }
@@ -132,10 +133,10 @@ func (m *APIVersionsResponse) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *APIVersionsResponse) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 4 {
-		return 0, runtime.UnsupportedVersion("decode", "ApiVersionsResponse", version, 0, 4)
+		return 0, codec.UnsupportedVersion("decode", "ApiVersionsResponse", version, 0, 4)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("ApiVersionsResponse", version, m.decode(&d, 0, version))
 }
@@ -153,14 +154,14 @@ func (m *APIVersionsResponse) Reset() {
 }
 
 func (m *APIVersionsResponse) size(version int16) int {
-	lengths := runtime.Lengths(version >= 3)
+	lengths := codec.Lengths(version >= 3)
 	n := 2
-	n += runtime.SizeArrayLen(len(m.APIKeys), lengths)
+	n += codec.SizeArrayLen(len(m.APIKeys), lengths)
 	for i := range m.APIKeys {
 		e := &m.APIKeys[i]
 		n += 6
 		if version >= 3 {
-			n += runtime.SizeTagSection(e.UnknownTags)
+			n += codec.SizeTagSection(e.UnknownTags)
 		}
 	}
 	if version >= 1 {
@@ -171,11 +172,11 @@ func (m *APIVersionsResponse) size(version int16) int {
 		if len(m.SupportedFeatures) != 0 {
 			numTags++
 			sz := 0
-			sz += runtime.SizeArrayLen(len(m.SupportedFeatures), runtime.Compact)
+			sz += codec.SizeArrayLen(len(m.SupportedFeatures), codec.Compact)
 			for i := range m.SupportedFeatures {
 				sz += m.SupportedFeatures[i].size(version)
 			}
-			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+			n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 		}
 		if m.FinalizedFeaturesEpoch != -1 {
 			numTags++
@@ -184,46 +185,46 @@ func (m *APIVersionsResponse) size(version int16) int {
 		if len(m.FinalizedFeatures) != 0 {
 			numTags++
 			sz := 0
-			sz += runtime.SizeArrayLen(len(m.FinalizedFeatures), runtime.Compact)
+			sz += codec.SizeArrayLen(len(m.FinalizedFeatures), codec.Compact)
 			for i := range m.FinalizedFeatures {
 				sz += m.FinalizedFeatures[i].size(version)
 			}
-			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+			n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 		}
 		if m.ZkMigrationReady != false {
 			numTags++
 			n += 3
 		}
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		n += codec.SizeUvarint(uint64(numTags)) + codec.TagsSize(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *APIVersionsResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version >= 3)
+	lengths := codec.Lengths(version >= 3)
 	var p []byte
 	var err error
-	b = appendInt16(b, m.ErrorCode)
-	b = appendArrayLen(b, len(m.APIKeys), lengths)
+	b = codec.AppendInt16NoInline(b, m.ErrorCode)
+	b = codec.AppendArrayLenNoInline(b, len(m.APIKeys), lengths)
 	for i := range m.APIKeys {
 		e := &m.APIKeys[i]
-		b, p = runtime.Extend(b, 6)
+		b, p = codec.Extend(b, 6)
 		_ = p[5]
 		binary.BigEndian.PutUint16(p[0:], uint16(e.APIKey))
 		binary.BigEndian.PutUint16(p[2:], uint16(e.MinVersion))
 		binary.BigEndian.PutUint16(p[4:], uint16(e.MaxVersion))
 		if len(e.UnknownTags) == 0 && version >= 3 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
-			return b, runtime.WithinElem(err, "ApiKeys", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Lengths(version >= 3)); err != nil {
+			return b, codec.WithinElem(err, "ApiKeys", i)
 		}
 	}
 	if version >= 1 {
-		b = appendInt32(b, m.ThrottleTimeMs)
+		b = codec.AppendInt32NoInline(b, m.ThrottleTimeMs)
 	}
 	if version >= 3 {
 		if len(m.UnknownTags) > 0 {
-			if err := m.UnknownTags.Check(3); err != nil {
+			if err := codec.CheckTags(m.UnknownTags, 3); err != nil {
 				return b, err
 			}
 		}
@@ -244,54 +245,54 @@ func (m *APIVersionsResponse) appendTo(b []byte, version int16) ([]byte, error) 
 		if hasTag3 {
 			numTags++
 		}
-		b = appendUvarint(b, uint32(numTags))
+		b = codec.AppendUvarintNoInline(b, uint64(numTags))
 		if hasTag0 {
-			b = appendUvarint(b, 0)
+			b = codec.AppendUvarintNoInline(b, 0)
 			sz := 0
-			sz += runtime.SizeArrayLen(len(m.SupportedFeatures), runtime.Compact)
+			sz += codec.SizeArrayLen(len(m.SupportedFeatures), codec.Compact)
 			for i := range m.SupportedFeatures {
 				sz += m.SupportedFeatures[i].size(version)
 			}
-			b = appendUvarint(b, uint32(sz))
-			b = appendArrayLen(b, len(m.SupportedFeatures), runtime.Compact)
+			b = codec.AppendUvarintNoInline(b, uint64(sz))
+			b = codec.AppendArrayLenNoInline(b, len(m.SupportedFeatures), codec.Compact)
 			for i := range m.SupportedFeatures {
 				if b, err = m.SupportedFeatures[i].appendTo(b, version); err != nil {
-					return b, runtime.WithinElem(err, "SupportedFeatures", i)
+					return b, codec.WithinElem(err, "SupportedFeatures", i)
 				}
 			}
 		}
 		if hasTag1 {
 			b = append(b, 1, 8)
-			b = appendInt64(b, m.FinalizedFeaturesEpoch)
+			b = codec.AppendInt64NoInline(b, m.FinalizedFeaturesEpoch)
 		}
 		if hasTag2 {
-			b = appendUvarint(b, 2)
+			b = codec.AppendUvarintNoInline(b, 2)
 			sz := 0
-			sz += runtime.SizeArrayLen(len(m.FinalizedFeatures), runtime.Compact)
+			sz += codec.SizeArrayLen(len(m.FinalizedFeatures), codec.Compact)
 			for i := range m.FinalizedFeatures {
 				sz += m.FinalizedFeatures[i].size(version)
 			}
-			b = appendUvarint(b, uint32(sz))
-			b = appendArrayLen(b, len(m.FinalizedFeatures), runtime.Compact)
+			b = codec.AppendUvarintNoInline(b, uint64(sz))
+			b = codec.AppendArrayLenNoInline(b, len(m.FinalizedFeatures), codec.Compact)
 			for i := range m.FinalizedFeatures {
 				if b, err = m.FinalizedFeatures[i].appendTo(b, version); err != nil {
-					return b, runtime.WithinElem(err, "FinalizedFeatures", i)
+					return b, codec.WithinElem(err, "FinalizedFeatures", i)
 				}
 			}
 		}
 		if hasTag3 {
 			b = append(b, 3, 1)
-			b = appendBool(b, m.ZkMigrationReady)
+			b = codec.AppendBoolNoInline(b, m.ZkMigrationReady)
 		}
-		b = runtime.AppendTags(b, m.UnknownTags)
+		b = codec.AppendTags(b, m.UnknownTags)
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+		return b, codec.TaggedFieldsError()
 	}
 	return b, nil
 }
 
-func (m *APIVersionsResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version >= 3)
+func (m *APIVersionsResponse) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version >= 3)
 	var n int
 	if version < 3 {
 		m.SupportedFeatures = m.SupportedFeatures[:0]
@@ -299,7 +300,7 @@ func (m *APIVersionsResponse) decode(d *runtime.Decoder, off int, version int16)
 		m.FinalizedFeatures = m.FinalizedFeatures[:0]
 		m.ZkMigrationReady = false
 	}
-	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
+	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
 	n, off = d.ArrayLen(off, lengths, 6, "ApiKeys")
 	if n > cap(m.APIKeys) || m.APIKeys == nil {
 		m.APIKeys = append(make([]APIVersionsResponseAPIVersion, 0, n), m.APIKeys[:cap(m.APIKeys)]...)
@@ -335,7 +336,7 @@ func (m *APIVersionsResponse) decode(d *runtime.Decoder, off int, version int16)
 		}
 	}
 	if version >= 1 {
-		m.ThrottleTimeMs, off = readInt32(d, off, "ThrottleTimeMs")
+		m.ThrottleTimeMs, off = codec.ReadInt32NoInline(d, off, "ThrottleTimeMs")
 	} else {
 		m.ThrottleTimeMs = 0
 	}
@@ -351,7 +352,7 @@ func (m *APIVersionsResponse) decode(d *runtime.Decoder, off int, version int16)
 		off = next
 		switch tag {
 		case 0:
-			n, off = d.ArrayLen(off, runtime.Compact, 6, "SupportedFeatures")
+			n, off = d.ArrayLen(off, codec.Compact, 6, "SupportedFeatures")
 			if n > cap(m.SupportedFeatures) || m.SupportedFeatures == nil {
 				m.SupportedFeatures = append(make([]APIVersionsResponseSupportedFeatureKey, 0, n), m.SupportedFeatures[:cap(m.SupportedFeatures)]...)
 			}
@@ -364,10 +365,10 @@ func (m *APIVersionsResponse) decode(d *runtime.Decoder, off int, version int16)
 			}
 			seen |= uint64(0x1)
 		case 1:
-			m.FinalizedFeaturesEpoch, off = readInt64(d, off, "FinalizedFeaturesEpoch")
+			m.FinalizedFeaturesEpoch, off = codec.ReadInt64NoInline(d, off, "FinalizedFeaturesEpoch")
 			seen |= uint64(0x2)
 		case 2:
-			n, off = d.ArrayLen(off, runtime.Compact, 6, "FinalizedFeatures")
+			n, off = d.ArrayLen(off, codec.Compact, 6, "FinalizedFeatures")
 			if n > cap(m.FinalizedFeatures) || m.FinalizedFeatures == nil {
 				m.FinalizedFeatures = append(make([]APIVersionsResponseFinalizedFeatureKey, 0, n), m.FinalizedFeatures[:cap(m.FinalizedFeatures)]...)
 			}
@@ -380,7 +381,7 @@ func (m *APIVersionsResponse) decode(d *runtime.Decoder, off int, version int16)
 			}
 			seen |= uint64(0x4)
 		case 3:
-			m.ZkMigrationReady, off = readBool(d, off, "ZkMigrationReady")
+			m.ZkMigrationReady, off = codec.ReadBoolNoInline(d, off, "ZkMigrationReady")
 			seen |= uint64(0x8)
 		default:
 			m.UnknownTags, off = d.UnknownTag(off, m.UnknownTags, tag, size)
@@ -487,8 +488,8 @@ func (m *APIVersionsResponseSupportedFeatureKey) Reset() {
 
 func (m *APIVersionsResponseSupportedFeatureKey) size(version int16) int {
 	n := 4
-	n += runtime.SizeString(len(m.Name), runtime.Compact)
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeString(len(m.Name), codec.Compact)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
@@ -496,23 +497,23 @@ func (m *APIVersionsResponseSupportedFeatureKey) appendTo(b []byte, version int1
 	var p []byte
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Name")
+		return b, codec.StringTooLongError("Name")
 	}
-	b = runtime.AppendString(b, m.Name, runtime.Compact)
-	b, p = runtime.Extend(b, 4)
+	b = codec.AppendString(b, m.Name, codec.Compact)
+	b, p = codec.Extend(b, 4)
 	_ = p[3]
 	binary.BigEndian.PutUint16(p[0:], uint16(m.MinVersion))
 	binary.BigEndian.PutUint16(p[2:], uint16(m.MaxVersion))
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *APIVersionsResponseSupportedFeatureKey) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Name, off = d.String(off, runtime.Compact, m.Name, "Name")
+func (m *APIVersionsResponseSupportedFeatureKey) decode(d *codec.Decoder, off int, version int16) int {
+	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
 	if p := d.Fixed(off, 4); p != nil {
 		_ = p[3]
 		m.MinVersion = int16(binary.BigEndian.Uint16(p[0:]))
@@ -565,8 +566,8 @@ func (m *APIVersionsResponseFinalizedFeatureKey) Reset() {
 
 func (m *APIVersionsResponseFinalizedFeatureKey) size(version int16) int {
 	n := 4
-	n += runtime.SizeString(len(m.Name), runtime.Compact)
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeString(len(m.Name), codec.Compact)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
@@ -574,23 +575,23 @@ func (m *APIVersionsResponseFinalizedFeatureKey) appendTo(b []byte, version int1
 	var p []byte
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Name")
+		return b, codec.StringTooLongError("Name")
 	}
-	b = runtime.AppendString(b, m.Name, runtime.Compact)
-	b, p = runtime.Extend(b, 4)
+	b = codec.AppendString(b, m.Name, codec.Compact)
+	b, p = codec.Extend(b, 4)
 	_ = p[3]
 	binary.BigEndian.PutUint16(p[0:], uint16(m.MaxVersionLevel))
 	binary.BigEndian.PutUint16(p[2:], uint16(m.MinVersionLevel))
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *APIVersionsResponseFinalizedFeatureKey) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Name, off = d.String(off, runtime.Compact, m.Name, "Name")
+func (m *APIVersionsResponseFinalizedFeatureKey) decode(d *codec.Decoder, off int, version int16) int {
+	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
 	if p := d.Fixed(off, 4); p != nil {
 		_ = p[3]
 		m.MaxVersionLevel = int16(binary.BigEndian.Uint16(p[0:]))

@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // BrokerHeartbeatRequest is the Kafka BrokerHeartbeatRequest request (API key 50).
@@ -116,13 +117,13 @@ func (m *BrokerHeartbeatRequest) AppendTo(dst []byte, version int16) ([]byte, er
 // slice assigned to m may be overwritten).
 func (m *BrokerHeartbeatRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "BrokerHeartbeatRequest", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = BrokerHeartbeatRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("BrokerHeartbeatRequest", version, m.decode(&d, 0, version))
 }
@@ -132,10 +133,10 @@ func (m *BrokerHeartbeatRequest) Decode(src []byte, version int16) (int, error) 
 // have grown to fit.
 func (m *BrokerHeartbeatRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "BrokerHeartbeatRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("BrokerHeartbeatRequest", version, m.decode(&d, 0, version))
 }
@@ -154,22 +155,22 @@ func (m *BrokerHeartbeatRequest) Reset() {
 
 func (m *BrokerHeartbeatRequest) size(version int16) int {
 	n := 30
-	n += runtime.SizeArrayLen(len(m.Listeners), runtime.Compact)
+	n += codec.SizeArrayLen(len(m.Listeners), codec.Compact)
 	for i := range m.Listeners {
 		e := &m.Listeners[i]
 		n += 4
-		n += runtime.SizeString(len(e.Name), runtime.Compact)
-		n += runtime.SizeString(len(e.Host), runtime.Compact)
-		n += runtime.SizeTagSection(e.UnknownTags)
+		n += codec.SizeString(len(e.Name), codec.Compact)
+		n += codec.SizeString(len(e.Host), codec.Compact)
+		n += codec.SizeTagSection(e.UnknownTags)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = extend(b, 30)
+	b, p = codec.ExtendNoInline(b, 30)
 	_ = p[29]
 	p[0] = byte(m.CurrentState)
 	p[1] = byte(m.TargetState)
@@ -177,34 +178,34 @@ func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, erro
 	binary.BigEndian.PutUint64(p[6:], uint64(m.BrokerEpoch))
 	binary.BigEndian.PutUint64(p[14:], uint64(m.LeaseDurationMs))
 	binary.BigEndian.PutUint64(p[22:], uint64(m.CurMetadataOffset))
-	b = appendArrayLen(b, len(m.Listeners), runtime.Compact)
+	b = codec.AppendArrayLenNoInline(b, len(m.Listeners), codec.Compact)
 	for i := range m.Listeners {
 		e := &m.Listeners[i]
 		if len(e.Name) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("Name"), "Listeners", i)
+			return b, codec.WithinElem(codec.StringTooLongError("Name"), "Listeners", i)
 		}
-		b = runtime.AppendString(b, e.Name, runtime.Compact)
+		b = codec.AppendString(b, e.Name, codec.Compact)
 		if len(e.Host) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("Host"), "Listeners", i)
+			return b, codec.WithinElem(codec.StringTooLongError("Host"), "Listeners", i)
 		}
-		b = runtime.AppendString(b, e.Host, runtime.Compact)
-		b, p = runtime.Extend(b, 4)
+		b = codec.AppendString(b, e.Host, codec.Compact)
+		b, p = codec.Extend(b, 4)
 		_ = p[3]
 		binary.BigEndian.PutUint16(p[0:], uint16(e.Port))
 		binary.BigEndian.PutUint16(p[2:], uint16(e.SecurityProtocol))
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
-			return b, runtime.WithinElem(err, "Listeners", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
+			return b, codec.WithinElem(err, "Listeners", i)
 		}
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *BrokerHeartbeatRequest) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	if p := d.Fixed(off, 30); p != nil {
 		_ = p[29]
@@ -218,15 +219,15 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 	} else {
 		off = d.FailFixed(off, "CurrentState:1 TargetState:1 BrokerId:4 BrokerEpoch:8 LeaseDurationMs:8 CurMetadataOffset:8")
 	}
-	n, off = d.ArrayLen(off, runtime.Compact, 7, "Listeners")
+	n, off = d.ArrayLen(off, codec.Compact, 7, "Listeners")
 	if n > cap(m.Listeners) || m.Listeners == nil {
 		m.Listeners = append(make([]BrokerHeartbeatRequestListener, 0, n), m.Listeners[:cap(m.Listeners)]...)
 	}
 	m.Listeners = m.Listeners[:n]
 	for i, elems := 0, m.Listeners; i < len(elems); i++ {
 		e := &elems[i]
-		e.Name, off = d.String(off, runtime.Compact, e.Name, "Name")
-		e.Host, off = d.String(off, runtime.Compact, e.Host, "Host")
+		e.Name, off = d.String(off, codec.Compact, e.Name, "Name")
+		e.Host, off = d.String(off, codec.Compact, e.Host, "Host")
 		if p := d.Fixed(off, 4); p != nil {
 			_ = p[3]
 			e.Port = int16(binary.BigEndian.Uint16(p[0:]))
@@ -243,7 +244,7 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 

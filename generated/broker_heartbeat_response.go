@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // BrokerHeartbeatResponse is the Kafka BrokerHeartbeatResponse response (API key 50).
@@ -112,13 +113,13 @@ func (m *BrokerHeartbeatResponse) AppendTo(dst []byte, version int16) ([]byte, e
 // slice assigned to m may be overwritten).
 func (m *BrokerHeartbeatResponse) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatResponse", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "BrokerHeartbeatResponse", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = BrokerHeartbeatResponse{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("BrokerHeartbeatResponse", version, m.decode(&d, 0, version))
 }
@@ -128,10 +129,10 @@ func (m *BrokerHeartbeatResponse) Decode(src []byte, version int16) (int, error)
 // have grown to fit.
 func (m *BrokerHeartbeatResponse) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "BrokerHeartbeatResponse", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "BrokerHeartbeatResponse", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("BrokerHeartbeatResponse", version, m.decode(&d, 0, version))
 }
@@ -149,14 +150,14 @@ func (m *BrokerHeartbeatResponse) Reset() {
 
 func (m *BrokerHeartbeatResponse) size(version int16) int {
 	n := 27
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *BrokerHeartbeatResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = extend(b, 27)
+	b, p = codec.ExtendNoInline(b, 27)
 	_ = p[26]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
 	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
@@ -164,13 +165,13 @@ func (m *BrokerHeartbeatResponse) appendTo(b []byte, version int16) ([]byte, err
 	p[10] = byte(m.NextState)
 	binary.BigEndian.PutUint64(p[11:], uint64(m.BrokerEpoch))
 	binary.BigEndian.PutUint64(p[19:], uint64(m.LeaseDurationMs))
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *BrokerHeartbeatResponse) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *BrokerHeartbeatResponse) decode(d *codec.Decoder, off int, version int16) int {
 	if p := d.Fixed(off, 27); p != nil {
 		_ = p[26]
 		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
@@ -184,7 +185,7 @@ func (m *BrokerHeartbeatResponse) decode(d *runtime.Decoder, off int, version in
 		off = d.FailFixed(off, "ThrottleTimeMs:4 ErrorCode:2 ActiveControllerId:4 NextState:1 BrokerEpoch:8 LeaseDurationMs:8")
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // DescribeMirrorsRequest is the Kafka DescribeMirrorsRequest request (API key 95).
 // Valid versions: 0; flexible versions: 0+.
@@ -89,13 +92,13 @@ func (m *DescribeMirrorsRequest) AppendTo(dst []byte, version int16) ([]byte, er
 // slice assigned to m may be overwritten).
 func (m *DescribeMirrorsRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "DescribeMirrorsRequest", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = DescribeMirrorsRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("DescribeMirrorsRequest", version, m.decode(&d, 0, version))
 }
@@ -105,10 +108,10 @@ func (m *DescribeMirrorsRequest) Decode(src []byte, version int16) (int, error) 
 // have grown to fit.
 func (m *DescribeMirrorsRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "DescribeMirrorsRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("DescribeMirrorsRequest", version, m.decode(&d, 0, version))
 }
@@ -121,42 +124,42 @@ func (m *DescribeMirrorsRequest) Reset() {
 
 func (m *DescribeMirrorsRequest) size(version int16) int {
 	n := 0
-	n += runtime.SizeArrayLen(len(m.MirrorNames), runtime.Compact)
+	n += codec.SizeArrayLen(len(m.MirrorNames), codec.Compact)
 	for _, e := range m.MirrorNames {
-		n += runtime.SizeString(len(e), runtime.Compact)
+		n += codec.SizeString(len(e), codec.Compact)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if m.MirrorNames == nil {
-		b = runtime.AppendArrayLen(b, -1, runtime.Compact)
+		b = codec.AppendArrayLen(b, -1, codec.Compact)
 	} else {
-		b = appendArrayLen(b, len(m.MirrorNames), runtime.Compact)
+		b = codec.AppendArrayLenNoInline(b, len(m.MirrorNames), codec.Compact)
 	}
 	for _, e := range m.MirrorNames {
 		if len(e) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("MirrorNames")
+			return b, codec.StringTooLongError("MirrorNames")
 		}
-		b = runtime.AppendString(b, e, runtime.Compact)
+		b = codec.AppendString(b, e, codec.Compact)
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *DescribeMirrorsRequest) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *DescribeMirrorsRequest) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	n, off = d.NullArrayLen(off, runtime.Compact, 1, "MirrorNames")
-	m.MirrorNames = growStrings(m.MirrorNames, n)
+	n, off = d.NullArrayLen(off, codec.Compact, 1, "MirrorNames")
+	m.MirrorNames = codec.GrowStringsNoInline(m.MirrorNames, n)
 	for i := range m.MirrorNames {
-		m.MirrorNames[i], off = d.String(off, runtime.Compact, m.MirrorNames[i], "MirrorNames")
+		m.MirrorNames[i], off = d.String(off, codec.Compact, m.MirrorNames[i], "MirrorNames")
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 

@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // DescribeMirrorsResponse is the Kafka DescribeMirrorsResponse response (API key 95).
@@ -104,13 +105,13 @@ func (m *DescribeMirrorsResponse) AppendTo(dst []byte, version int16) ([]byte, e
 // slice assigned to m may be overwritten).
 func (m *DescribeMirrorsResponse) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsResponse", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "DescribeMirrorsResponse", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = DescribeMirrorsResponse{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("DescribeMirrorsResponse", version, m.decode(&d, 0, version))
 }
@@ -120,10 +121,10 @@ func (m *DescribeMirrorsResponse) Decode(src []byte, version int16) (int, error)
 // have grown to fit.
 func (m *DescribeMirrorsResponse) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "DescribeMirrorsResponse", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "DescribeMirrorsResponse", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("DescribeMirrorsResponse", version, m.decode(&d, 0, version))
 }
@@ -139,39 +140,39 @@ func (m *DescribeMirrorsResponse) Reset() {
 
 func (m *DescribeMirrorsResponse) size(version int16) int {
 	n := 6
-	n += runtime.SizeNullString(m.ErrorMessage, runtime.Compact)
-	n += runtime.SizeArrayLen(len(m.Mirrors), runtime.Compact)
+	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
+	n += codec.SizeArrayLen(len(m.Mirrors), codec.Compact)
 	for i := range m.Mirrors {
 		n += m.Mirrors[i].size(version)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = extend(b, 6)
+	b, p = codec.ExtendNoInline(b, 6)
 	_ = p[5]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
 	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
 	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("ErrorMessage")
+		return b, codec.StringTooLongError("ErrorMessage")
 	}
-	b = runtime.AppendNullString(b, m.ErrorMessage, runtime.Compact)
-	b = appendArrayLen(b, len(m.Mirrors), runtime.Compact)
+	b = codec.AppendNullString(b, m.ErrorMessage, codec.Compact)
+	b = codec.AppendArrayLenNoInline(b, len(m.Mirrors), codec.Compact)
 	for i := range m.Mirrors {
 		if b, err = m.Mirrors[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Mirrors", i)
+			return b, codec.WithinElem(err, "Mirrors", i)
 		}
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *DescribeMirrorsResponse) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
@@ -181,8 +182,8 @@ func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version in
 	} else {
 		off = d.FailFixed(off, "ThrottleTimeMs:4 ErrorCode:2")
 	}
-	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
-	n, off = d.ArrayLen(off, runtime.Compact, 5, "Mirrors")
+	m.ErrorMessage, off = d.NullString(off, codec.Compact, m.ErrorMessage, "ErrorMessage")
+	n, off = d.ArrayLen(off, codec.Compact, 5, "Mirrors")
 	if n > cap(m.Mirrors) || m.Mirrors == nil {
 		m.Mirrors = append(make([]DescribeMirrorsResponseDescribedMirror, 0, n), m.Mirrors[:cap(m.Mirrors)]...)
 	}
@@ -194,7 +195,7 @@ func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version in
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -254,42 +255,42 @@ func (m *DescribeMirrorsResponseDescribedMirror) Reset() {
 
 func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
 	n := 2
-	n += runtime.SizeString(len(m.MirrorName), runtime.Compact)
-	n += runtime.SizeArrayLen(len(m.Topics), runtime.Compact)
+	n += codec.SizeString(len(m.MirrorName), codec.Compact)
+	n += codec.SizeArrayLen(len(m.Topics), codec.Compact)
 	for i := range m.Topics {
 		n += m.Topics[i].size(version)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *DescribeMirrorsResponseDescribedMirror) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = runtime.AppendInt16(b, m.ErrorCode)
+	b = codec.AppendInt16(b, m.ErrorCode)
 	if len(m.MirrorName) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("MirrorName")
+		return b, codec.StringTooLongError("MirrorName")
 	}
-	b = runtime.AppendString(b, m.MirrorName, runtime.Compact)
-	b = runtime.AppendArrayLen(b, len(m.Topics), runtime.Compact)
+	b = codec.AppendString(b, m.MirrorName, codec.Compact)
+	b = codec.AppendArrayLen(b, len(m.Topics), codec.Compact)
 	for i := range m.Topics {
 		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Topics", i)
+			return b, codec.WithinElem(err, "Topics", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *DescribeMirrorsResponseDescribedMirror) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *DescribeMirrorsResponseDescribedMirror) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	m.ErrorCode, off = d.Int16(off, "ErrorCode")
-	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 3); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	m.MirrorName, off = d.String(off, codec.Compact, m.MirrorName, "MirrorName")
+	if n, off = d.SmallArrayLen(off, codec.Compact, 3); n < 0 {
+		n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
 	}
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]DescribeMirrorsResponseTopicPartitions, 0, n), m.Topics[:cap(m.Topics)]...)
@@ -348,15 +349,15 @@ func (m *DescribeMirrorsResponseTopicPartitions) Reset() {
 
 func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.TopicName), runtime.Compact)
-	n += runtime.SizeArrayLen(len(m.Partitions), runtime.Compact)
+	n += codec.SizeString(len(m.TopicName), codec.Compact)
+	n += codec.SizeArrayLen(len(m.Partitions), codec.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		n += 28
-		n += runtime.SizeString(len(e.State), runtime.Compact)
-		n += runtime.SizeTagSection(e.UnknownTags)
+		n += codec.SizeString(len(e.State), codec.Compact)
+		n += codec.SizeTagSection(e.UnknownTags)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
@@ -364,41 +365,41 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 	var p []byte
 	var err error
 	if len(m.TopicName) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("TopicName")
+		return b, codec.StringTooLongError("TopicName")
 	}
-	b = runtime.AppendString(b, m.TopicName, runtime.Compact)
-	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
+	b = codec.AppendString(b, m.TopicName, codec.Compact)
+	b = codec.AppendArrayLen(b, len(m.Partitions), codec.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
-		b, p = runtime.Extend(b, 28)
+		b, p = codec.Extend(b, 28)
 		_ = p[27]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
 		binary.BigEndian.PutUint64(p[4:], uint64(e.SourceOffset))
 		binary.BigEndian.PutUint64(p[12:], uint64(e.DestinationOffset))
 		binary.BigEndian.PutUint64(p[20:], uint64(e.Lag))
 		if len(e.State) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("State"), "Partitions", i)
+			return b, codec.WithinElem(codec.StringTooLongError("State"), "Partitions", i)
 		}
-		b = runtime.AppendString(b, e.State, runtime.Compact)
+		b = codec.AppendString(b, e.State, codec.Compact)
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
-			return b, runtime.WithinElem(err, "Partitions", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
+			return b, codec.WithinElem(err, "Partitions", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *DescribeMirrorsResponseTopicPartitions) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *DescribeMirrorsResponseTopicPartitions) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	m.TopicName, off = d.String(off, runtime.Compact, m.TopicName, "TopicName")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 30); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 30, "Partitions")
+	m.TopicName, off = d.String(off, codec.Compact, m.TopicName, "TopicName")
+	if n, off = d.SmallArrayLen(off, codec.Compact, 30); n < 0 {
+		n, off = d.ArrayLen(off, codec.Compact, 30, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]DescribeMirrorsResponsePartitionDetail, 0, n), m.Partitions[:cap(m.Partitions)]...)
@@ -416,7 +417,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(d *runtime.Decoder, off 
 		} else {
 			off = d.FailFixed(off, "PartitionIndex:4 SourceOffset:8 DestinationOffset:8 Lag:8")
 		}
-		e.State, off = d.String(off, runtime.Compact, e.State, "State")
+		e.State, off = d.String(off, codec.Compact, e.State, "State")
 		e.UnknownTags = e.UnknownTags[:0]
 		off = d.Tags(off, &e.UnknownTags)
 		if d.Failed() {

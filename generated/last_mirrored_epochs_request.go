@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // LastMirroredEpochsRequest is the Kafka LastMirroredEpochsRequest request (API key 97).
@@ -96,13 +97,13 @@ func (m *LastMirroredEpochsRequest) AppendTo(dst []byte, version int16) ([]byte,
 // slice assigned to m may be overwritten).
 func (m *LastMirroredEpochsRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "LastMirroredEpochsRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "LastMirroredEpochsRequest", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = LastMirroredEpochsRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("LastMirroredEpochsRequest", version, m.decode(&d, 0, version))
 }
@@ -112,10 +113,10 @@ func (m *LastMirroredEpochsRequest) Decode(src []byte, version int16) (int, erro
 // have grown to fit.
 func (m *LastMirroredEpochsRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "LastMirroredEpochsRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "LastMirroredEpochsRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("LastMirroredEpochsRequest", version, m.decode(&d, 0, version))
 }
@@ -129,37 +130,37 @@ func (m *LastMirroredEpochsRequest) Reset() {
 
 func (m *LastMirroredEpochsRequest) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.MirrorName), runtime.Compact)
-	n += runtime.SizeArrayLen(len(m.Topics), runtime.Compact)
+	n += codec.SizeString(len(m.MirrorName), codec.Compact)
+	n += codec.SizeArrayLen(len(m.Topics), codec.Compact)
 	for i := range m.Topics {
 		n += m.Topics[i].size(version)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *LastMirroredEpochsRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.MirrorName) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("MirrorName")
+		return b, codec.StringTooLongError("MirrorName")
 	}
-	b = appendString(b, m.MirrorName, runtime.Compact)
-	b = appendArrayLen(b, len(m.Topics), runtime.Compact)
+	b = codec.AppendStringNoInline(b, m.MirrorName, codec.Compact)
+	b = codec.AppendArrayLenNoInline(b, len(m.Topics), codec.Compact)
 	for i := range m.Topics {
 		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Topics", i)
+			return b, codec.WithinElem(err, "Topics", i)
 		}
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *LastMirroredEpochsRequest) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *LastMirroredEpochsRequest) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	m.MirrorName, off = d.String(off, codec.Compact, m.MirrorName, "MirrorName")
+	n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]LastMirroredEpochsRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -171,7 +172,7 @@ func (m *LastMirroredEpochsRequest) decode(d *runtime.Decoder, off int, version 
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -226,46 +227,46 @@ func (m *LastMirroredEpochsRequestTopicData) Reset() {
 
 func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.Name), runtime.Compact)
-	n += runtime.SizeArrayLen(len(m.Partitions), runtime.Compact)
+	n += codec.SizeString(len(m.Name), codec.Compact)
+	n += codec.SizeArrayLen(len(m.Partitions), codec.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		n += 4
-		n += runtime.SizeTagSection(e.UnknownTags)
+		n += codec.SizeTagSection(e.UnknownTags)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *LastMirroredEpochsRequestTopicData) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Name")
+		return b, codec.StringTooLongError("Name")
 	}
-	b = runtime.AppendString(b, m.Name, runtime.Compact)
-	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
+	b = codec.AppendString(b, m.Name, codec.Compact)
+	b = codec.AppendArrayLen(b, len(m.Partitions), codec.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
-		b = runtime.AppendInt32(b, e.PartitionIndex)
+		b = codec.AppendInt32(b, e.PartitionIndex)
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
-			return b, runtime.WithinElem(err, "Partitions", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
+			return b, codec.WithinElem(err, "Partitions", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *LastMirroredEpochsRequestTopicData) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *LastMirroredEpochsRequestTopicData) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	m.Name, off = d.String(off, runtime.Compact, m.Name, "Name")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 5); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 5, "Partitions")
+	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
+	if n, off = d.SmallArrayLen(off, codec.Compact, 5); n < 0 {
+		n, off = d.ArrayLen(off, codec.Compact, 5, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]LastMirroredEpochsRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)

@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // LeaderAndIsrRequest is the Kafka LeaderAndIsrRequest request (API key 4).
@@ -104,13 +105,13 @@ func (m *LeaderAndIsrRequest) AppendTo(dst []byte, version int16) ([]byte, error
 // slice assigned to m may be overwritten).
 func (m *LeaderAndIsrRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "LeaderAndIsrRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "LeaderAndIsrRequest", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = LeaderAndIsrRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("LeaderAndIsrRequest", version, m.decode(&d, 0, version))
 }
@@ -120,10 +121,10 @@ func (m *LeaderAndIsrRequest) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *LeaderAndIsrRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "LeaderAndIsrRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "LeaderAndIsrRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("LeaderAndIsrRequest", version, m.decode(&d, 0, version))
 }
@@ -139,51 +140,51 @@ func (m *LeaderAndIsrRequest) Reset() {
 
 func (m *LeaderAndIsrRequest) size(version int16) int {
 	n := 13
-	n += runtime.SizeArrayLen(len(m.PartitionStates), runtime.Classic)
+	n += codec.SizeArrayLen(len(m.PartitionStates), codec.Classic)
 	for i := range m.PartitionStates {
 		e := &m.PartitionStates[i]
 		n += 20
-		n += runtime.SizeString(len(e.TopicName), runtime.Classic)
-		n += runtime.SizeArrayLen(len(e.Isr), runtime.Classic) + len(e.Isr)*4
-		n += runtime.SizeArrayLen(len(e.Replicas), runtime.Classic) + len(e.Replicas)*4
+		n += codec.SizeString(len(e.TopicName), codec.Classic)
+		n += codec.SizeArrayLen(len(e.Isr), codec.Classic) + len(e.Isr)*4
+		n += codec.SizeArrayLen(len(e.Replicas), codec.Classic) + len(e.Replicas)*4
 	}
 	return n
 }
 
 func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b, p = extend(b, 13)
+	b, p = codec.ExtendNoInline(b, 13)
 	_ = p[12]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
 	binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
 	binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
-	p[12] = runtime.Bool8(m.IsInit)
-	b = appendArrayLen(b, len(m.PartitionStates), runtime.Classic)
+	p[12] = codec.Bool8(m.IsInit)
+	b = codec.AppendArrayLenNoInline(b, len(m.PartitionStates), codec.Classic)
 	for i := range m.PartitionStates {
 		e := &m.PartitionStates[i]
 		if len(e.TopicName) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "PartitionStates", i)
+			return b, codec.WithinElem(codec.StringTooLongError("TopicName"), "PartitionStates", i)
 		}
-		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
-		b, p = runtime.Extend(b, 12)
+		b = codec.AppendString(b, e.TopicName, codec.Classic)
+		b, p = codec.Extend(b, 12)
 		_ = p[11]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
 		binary.BigEndian.PutUint32(p[4:], uint32(e.Leader))
 		binary.BigEndian.PutUint32(p[8:], uint32(e.LeaderEpoch))
-		b = runtime.AppendArrayLen(b, len(e.Isr), runtime.Classic)
+		b = codec.AppendArrayLen(b, len(e.Isr), codec.Classic)
 		for _, e := range e.Isr {
-			b = runtime.AppendInt32(b, e)
+			b = codec.AppendInt32(b, e)
 		}
-		b = runtime.AppendInt64(b, e.ZkVersion)
-		b = runtime.AppendArrayLen(b, len(e.Replicas), runtime.Classic)
+		b = codec.AppendInt64(b, e.ZkVersion)
+		b = codec.AppendArrayLen(b, len(e.Replicas), codec.Classic)
 		for _, e := range e.Replicas {
-			b = runtime.AppendInt32(b, e)
+			b = codec.AppendInt32(b, e)
 		}
 	}
 	return b, nil
 }
 
-func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *LeaderAndIsrRequest) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	if p := d.Fixed(off, 13); p != nil {
 		_ = p[12]
@@ -195,14 +196,14 @@ func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16)
 	} else {
 		off = d.FailFixed(off, "ControllerId:4 ControllerEpoch:4 AckTimeoutMs:4 IsInit:1")
 	}
-	n, off = d.ArrayLen(off, runtime.Classic, 23, "PartitionStates")
+	n, off = d.ArrayLen(off, codec.Classic, 23, "PartitionStates")
 	if n > cap(m.PartitionStates) || m.PartitionStates == nil {
 		m.PartitionStates = append(make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, 0, n), m.PartitionStates[:cap(m.PartitionStates)]...)
 	}
 	m.PartitionStates = m.PartitionStates[:n]
 	for i, elems := 0, m.PartitionStates; i < len(elems); i++ {
 		e := &elems[i]
-		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")
+		e.TopicName, off = d.String(off, codec.Classic, e.TopicName, "TopicName")
 		if p := d.Fixed(off, 12); p != nil {
 			_ = p[11]
 			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
@@ -212,14 +213,14 @@ func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16)
 		} else {
 			off = d.FailFixed(off, "PartitionIndex:4 Leader:4 LeaderEpoch:4")
 		}
-		n, off = d.ArrayLen(off, runtime.Classic, 4, "Isr")
-		e.Isr = runtime.Grow(e.Isr, n)
+		n, off = d.ArrayLen(off, codec.Classic, 4, "Isr")
+		e.Isr = codec.Grow(e.Isr, n)
 		for j := range e.Isr {
 			e.Isr[j], off = d.Int32(off, "Isr")
 		}
 		e.ZkVersion, off = d.Int64(off, "ZkVersion")
-		n, off = d.ArrayLen(off, runtime.Classic, 4, "Replicas")
-		e.Replicas = runtime.Grow(e.Replicas, n)
+		n, off = d.ArrayLen(off, codec.Classic, 4, "Replicas")
+		e.Replicas = codec.Grow(e.Replicas, n)
 		for j := range e.Replicas {
 			e.Replicas[j], off = d.Int32(off, "Replicas")
 		}

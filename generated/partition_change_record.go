@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // PartitionChangeRecord is the metadata record PartitionChangeRecord (record type 5).
@@ -110,13 +111,13 @@ func (m *PartitionChangeRecord) AppendTo(dst []byte, version int16) ([]byte, err
 // slice assigned to m may be overwritten).
 func (m *PartitionChangeRecord) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "PartitionChangeRecord", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "PartitionChangeRecord", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = PartitionChangeRecord{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("PartitionChangeRecord", version, m.decode(&d, 0, version))
 }
@@ -126,10 +127,10 @@ func (m *PartitionChangeRecord) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *PartitionChangeRecord) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "PartitionChangeRecord", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "PartitionChangeRecord", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("PartitionChangeRecord", version, m.decode(&d, 0, version))
 }
@@ -153,8 +154,8 @@ func (m *PartitionChangeRecord) size(version int16) int {
 	if m.Isr != nil {
 		numTags++
 		sz := 0
-		sz += runtime.SizeArrayLen(len(m.Isr), runtime.Compact) + len(m.Isr)*4
-		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+		sz += codec.SizeArrayLen(len(m.Isr), codec.Compact) + len(m.Isr)*4
+		n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 	}
 	if m.Leader != -2 {
 		numTags++
@@ -163,37 +164,37 @@ func (m *PartitionChangeRecord) size(version int16) int {
 	if m.Replicas != nil {
 		numTags++
 		sz := 0
-		sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
-		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+		sz += codec.SizeArrayLen(len(m.Replicas), codec.Compact) + len(m.Replicas)*4
+		n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 	}
 	if m.RemovingReplicas != nil {
 		numTags++
 		sz := 0
-		sz += runtime.SizeArrayLen(len(m.RemovingReplicas), runtime.Compact) + len(m.RemovingReplicas)*4
-		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+		sz += codec.SizeArrayLen(len(m.RemovingReplicas), codec.Compact) + len(m.RemovingReplicas)*4
+		n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 	}
 	if m.AddingReplicas != nil {
 		numTags++
 		sz := 0
-		sz += runtime.SizeArrayLen(len(m.AddingReplicas), runtime.Compact) + len(m.AddingReplicas)*4
-		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+		sz += codec.SizeArrayLen(len(m.AddingReplicas), codec.Compact) + len(m.AddingReplicas)*4
+		n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 	}
 	if m.IsUnclean != -1 {
 		numTags++
 		n += 3
 	}
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	n += codec.SizeUvarint(uint64(numTags)) + codec.TagsSize(m.UnknownTags)
 	return n
 }
 
 func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b, p = extend(b, 20)
+	b, p = codec.ExtendNoInline(b, 20)
 	_ = p[19]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.PartitionID))
 	copy(p[4:20], m.TopicID[:])
 	if len(m.UnknownTags) > 0 {
-		if err := m.UnknownTags.Check(5); err != nil {
+		if err := codec.CheckTags(m.UnknownTags, 5); err != nil {
 			return b, err
 		}
 	}
@@ -222,76 +223,76 @@ func (m *PartitionChangeRecord) appendTo(b []byte, version int16) ([]byte, error
 	if hasTag5 {
 		numTags++
 	}
-	b = appendUvarint(b, uint32(numTags))
+	b = codec.AppendUvarintNoInline(b, uint64(numTags))
 	if hasTag0 {
-		b = appendUvarint(b, 0)
+		b = codec.AppendUvarintNoInline(b, 0)
 		sz := 0
-		sz += runtime.SizeArrayLen(len(m.Isr), runtime.Compact) + len(m.Isr)*4
-		b = appendUvarint(b, uint32(sz))
+		sz += codec.SizeArrayLen(len(m.Isr), codec.Compact) + len(m.Isr)*4
+		b = codec.AppendUvarintNoInline(b, uint64(sz))
 		if m.Isr == nil {
-			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
+			b = codec.AppendArrayLen(b, -1, codec.Compact)
 		} else {
-			b = appendArrayLen(b, len(m.Isr), runtime.Compact)
+			b = codec.AppendArrayLenNoInline(b, len(m.Isr), codec.Compact)
 		}
 		for _, e := range m.Isr {
-			b = runtime.AppendInt32(b, e)
+			b = codec.AppendInt32(b, e)
 		}
 	}
 	if hasTag1 {
 		b = append(b, 1, 4)
-		b = appendInt32(b, m.Leader)
+		b = codec.AppendInt32NoInline(b, m.Leader)
 	}
 	if hasTag2 {
-		b = appendUvarint(b, 2)
+		b = codec.AppendUvarintNoInline(b, 2)
 		sz := 0
-		sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
-		b = appendUvarint(b, uint32(sz))
+		sz += codec.SizeArrayLen(len(m.Replicas), codec.Compact) + len(m.Replicas)*4
+		b = codec.AppendUvarintNoInline(b, uint64(sz))
 		if m.Replicas == nil {
-			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
+			b = codec.AppendArrayLen(b, -1, codec.Compact)
 		} else {
-			b = appendArrayLen(b, len(m.Replicas), runtime.Compact)
+			b = codec.AppendArrayLenNoInline(b, len(m.Replicas), codec.Compact)
 		}
 		for _, e := range m.Replicas {
-			b = runtime.AppendInt32(b, e)
+			b = codec.AppendInt32(b, e)
 		}
 	}
 	if hasTag3 {
-		b = appendUvarint(b, 3)
+		b = codec.AppendUvarintNoInline(b, 3)
 		sz := 0
-		sz += runtime.SizeArrayLen(len(m.RemovingReplicas), runtime.Compact) + len(m.RemovingReplicas)*4
-		b = appendUvarint(b, uint32(sz))
+		sz += codec.SizeArrayLen(len(m.RemovingReplicas), codec.Compact) + len(m.RemovingReplicas)*4
+		b = codec.AppendUvarintNoInline(b, uint64(sz))
 		if m.RemovingReplicas == nil {
-			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
+			b = codec.AppendArrayLen(b, -1, codec.Compact)
 		} else {
-			b = appendArrayLen(b, len(m.RemovingReplicas), runtime.Compact)
+			b = codec.AppendArrayLenNoInline(b, len(m.RemovingReplicas), codec.Compact)
 		}
 		for _, e := range m.RemovingReplicas {
-			b = runtime.AppendInt32(b, e)
+			b = codec.AppendInt32(b, e)
 		}
 	}
 	if hasTag4 {
-		b = appendUvarint(b, 4)
+		b = codec.AppendUvarintNoInline(b, 4)
 		sz := 0
-		sz += runtime.SizeArrayLen(len(m.AddingReplicas), runtime.Compact) + len(m.AddingReplicas)*4
-		b = appendUvarint(b, uint32(sz))
+		sz += codec.SizeArrayLen(len(m.AddingReplicas), codec.Compact) + len(m.AddingReplicas)*4
+		b = codec.AppendUvarintNoInline(b, uint64(sz))
 		if m.AddingReplicas == nil {
-			b = runtime.AppendArrayLen(b, -1, runtime.Compact)
+			b = codec.AppendArrayLen(b, -1, codec.Compact)
 		} else {
-			b = appendArrayLen(b, len(m.AddingReplicas), runtime.Compact)
+			b = codec.AppendArrayLenNoInline(b, len(m.AddingReplicas), codec.Compact)
 		}
 		for _, e := range m.AddingReplicas {
-			b = runtime.AppendInt32(b, e)
+			b = codec.AppendInt32(b, e)
 		}
 	}
 	if hasTag5 {
 		b = append(b, 5, 1)
-		b = appendInt8(b, m.IsUnclean)
+		b = codec.AppendInt8NoInline(b, m.IsUnclean)
 	}
-	b = runtime.AppendTags(b, m.UnknownTags)
+	b = codec.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
-func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *PartitionChangeRecord) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	if p := d.Fixed(off, 20); p != nil {
 		_ = p[19]
@@ -309,38 +310,38 @@ func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int1
 		off = next
 		switch tag {
 		case 0:
-			n, off = d.NullArrayLen(off, runtime.Compact, 4, "Isr")
-			m.Isr = growInt32s(m.Isr, n)
+			n, off = d.NullArrayLen(off, codec.Compact, 4, "Isr")
+			m.Isr = codec.GrowInt32sNoInline(m.Isr, n)
 			for i := range m.Isr {
 				m.Isr[i], off = d.Int32(off, "Isr")
 			}
 			seen |= uint64(0x1)
 		case 1:
-			m.Leader, off = readInt32(d, off, "Leader")
+			m.Leader, off = codec.ReadInt32NoInline(d, off, "Leader")
 			seen |= uint64(0x2)
 		case 2:
-			n, off = d.NullArrayLen(off, runtime.Compact, 4, "Replicas")
-			m.Replicas = growInt32s(m.Replicas, n)
+			n, off = d.NullArrayLen(off, codec.Compact, 4, "Replicas")
+			m.Replicas = codec.GrowInt32sNoInline(m.Replicas, n)
 			for i := range m.Replicas {
 				m.Replicas[i], off = d.Int32(off, "Replicas")
 			}
 			seen |= uint64(0x4)
 		case 3:
-			n, off = d.NullArrayLen(off, runtime.Compact, 4, "RemovingReplicas")
-			m.RemovingReplicas = growInt32s(m.RemovingReplicas, n)
+			n, off = d.NullArrayLen(off, codec.Compact, 4, "RemovingReplicas")
+			m.RemovingReplicas = codec.GrowInt32sNoInline(m.RemovingReplicas, n)
 			for i := range m.RemovingReplicas {
 				m.RemovingReplicas[i], off = d.Int32(off, "RemovingReplicas")
 			}
 			seen |= uint64(0x8)
 		case 4:
-			n, off = d.NullArrayLen(off, runtime.Compact, 4, "AddingReplicas")
-			m.AddingReplicas = growInt32s(m.AddingReplicas, n)
+			n, off = d.NullArrayLen(off, codec.Compact, 4, "AddingReplicas")
+			m.AddingReplicas = codec.GrowInt32sNoInline(m.AddingReplicas, n)
 			for i := range m.AddingReplicas {
 				m.AddingReplicas[i], off = d.Int32(off, "AddingReplicas")
 			}
 			seen |= uint64(0x10)
 		case 5:
-			m.IsUnclean, off = readInt8(d, off, "IsUnclean")
+			m.IsUnclean, off = codec.ReadInt8NoInline(d, off, "IsUnclean")
 			seen |= uint64(0x20)
 		default:
 			m.UnknownTags, off = d.UnknownTag(off, m.UnknownTags, tag, size)

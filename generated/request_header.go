@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // RequestHeader is the RequestHeader header.
@@ -94,13 +95,13 @@ func (m *RequestHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *RequestHeader) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "RequestHeader", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "RequestHeader", version, 0, 2)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = RequestHeader{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("RequestHeader", version, m.decode(&d, 0, version))
 }
@@ -110,10 +111,10 @@ func (m *RequestHeader) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *RequestHeader) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "RequestHeader", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "RequestHeader", version, 0, 2)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("RequestHeader", version, m.decode(&d, 0, version))
 }
@@ -133,10 +134,10 @@ func (m *RequestHeader) Reset() {
 func (m *RequestHeader) size(version int16) int {
 	n := 8
 	if version >= 1 {
-		n += runtime.SizeNullString(m.ClientID, runtime.Classic)
+		n += codec.SizeNullString(m.ClientID, codec.Classic)
 	}
 	if version == 2 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
@@ -144,24 +145,24 @@ func (m *RequestHeader) size(version int16) int {
 func (m *RequestHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = extend(b, 8)
+	b, p = codec.ExtendNoInline(b, 8)
 	_ = p[7]
 	binary.BigEndian.PutUint16(p[0:], uint16(m.RequestAPIKey))
 	binary.BigEndian.PutUint16(p[2:], uint16(m.RequestAPIVersion))
 	binary.BigEndian.PutUint32(p[4:], uint32(m.CorrelationID))
 	if version >= 1 {
 		if m.ClientID.Valid && len(m.ClientID.Value) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("ClientId")
+			return b, codec.StringTooLongError("ClientId")
 		}
-		b = runtime.AppendNullString(b, m.ClientID, runtime.Classic)
+		b = codec.AppendNullString(b, m.ClientID, codec.Classic)
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *RequestHeader) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *RequestHeader) decode(d *codec.Decoder, off int, version int16) int {
 	if p := d.Fixed(off, 8); p != nil {
 		_ = p[7]
 		m.RequestAPIKey = int16(binary.BigEndian.Uint16(p[0:]))
@@ -172,7 +173,7 @@ func (m *RequestHeader) decode(d *runtime.Decoder, off int, version int16) int {
 		off = d.FailFixed(off, "RequestApiKey:2 RequestApiVersion:2 CorrelationId:4")
 	}
 	if version >= 1 {
-		m.ClientID, off = d.NullString(off, runtime.Classic, m.ClientID, "ClientId")
+		m.ClientID, off = d.NullString(off, codec.Classic, m.ClientID, "ClientId")
 	} else {
 		m.ClientID = runtime.NullString{
 			Valid: true,
@@ -181,7 +182,7 @@ func (m *RequestHeader) decode(d *runtime.Decoder, off int, version int16) int {
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 2 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

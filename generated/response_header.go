@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // ResponseHeader is the ResponseHeader header.
 // Valid versions: 0-1; flexible versions: 1+.
@@ -79,13 +82,13 @@ func (m *ResponseHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *ResponseHeader) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "ResponseHeader", version, 0, 1)
+		return 0, codec.UnsupportedVersion("decode", "ResponseHeader", version, 0, 1)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = ResponseHeader{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("ResponseHeader", version, m.decode(&d, 0, version))
 }
@@ -95,10 +98,10 @@ func (m *ResponseHeader) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *ResponseHeader) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "ResponseHeader", version, 0, 1)
+		return 0, codec.UnsupportedVersion("decode", "ResponseHeader", version, 0, 1)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("ResponseHeader", version, m.decode(&d, 0, version))
 }
@@ -112,25 +115,25 @@ func (m *ResponseHeader) Reset() {
 func (m *ResponseHeader) size(version int16) int {
 	n := 4
 	if version == 1 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *ResponseHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = appendInt32(b, m.CorrelationID)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+	b = codec.AppendInt32NoInline(b, m.CorrelationID)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 1)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *ResponseHeader) decode(d *runtime.Decoder, off int, version int16) int {
-	m.CorrelationID, off = readInt32(d, off, "CorrelationId")
+func (m *ResponseHeader) decode(d *codec.Decoder, off int, version int16) int {
+	m.CorrelationID, off = codec.ReadInt32NoInline(d, off, "CorrelationId")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 1 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // SaslAuthenticateRequest is the Kafka SaslAuthenticateRequest request (API key 36).
 // Valid versions: 0-2; flexible versions: 2+.
@@ -92,13 +95,13 @@ func (m *SaslAuthenticateRequest) AppendTo(dst []byte, version int16) ([]byte, e
 // slice assigned to m may be overwritten).
 func (m *SaslAuthenticateRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "SaslAuthenticateRequest", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "SaslAuthenticateRequest", version, 0, 2)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = SaslAuthenticateRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("SaslAuthenticateRequest", version, m.decode(&d, 0, version))
 }
@@ -108,10 +111,10 @@ func (m *SaslAuthenticateRequest) Decode(src []byte, version int16) (int, error)
 // have grown to fit.
 func (m *SaslAuthenticateRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "SaslAuthenticateRequest", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "SaslAuthenticateRequest", version, 0, 2)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("SaslAuthenticateRequest", version, m.decode(&d, 0, version))
 }
@@ -123,31 +126,31 @@ func (m *SaslAuthenticateRequest) Reset() {
 }
 
 func (m *SaslAuthenticateRequest) size(version int16) int {
-	lengths := runtime.Lengths(version == 2)
+	lengths := codec.Lengths(version == 2)
 	n := 0
-	n += runtime.SizeBytes(len(m.AuthBytes), lengths)
+	n += codec.SizeBytes(len(m.AuthBytes), lengths)
 	if version == 2 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *SaslAuthenticateRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version == 2)
+	lengths := codec.Lengths(version == 2)
 	var err error
-	b = runtime.AppendBytes(b, m.AuthBytes, lengths)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+	b = codec.AppendBytes(b, m.AuthBytes, lengths)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *SaslAuthenticateRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version == 2)
+func (m *SaslAuthenticateRequest) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version == 2)
 	m.AuthBytes, off = d.Bytes(off, lengths, m.AuthBytes, "AuthBytes")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 2 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // SaslAuthenticateResponse is the Kafka SaslAuthenticateResponse response (API key 36).
 // Valid versions: 0-2; flexible versions: 2+.
@@ -104,13 +107,13 @@ func (m *SaslAuthenticateResponse) AppendTo(dst []byte, version int16) ([]byte, 
 // slice assigned to m may be overwritten).
 func (m *SaslAuthenticateResponse) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "SaslAuthenticateResponse", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "SaslAuthenticateResponse", version, 0, 2)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = SaslAuthenticateResponse{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("SaslAuthenticateResponse", version, m.decode(&d, 0, version))
 }
@@ -120,10 +123,10 @@ func (m *SaslAuthenticateResponse) Decode(src []byte, version int16) (int, error
 // have grown to fit.
 func (m *SaslAuthenticateResponse) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "SaslAuthenticateResponse", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "SaslAuthenticateResponse", version, 0, 2)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("SaslAuthenticateResponse", version, m.decode(&d, 0, version))
 }
@@ -141,50 +144,50 @@ func (m *SaslAuthenticateResponse) Reset() {
 }
 
 func (m *SaslAuthenticateResponse) size(version int16) int {
-	lengths := runtime.Lengths(version == 2)
+	lengths := codec.Lengths(version == 2)
 	n := 2
-	n += runtime.SizeNullString(m.ErrorMessage, lengths)
-	n += runtime.SizeBytes(len(m.AuthBytes), lengths)
+	n += codec.SizeNullString(m.ErrorMessage, lengths)
+	n += codec.SizeBytes(len(m.AuthBytes), lengths)
 	if version >= 1 {
 		n += 8
 	}
 	if version == 2 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *SaslAuthenticateResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version == 2)
+	lengths := codec.Lengths(version == 2)
 	var err error
-	b = appendInt16(b, m.ErrorCode)
+	b = codec.AppendInt16NoInline(b, m.ErrorCode)
 	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("ErrorMessage")
+		return b, codec.StringTooLongError("ErrorMessage")
 	}
-	b = runtime.AppendNullString(b, m.ErrorMessage, lengths)
-	b = runtime.AppendBytes(b, m.AuthBytes, lengths)
+	b = codec.AppendNullString(b, m.ErrorMessage, lengths)
+	b = codec.AppendBytes(b, m.AuthBytes, lengths)
 	if version >= 1 {
-		b = appendInt64(b, m.SessionLifetimeMs)
+		b = codec.AppendInt64NoInline(b, m.SessionLifetimeMs)
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *SaslAuthenticateResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version == 2)
-	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
+func (m *SaslAuthenticateResponse) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version == 2)
+	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
 	m.ErrorMessage, off = d.NullString(off, lengths, m.ErrorMessage, "ErrorMessage")
 	m.AuthBytes, off = d.Bytes(off, lengths, m.AuthBytes, "AuthBytes")
 	if version >= 1 {
-		m.SessionLifetimeMs, off = readInt64(d, off, "SessionLifetimeMs")
+		m.SessionLifetimeMs, off = codec.ReadInt64NoInline(d, off, "SessionLifetimeMs")
 	} else {
 		m.SessionLifetimeMs = 0
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 2 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // SaslHandshakeRequest is the Kafka SaslHandshakeRequest request (API key 17).
 // Valid versions: 0-1; flexible versions: none.
@@ -85,13 +88,13 @@ func (m *SaslHandshakeRequest) AppendTo(dst []byte, version int16) ([]byte, erro
 // slice assigned to m may be overwritten).
 func (m *SaslHandshakeRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "SaslHandshakeRequest", version, 0, 1)
+		return 0, codec.UnsupportedVersion("decode", "SaslHandshakeRequest", version, 0, 1)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = SaslHandshakeRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("SaslHandshakeRequest", version, m.decode(&d, 0, version))
 }
@@ -101,10 +104,10 @@ func (m *SaslHandshakeRequest) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *SaslHandshakeRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "SaslHandshakeRequest", version, 0, 1)
+		return 0, codec.UnsupportedVersion("decode", "SaslHandshakeRequest", version, 0, 1)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("SaslHandshakeRequest", version, m.decode(&d, 0, version))
 }
@@ -116,20 +119,20 @@ func (m *SaslHandshakeRequest) Reset() {
 
 func (m *SaslHandshakeRequest) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.Mechanism), runtime.Classic)
+	n += codec.SizeString(len(m.Mechanism), codec.Classic)
 	return n
 }
 
 func (m *SaslHandshakeRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	if len(m.Mechanism) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Mechanism")
+		return b, codec.StringTooLongError("Mechanism")
 	}
-	b = appendString(b, m.Mechanism, runtime.Classic)
+	b = codec.AppendStringNoInline(b, m.Mechanism, codec.Classic)
 	return b, nil
 }
 
-func (m *SaslHandshakeRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Mechanism, off = d.String(off, runtime.Classic, m.Mechanism, "Mechanism")
+func (m *SaslHandshakeRequest) decode(d *codec.Decoder, off int, version int16) int {
+	m.Mechanism, off = d.String(off, codec.Classic, m.Mechanism, "Mechanism")
 	return off
 }
 

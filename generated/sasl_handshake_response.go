@@ -2,7 +2,10 @@
 
 package generated
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // SaslHandshakeResponse is the Kafka SaslHandshakeResponse response (API key 17).
 // Valid versions: 0-1; flexible versions: none.
@@ -89,13 +92,13 @@ func (m *SaslHandshakeResponse) AppendTo(dst []byte, version int16) ([]byte, err
 // slice assigned to m may be overwritten).
 func (m *SaslHandshakeResponse) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "SaslHandshakeResponse", version, 0, 1)
+		return 0, codec.UnsupportedVersion("decode", "SaslHandshakeResponse", version, 0, 1)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = SaslHandshakeResponse{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("SaslHandshakeResponse", version, m.decode(&d, 0, version))
 }
@@ -105,10 +108,10 @@ func (m *SaslHandshakeResponse) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *SaslHandshakeResponse) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "SaslHandshakeResponse", version, 0, 1)
+		return 0, codec.UnsupportedVersion("decode", "SaslHandshakeResponse", version, 0, 1)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("SaslHandshakeResponse", version, m.decode(&d, 0, version))
 }
@@ -121,32 +124,32 @@ func (m *SaslHandshakeResponse) Reset() {
 
 func (m *SaslHandshakeResponse) size(version int16) int {
 	n := 2
-	n += runtime.SizeArrayLen(len(m.Mechanisms), runtime.Classic)
+	n += codec.SizeArrayLen(len(m.Mechanisms), codec.Classic)
 	for _, e := range m.Mechanisms {
-		n += runtime.SizeString(len(e), runtime.Classic)
+		n += codec.SizeString(len(e), codec.Classic)
 	}
 	return n
 }
 
 func (m *SaslHandshakeResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	b = appendInt16(b, m.ErrorCode)
-	b = appendArrayLen(b, len(m.Mechanisms), runtime.Classic)
+	b = codec.AppendInt16NoInline(b, m.ErrorCode)
+	b = codec.AppendArrayLenNoInline(b, len(m.Mechanisms), codec.Classic)
 	for _, e := range m.Mechanisms {
 		if len(e) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("Mechanisms")
+			return b, codec.StringTooLongError("Mechanisms")
 		}
-		b = runtime.AppendString(b, e, runtime.Classic)
+		b = codec.AppendString(b, e, codec.Classic)
 	}
 	return b, nil
 }
 
-func (m *SaslHandshakeResponse) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *SaslHandshakeResponse) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
-	n, off = d.ArrayLen(off, runtime.Classic, 1, "Mechanisms")
-	m.Mechanisms = growStrings(m.Mechanisms, n)
+	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
+	n, off = d.ArrayLen(off, codec.Classic, 1, "Mechanisms")
+	m.Mechanisms = codec.GrowStringsNoInline(m.Mechanisms, n)
 	for i := range m.Mechanisms {
-		m.Mechanisms[i], off = d.String(off, runtime.Classic, m.Mechanisms[i], "Mechanisms")
+		m.Mechanisms[i], off = d.String(off, codec.Classic, m.Mechanisms[i], "Mechanisms")
 	}
 	return off
 }

@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // StopReplicaRequest is the Kafka StopReplicaRequest request (API key 5).
@@ -100,13 +101,13 @@ func (m *StopReplicaRequest) AppendTo(dst []byte, version int16) ([]byte, error)
 // slice assigned to m may be overwritten).
 func (m *StopReplicaRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "StopReplicaRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "StopReplicaRequest", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = StopReplicaRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("StopReplicaRequest", version, m.decode(&d, 0, version))
 }
@@ -116,10 +117,10 @@ func (m *StopReplicaRequest) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *StopReplicaRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "StopReplicaRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "StopReplicaRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("StopReplicaRequest", version, m.decode(&d, 0, version))
 }
@@ -134,38 +135,38 @@ func (m *StopReplicaRequest) Reset() {
 
 func (m *StopReplicaRequest) size(version int16) int {
 	n := 12
-	n += runtime.SizeArrayLen(len(m.Partitions), runtime.Classic)
+	n += codec.SizeArrayLen(len(m.Partitions), codec.Classic)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		n += 5
-		n += runtime.SizeString(len(e.TopicName), runtime.Classic)
+		n += codec.SizeString(len(e.TopicName), codec.Classic)
 	}
 	return n
 }
 
 func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b, p = extend(b, 12)
+	b, p = codec.ExtendNoInline(b, 12)
 	_ = p[11]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
 	binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
 	binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
-	b = appendArrayLen(b, len(m.Partitions), runtime.Classic)
+	b = codec.AppendArrayLenNoInline(b, len(m.Partitions), codec.Classic)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		if len(e.TopicName) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "Partitions", i)
+			return b, codec.WithinElem(codec.StringTooLongError("TopicName"), "Partitions", i)
 		}
-		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
-		b, p = runtime.Extend(b, 5)
+		b = codec.AppendString(b, e.TopicName, codec.Classic)
+		b, p = codec.Extend(b, 5)
 		_ = p[4]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
-		p[4] = runtime.Bool8(e.DeletePartition)
+		p[4] = codec.Bool8(e.DeletePartition)
 	}
 	return b, nil
 }
 
-func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *StopReplicaRequest) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	if p := d.Fixed(off, 12); p != nil {
 		_ = p[11]
@@ -176,14 +177,14 @@ func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) 
 	} else {
 		off = d.FailFixed(off, "ControllerId:4 ControllerEpoch:4 AckTimeoutMs:4")
 	}
-	n, off = d.ArrayLen(off, runtime.Classic, 6, "Partitions")
+	n, off = d.ArrayLen(off, codec.Classic, 6, "Partitions")
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]StopReplicaRequestStopReplicaPartition, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {
 		e := &elems[i]
-		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")
+		e.TopicName, off = d.String(off, codec.Classic, e.TopicName, "TopicName")
 		if p := d.Fixed(off, 5); p != nil {
 			_ = p[4]
 			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))

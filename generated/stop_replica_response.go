@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // StopReplicaResponse is the Kafka StopReplicaResponse response (API key 5).
@@ -92,13 +93,13 @@ func (m *StopReplicaResponse) AppendTo(dst []byte, version int16) ([]byte, error
 // slice assigned to m may be overwritten).
 func (m *StopReplicaResponse) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "StopReplicaResponse", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "StopReplicaResponse", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = StopReplicaResponse{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("StopReplicaResponse", version, m.decode(&d, 0, version))
 }
@@ -108,10 +109,10 @@ func (m *StopReplicaResponse) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *StopReplicaResponse) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "StopReplicaResponse", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "StopReplicaResponse", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("StopReplicaResponse", version, m.decode(&d, 0, version))
 }
@@ -124,26 +125,26 @@ func (m *StopReplicaResponse) Reset() {
 
 func (m *StopReplicaResponse) size(version int16) int {
 	n := 2
-	n += runtime.SizeArrayLen(len(m.PartitionErrors), runtime.Classic)
+	n += codec.SizeArrayLen(len(m.PartitionErrors), codec.Classic)
 	for i := range m.PartitionErrors {
 		e := &m.PartitionErrors[i]
 		n += 6
-		n += runtime.SizeString(len(e.TopicName), runtime.Classic)
+		n += codec.SizeString(len(e.TopicName), codec.Classic)
 	}
 	return n
 }
 
 func (m *StopReplicaResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b = appendInt16(b, m.ErrorCode)
-	b = appendArrayLen(b, len(m.PartitionErrors), runtime.Classic)
+	b = codec.AppendInt16NoInline(b, m.ErrorCode)
+	b = codec.AppendArrayLenNoInline(b, len(m.PartitionErrors), codec.Classic)
 	for i := range m.PartitionErrors {
 		e := &m.PartitionErrors[i]
 		if len(e.TopicName) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("TopicName"), "PartitionErrors", i)
+			return b, codec.WithinElem(codec.StringTooLongError("TopicName"), "PartitionErrors", i)
 		}
-		b = runtime.AppendString(b, e.TopicName, runtime.Classic)
-		b, p = runtime.Extend(b, 6)
+		b = codec.AppendString(b, e.TopicName, codec.Classic)
+		b, p = codec.Extend(b, 6)
 		_ = p[5]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
 		binary.BigEndian.PutUint16(p[4:], uint16(e.ErrorCode))
@@ -151,17 +152,17 @@ func (m *StopReplicaResponse) appendTo(b []byte, version int16) ([]byte, error) 
 	return b, nil
 }
 
-func (m *StopReplicaResponse) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *StopReplicaResponse) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
-	n, off = d.ArrayLen(off, runtime.Classic, 7, "PartitionErrors")
+	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
+	n, off = d.ArrayLen(off, codec.Classic, 7, "PartitionErrors")
 	if n > cap(m.PartitionErrors) || m.PartitionErrors == nil {
 		m.PartitionErrors = append(make([]StopReplicaResponseStopReplicaPartitionError, 0, n), m.PartitionErrors[:cap(m.PartitionErrors)]...)
 	}
 	m.PartitionErrors = m.PartitionErrors[:n]
 	for i, elems := 0, m.PartitionErrors; i < len(elems); i++ {
 		e := &elems[i]
-		e.TopicName, off = d.String(off, runtime.Classic, e.TopicName, "TopicName")
+		e.TopicName, off = d.String(off, codec.Classic, e.TopicName, "TopicName")
 		if p := d.Fixed(off, 6); p != nil {
 			_ = p[5]
 			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))

@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // WriteMirrorStatesRequest is the Kafka WriteMirrorStatesRequest request (API key 96).
@@ -96,13 +97,13 @@ func (m *WriteMirrorStatesRequest) AppendTo(dst []byte, version int16) ([]byte, 
 // slice assigned to m may be overwritten).
 func (m *WriteMirrorStatesRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "WriteMirrorStatesRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "WriteMirrorStatesRequest", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = WriteMirrorStatesRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("WriteMirrorStatesRequest", version, m.decode(&d, 0, version))
 }
@@ -112,10 +113,10 @@ func (m *WriteMirrorStatesRequest) Decode(src []byte, version int16) (int, error
 // have grown to fit.
 func (m *WriteMirrorStatesRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "WriteMirrorStatesRequest", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "WriteMirrorStatesRequest", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("WriteMirrorStatesRequest", version, m.decode(&d, 0, version))
 }
@@ -129,37 +130,37 @@ func (m *WriteMirrorStatesRequest) Reset() {
 
 func (m *WriteMirrorStatesRequest) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.MirrorName), runtime.Compact)
-	n += runtime.SizeArrayLen(len(m.Topics), runtime.Compact)
+	n += codec.SizeString(len(m.MirrorName), codec.Compact)
+	n += codec.SizeArrayLen(len(m.Topics), codec.Compact)
 	for i := range m.Topics {
 		n += m.Topics[i].size(version)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *WriteMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.MirrorName) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("MirrorName")
+		return b, codec.StringTooLongError("MirrorName")
 	}
-	b = appendString(b, m.MirrorName, runtime.Compact)
-	b = appendArrayLen(b, len(m.Topics), runtime.Compact)
+	b = codec.AppendStringNoInline(b, m.MirrorName, codec.Compact)
+	b = codec.AppendArrayLenNoInline(b, len(m.Topics), codec.Compact)
 	for i := range m.Topics {
 		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Topics", i)
+			return b, codec.WithinElem(err, "Topics", i)
 		}
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *WriteMirrorStatesRequest) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *WriteMirrorStatesRequest) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	m.MirrorName, off = d.String(off, runtime.Compact, m.MirrorName, "MirrorName")
-	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	m.MirrorName, off = d.String(off, codec.Compact, m.MirrorName, "MirrorName")
+	n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]WriteMirrorStatesRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -171,7 +172,7 @@ func (m *WriteMirrorStatesRequest) decode(d *runtime.Decoder, off int, version i
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -226,15 +227,15 @@ func (m *WriteMirrorStatesRequestTopicData) Reset() {
 
 func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.Name), runtime.Compact)
-	n += runtime.SizeArrayLen(len(m.Partitions), runtime.Compact)
+	n += codec.SizeString(len(m.Name), codec.Compact)
+	n += codec.SizeArrayLen(len(m.Partitions), codec.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		n += 16
-		n += runtime.SizeString(len(e.State), runtime.Compact)
-		n += runtime.SizeTagSection(e.UnknownTags)
+		n += codec.SizeString(len(e.State), codec.Compact)
+		n += codec.SizeTagSection(e.UnknownTags)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
@@ -242,40 +243,40 @@ func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([
 	var p []byte
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Name")
+		return b, codec.StringTooLongError("Name")
 	}
-	b = runtime.AppendString(b, m.Name, runtime.Compact)
-	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
+	b = codec.AppendString(b, m.Name, codec.Compact)
+	b = codec.AppendArrayLen(b, len(m.Partitions), codec.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
-		b = runtime.AppendInt32(b, e.PartitionIndex)
+		b = codec.AppendInt32(b, e.PartitionIndex)
 		if len(e.State) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("State"), "Partitions", i)
+			return b, codec.WithinElem(codec.StringTooLongError("State"), "Partitions", i)
 		}
-		b = runtime.AppendString(b, e.State, runtime.Compact)
-		b, p = runtime.Extend(b, 12)
+		b = codec.AppendString(b, e.State, codec.Compact)
+		b, p = codec.Extend(b, 12)
 		_ = p[11]
 		binary.BigEndian.PutUint64(p[0:], uint64(e.LastMirroredOffset))
 		binary.BigEndian.PutUint32(p[8:], uint32(e.LastMirroredEpoch))
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
-			return b, runtime.WithinElem(err, "Partitions", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
+			return b, codec.WithinElem(err, "Partitions", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *WriteMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *WriteMirrorStatesRequestTopicData) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	m.Name, off = d.String(off, runtime.Compact, m.Name, "Name")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 18); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 18, "Partitions")
+	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
+	if n, off = d.SmallArrayLen(off, codec.Compact, 18); n < 0 {
+		n, off = d.ArrayLen(off, codec.Compact, 18, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]WriteMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
@@ -284,7 +285,7 @@ func (m *WriteMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, 
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {
 		e := &elems[i]
 		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")
-		e.State, off = d.String(off, runtime.Compact, e.State, "State")
+		e.State, off = d.String(off, codec.Compact, e.State, "State")
 		if p := d.Fixed(off, 12); p != nil {
 			_ = p[11]
 			e.LastMirroredOffset = int64(binary.BigEndian.Uint64(p[0:]))

@@ -5,6 +5,7 @@ package generated
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // WriteMirrorStatesResponse is the Kafka WriteMirrorStatesResponse response (API key 96).
@@ -104,13 +105,13 @@ func (m *WriteMirrorStatesResponse) AppendTo(dst []byte, version int16) ([]byte,
 // slice assigned to m may be overwritten).
 func (m *WriteMirrorStatesResponse) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "WriteMirrorStatesResponse", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "WriteMirrorStatesResponse", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = WriteMirrorStatesResponse{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("WriteMirrorStatesResponse", version, m.decode(&d, 0, version))
 }
@@ -120,10 +121,10 @@ func (m *WriteMirrorStatesResponse) Decode(src []byte, version int16) (int, erro
 // have grown to fit.
 func (m *WriteMirrorStatesResponse) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "WriteMirrorStatesResponse", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "WriteMirrorStatesResponse", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("WriteMirrorStatesResponse", version, m.decode(&d, 0, version))
 }
@@ -139,39 +140,39 @@ func (m *WriteMirrorStatesResponse) Reset() {
 
 func (m *WriteMirrorStatesResponse) size(version int16) int {
 	n := 6
-	n += runtime.SizeNullString(m.ErrorMessage, runtime.Compact)
-	n += runtime.SizeArrayLen(len(m.Topics), runtime.Compact)
+	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
+	n += codec.SizeArrayLen(len(m.Topics), codec.Compact)
 	for i := range m.Topics {
 		n += m.Topics[i].size(version)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *WriteMirrorStatesResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = extend(b, 6)
+	b, p = codec.ExtendNoInline(b, 6)
 	_ = p[5]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
 	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
 	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("ErrorMessage")
+		return b, codec.StringTooLongError("ErrorMessage")
 	}
-	b = runtime.AppendNullString(b, m.ErrorMessage, runtime.Compact)
-	b = appendArrayLen(b, len(m.Topics), runtime.Compact)
+	b = codec.AppendNullString(b, m.ErrorMessage, codec.Compact)
+	b = codec.AppendArrayLenNoInline(b, len(m.Topics), codec.Compact)
 	for i := range m.Topics {
 		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Topics", i)
+			return b, codec.WithinElem(err, "Topics", i)
 		}
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *WriteMirrorStatesResponse) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *WriteMirrorStatesResponse) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
@@ -181,8 +182,8 @@ func (m *WriteMirrorStatesResponse) decode(d *runtime.Decoder, off int, version 
 	} else {
 		off = d.FailFixed(off, "ThrottleTimeMs:4 ErrorCode:2")
 	}
-	m.ErrorMessage, off = d.NullString(off, runtime.Compact, m.ErrorMessage, "ErrorMessage")
-	n, off = d.ArrayLen(off, runtime.Compact, 3, "Topics")
+	m.ErrorMessage, off = d.NullString(off, codec.Compact, m.ErrorMessage, "ErrorMessage")
+	n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]WriteMirrorStatesResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -194,7 +195,7 @@ func (m *WriteMirrorStatesResponse) decode(d *runtime.Decoder, off int, version 
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -249,14 +250,14 @@ func (m *WriteMirrorStatesResponseTopicResult) Reset() {
 
 func (m *WriteMirrorStatesResponseTopicResult) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.Name), runtime.Compact)
-	n += runtime.SizeArrayLen(len(m.Partitions), runtime.Compact)
+	n += codec.SizeString(len(m.Name), codec.Compact)
+	n += codec.SizeArrayLen(len(m.Partitions), codec.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		n += 6
-		n += runtime.SizeTagSection(e.UnknownTags)
+		n += codec.SizeTagSection(e.UnknownTags)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
@@ -264,35 +265,35 @@ func (m *WriteMirrorStatesResponseTopicResult) appendTo(b []byte, version int16)
 	var p []byte
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Name")
+		return b, codec.StringTooLongError("Name")
 	}
-	b = runtime.AppendString(b, m.Name, runtime.Compact)
-	b = runtime.AppendArrayLen(b, len(m.Partitions), runtime.Compact)
+	b = codec.AppendString(b, m.Name, codec.Compact)
+	b = codec.AppendArrayLen(b, len(m.Partitions), codec.Compact)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
-		b, p = runtime.Extend(b, 6)
+		b, p = codec.Extend(b, 6)
 		_ = p[5]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
 		binary.BigEndian.PutUint16(p[4:], uint16(e.ErrorCode))
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
-			return b, runtime.WithinElem(err, "Partitions", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
+			return b, codec.WithinElem(err, "Partitions", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *WriteMirrorStatesResponseTopicResult) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *WriteMirrorStatesResponseTopicResult) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	m.Name, off = d.String(off, runtime.Compact, m.Name, "Name")
-	if n, off = d.SmallArrayLen(off, runtime.Compact, 7); n < 0 {
-		n, off = d.ArrayLen(off, runtime.Compact, 7, "Partitions")
+	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
+	if n, off = d.SmallArrayLen(off, codec.Compact, 7); n < 0 {
+		n, off = d.ArrayLen(off, codec.Compact, 7, "Partitions")
 	}
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]WriteMirrorStatesResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)

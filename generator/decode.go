@@ -32,7 +32,7 @@ func (p *printer) emitDecode(g *Group, s *plan.Struct) {
 	body = append(body, code...)
 	body = append(body, Return(Id("off")))
 	g.Func().Params(Id("m").Op("*").Id(p.typeName(s))).Id("decode").Params(
-		Id("d").Op("*").Add(rt("Decoder")), Id("off").Int(), Id("version").Int16(),
+		Id("d").Op("*").Add(cd("Decoder")), Id("off").Int(), Id("version").Int16(),
 	).Int().Block(body...)
 	g.Line()
 }

@@ -145,7 +145,7 @@ func readArray(f *plan.Field, val, lengths *Statement, classic, tagged bool, sc 
 // compile once more.
 func growTo(f *plan.Field, val *Statement, sc scope) []Code {
 	if k := f.Schema.Type.Kind; k != schema.KindStruct {
-		return []Code{Add(val).Op("=").Add(sc.call("Grow", "grow"+growKinds[k], val.Clone(), Id("n")))}
+		return []Code{Add(val).Op("=").Add(sc.call(cd("Grow"), "Grow"+growKinds[k]+"NoInline", val.Clone(), Id("n")))}
 	}
 	// A new backing array holds the old elements; an empty array is not
 	// nil (null).

@@ -31,7 +31,7 @@ func (p *printer) emitAppend(g *Group, s *plan.Struct) {
 // struct is.
 func (s scope) encodeErr(err *Statement) Code {
 	if s.array != nil {
-		err = rt("WithinElem").Call(err, Lit(s.array.Schema.Name), Id("i"))
+		err = cd("WithinElem").Call(err, Lit(s.array.Schema.Name), Id("i"))
 	}
 	return Return(Id("b"), err)
 }
@@ -66,7 +66,7 @@ func nonDefaultCheck(p *plan.Field, sc scope) []Code {
 	if !p.Present.Never() {
 		cond = Parens(notCondExpr(p.Present)).Op("&&").Parens(cond)
 	}
-	return []Code{If(cond).Block(sc.encodeErr(rt("NonDefaultError").Call(Lit(p.Schema.Name), Id("version"))))}
+	return []Code{If(cond).Block(sc.encodeErr(cd("NonDefaultError").Call(Lit(p.Schema.Name), Id("version"))))}
 }
 
 // writeRun writes a run of fixed-width fields: one Append call for a single
@@ -82,7 +82,7 @@ func writeRun(st plan.Step, sc scope) []Code {
 	}
 	sc.uses.runBuffer = true
 	out := []Code{
-		List(Id("b"), Id("p")).Op("=").Add(sc.call("Extend", "extend", Id("b"), Lit(width))),
+		List(Id("b"), Id("p")).Op("=").Add(sc.call(cd("Extend"), "ExtendNoInline", Id("b"), Lit(width))),
 		Id("_").Op("=").Id("p").Index(Lit(width - 1)),
 	}
 	off := 0
@@ -99,7 +99,7 @@ func appendTagSection(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
 	f := s.Flexible
 	notFlexible := If(Len(unknown.Clone()).Op(">").Lit(0)).Block(
-		sc.encodeErr(rt("TaggedFieldsError").Call()),
+		sc.encodeErr(cd("TaggedFieldsError").Call()),
 	)
 	if f.Never() {
 		return []Code{notFlexible}
@@ -115,12 +115,12 @@ func appendTagSection(s *plan.Struct, sc scope) []Code {
 	// version has no tag section. Where the code runs once per array
 	// element, an empty section (a single zero byte) is written inline.
 	empty := Len(unknown).Op("==").Lit(0)
-	lengths := rt("Compact")
+	lengths := cd("Compact")
 	if !f.Always() {
 		empty = empty.Op("&&").Add(condExpr(f))
-		lengths = rt("Lengths").Call(condExpr(f))
+		lengths = cd("Lengths").Call(condExpr(f))
 	}
-	write := If(sc.assignErr().Add(rt("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(s.MaxTag), lengths), Err().Op("!=").Nil()).Block(
+	write := If(sc.assignErr().Add(cd("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(s.MaxTag), lengths), Err().Op("!=").Nil()).Block(
 		sc.encodeErr(Err()),
 	)
 	if !sc.hot {
@@ -138,7 +138,7 @@ func appendKnownTags(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
 	out := []Code{
 		If(Len(unknown).Op(">").Lit(0)).Block(
-			If(Err().Op(":=").Add(unknown.Clone()).Dot("Check").Call(Lit(s.MaxTag)), Err().Op("!=").Nil()).Block(sc.encodeErr(Err())),
+			If(Err().Op(":=").Add(cd("CheckTags")).Call(unknown.Clone(), Lit(s.MaxTag)), Err().Op("!=").Nil()).Block(sc.encodeErr(Err())),
 		),
 		Id("numTags").Op(":=").Len(unknown.Clone()),
 	}
@@ -156,7 +156,7 @@ func appendKnownTags(s *plan.Struct, sc scope) []Code {
 		has := Id(fmt.Sprintf("hasTag%d", tag))
 		out = append(out, has.Clone().Op(":=").Add(cond), If(has.Clone()).Block(Id("numTags").Op("++")))
 		uvarint := func(v Code) Code {
-			return Id("b").Op("=").Add(sc.call("AppendUvarint", "appendUvarint", Id("b"), v))
+			return Id("b").Op("=").Add(sc.call(Qual("encoding/binary", "AppendUvarint"), "AppendUvarintNoInline", Id("b"), v))
 		}
 		var w []Code
 		switch {
@@ -168,12 +168,12 @@ func appendKnownTags(s *plan.Struct, sc scope) []Code {
 		default:
 			w = []Code{uvarint(Lit(tag)), Id("sz").Op(":=").Lit(0)}
 			w = append(w, valueSize(p, val.Clone(), true, sc, "sz")...)
-			w = append(w, uvarint(Uint32().Call(Id("sz"))))
+			w = append(w, uvarint(Uint64().Call(Id("sz"))))
 		}
 		w = append(w, appendValue(p, val.Clone(), true, sc)...)
 		writes = append(writes, If(has.Clone()).Block(w...))
 	}
-	out = append(out, Id("b").Op("=").Add(sc.call("AppendUvarint", "appendUvarint", Id("b"), Uint32().Call(Id("numTags")))))
+	out = append(out, Id("b").Op("=").Add(sc.call(Qual("encoding/binary", "AppendUvarint"), "AppendUvarintNoInline", Id("b"), Uint64().Call(Id("numTags")))))
 	out = append(out, writes...)
-	return append(out, Id("b").Op("=").Add(rt("AppendTags")).Call(Id("b"), unknown.Clone()))
+	return append(out, Id("b").Op("=").Add(cd("AppendTags")).Call(Id("b"), unknown.Clone()))
 }

@@ -19,8 +19,8 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 	}
 	name := f.Schema.Name
 	nullable := f.Schema.Nullable()
-	nullErr := func() Code { return sc.encodeErr(rt("NullError").Call(Lit(name), Id("version"))) }
-	tooLongErr := func() Code { return sc.encodeErr(rt("StringTooLongError").Call(Lit(name))) }
+	nullErr := func() Code { return sc.encodeErr(cd("NullError").Call(Lit(name), Id("version"))) }
+	tooLongErr := func() Code { return sc.encodeErr(cd("StringTooLongError").Call(Lit(name))) }
 	// nullGuard fails a null value where the version does not allow null.
 	nullGuard := func(isNull *Statement) []Code {
 		c := f.Nullable
@@ -36,7 +36,7 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 		return If(Len(s).Op(">").Add(rt("MaxStringLen"))).Block(tooLongErr())
 	}
 	appendTo := func(fn string, args ...Code) Code {
-		return Id("b").Op("=").Add(rt(fn)).Call(append([]Code{Id("b")}, args...)...)
+		return Id("b").Op("=").Add(cd(fn)).Call(append([]Code{Id("b")}, args...)...)
 	}
 	// writeOne writes a single value: through a package helper in code that
 	// runs once per message (calls.go).
@@ -66,7 +66,7 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 			}
 			return append(out, For(Id("i").Op(":=").Range().Add(val)).Block(
 				If(sc.assignErr().Add(val).Index(Id("i")).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
-					sc.encodeErr(rt("WithinElem").Call(Err(), Lit(name), Id("i"))),
+					sc.encodeErr(cd("WithinElem").Call(Err(), Lit(name), Id("i"))),
 				),
 			))
 		}
@@ -87,7 +87,7 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 		return append(nullGuard(Add(val).Op("==").Nil()), appendTo("AppendNullBytes", val, lengths))
 	case schema.KindStruct:
 		call := If(sc.assignErr().Add(val).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
-			sc.encodeErr(rt("Within").Call(Err(), Lit(name))),
+			sc.encodeErr(cd("Within").Call(Err(), Lit(name))),
 		)
 		if !nullable {
 			return []Code{call}
@@ -125,7 +125,7 @@ func encodeFixed(k schema.Kind, off int, val *Statement) Code {
 	}
 	switch k {
 	case schema.KindBool:
-		return Id("p").Index(Lit(off)).Op("=").Add(rt("Bool8")).Call(val)
+		return Id("p").Index(Lit(off)).Op("=").Add(cd("Bool8")).Call(val)
 	case schema.KindInt8:
 		return Id("p").Index(Lit(off)).Op("=").Byte().Call(val)
 	case schema.KindInt16, schema.KindUint16:
@@ -149,5 +149,5 @@ func appendPrimitive(k schema.Kind, val *Statement) *Statement {
 		schema.KindUint16: "AppendUint16", schema.KindInt32: "AppendInt32", schema.KindUint32: "AppendUint32",
 		schema.KindInt64: "AppendInt64", schema.KindFloat64: "AppendFloat64", schema.KindUUID: "AppendUUID",
 	}[k]
-	return rt(fn).Call(Id("b"), val)
+	return cd(fn).Call(Id("b"), val)
 }

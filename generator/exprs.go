@@ -13,10 +13,20 @@ import (
 // The expressions every printer shares: version conditions, lengths, Go
 // types, defaults and default tests, all read from the plan.
 
-// RuntimePath is the import path of the package generated code builds on.
+// RuntimePath is the import path of the runtime package: the types of
+// generated fields and the interfaces messages implement, what users of
+// generated code call.
 const RuntimePath = "github.com/kafkagen/kafkagen/runtime"
 
+// CodecPath is the import path of the codec package: the primitives
+// generated methods are made of, which only generated code calls.
+const CodecPath = "github.com/kafkagen/kafkagen/runtime/codec"
+
+// rt names an identifier of package runtime.
 func rt(name string) *Statement { return Qual(RuntimePath, name) }
+
+// cd names an identifier of package codec.
+func cd(name string) *Statement { return Qual(CodecPath, name) }
 
 // condExpr is the Go test of a condition that is not static.
 func condExpr(c plan.Cond) *Statement {
@@ -108,16 +118,16 @@ func (sc scope) lengthsFor(f *plan.Field, tagged bool) (lengths *Statement, clas
 	c := f.Compact
 	switch {
 	case tagged:
-		return rt("Compact"), false
+		return cd("Compact"), false
 	case c.Always():
-		return rt("Compact"), false
+		return cd("Compact"), false
 	case c.Never():
-		return rt("Classic"), true
+		return cd("Classic"), true
 	case c == f.Owner.Flexible:
 		sc.uses.lengths = true
 		return Id("lengths"), false
 	}
-	return rt("Lengths").Call(condExpr(c)), false // the field's own flexibleVersions
+	return cd("Lengths").Call(condExpr(c)), false // the field's own flexibleVersions
 }
 
 // lengthsDecl declares the variable lengths for a method of s whose body
@@ -126,7 +136,7 @@ func lengthsDecl(s *plan.Struct, u *uses) []Code {
 	if !u.lengths {
 		return nil
 	}
-	return []Code{Id("lengths").Op(":=").Add(rt("Lengths")).Call(condExpr(s.Flexible))}
+	return []Code{Id("lengths").Op(":=").Add(cd("Lengths")).Call(condExpr(s.Flexible))}
 }
 
 // hasLength reports whether the field is written with a length or count.

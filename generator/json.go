@@ -39,6 +39,7 @@ func (p *printer) emitJSONFile() ([]byte, error) {
 	file := NewFile(p.names.pkg)
 	file.HeaderComment(header(filepath.Base(spec.File) + " (JSON)"))
 	file.ImportName(RuntimePath, "runtime")
+	file.ImportName(CodecPath, "codec")
 	p.emitJSONTop(file)
 	for _, s := range p.msg.Structs {
 		keys := map[string]string{}
@@ -66,7 +67,7 @@ func (p *printer) emitJSONTop(f *File) {
 	recv := func() *Statement { return Params(Id("m").Op("*").Id(name)) }
 	unsupported := func(op string, ret ...Code) *Statement {
 		return If(Id("version").Op("<").Lit(minV).Op("||").Id("version").Op(">").Lit(maxV)).Block(
-			Return(append(ret, rt("UnsupportedVersion").Call(Lit(op), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV)))...),
+			Return(append(ret, cd("UnsupportedVersion").Call(Lit(op), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV)))...),
 		)
 	}
 	docComment(f, "AppendJSON appends m as Kafka's generated JsonConverter writes it at\n"+
@@ -78,7 +79,7 @@ func (p *printer) emitJSONTop(f *File) {
 	f.Func().Add(recv()).Id("AppendJSON").Params(Id("dst").Index().Byte(), Id("version").Int16(), Id("opts").Add(rt("JSONOptions"))).Params(Index().Byte(), Error()).Block(
 		unsupported("marshal JSON", Id("dst")),
 		List(Id("b"), Err()).Op(":=").Id("m").Dot("appendJSON").Call(Id("dst"), Id("version"), Op("&").Id("opts")),
-		If(Err().Op("!=").Nil()).Block(Return(Id("dst"), rt("FinishJSON").Call(Err(), Lit(spec.Name), Id("version")))),
+		If(Err().Op("!=").Nil()).Block(Return(Id("dst"), cd("FinishJSON").Call(Err(), Lit(spec.Name), Id("version")))),
 		Return(Id("b"), Nil()),
 	)
 	f.Line()
@@ -92,7 +93,7 @@ func (p *printer) emitJSONTop(f *File) {
 		Comment("that an earlier DecodeAliased read."),
 		Op("*").Id("m").Op("=").Id(name).Values(),
 		Id("m").Dot("Reset").Call(),
-		Var().Id("r").Add(rt("JSONReader")),
+		Var().Id("r").Add(cd("JSONReader")),
 		Id("r").Dot("Init").Call(Id("data"), Id("version")),
 		Id("m").Dot("decodeJSON").Call(Op("&").Id("r"), Id("version")),
 		Return(Id("r").Dot("Finish").Call(Lit(spec.Name), Id("version"))),

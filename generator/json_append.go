@@ -53,7 +53,7 @@ func (w *jsonStruct) appendField(f *plan.Field) []Code {
 	}
 	var absent []Code
 	if !f.Schema.Ignorable {
-		absent = []Code{If(notDefault(f.Schema, val.Clone())).Block(Return(Id("b"), rt("NonDefaultError").Call(Lit(f.Schema.JSONKey()), Id("version"))))}
+		absent = []Code{If(notDefault(f.Schema, val.Clone())).Block(Return(Id("b"), cd("NonDefaultError").Call(Lit(f.Schema.JSONKey()), Id("version"))))}
 	}
 	switch c := f.Present; {
 	case c.Always():
@@ -86,7 +86,7 @@ func (w *jsonStruct) appendValue(f *plan.Field, val *Statement) []Code {
 			w.usesErr = true
 			loop = For(Id("i").Op(":=").Range().Add(val.Clone()))
 			each = If(List(Id("b"), Err()).Op("=").Add(val.Clone()).Index(Id("i")).Dot("appendJSON").Call(Id("b"), Id("version"), Id("o")), Err().Op("!=").Nil()).Block(
-				Return(Id("b"), rt("WithinElem").Call(Err(), Lit(k), Id("i"))),
+				Return(Id("b"), cd("WithinElem").Call(Err(), Lit(k), Id("i"))),
 			)
 		}
 		write = []Code{
@@ -103,19 +103,19 @@ func (w *jsonStruct) appendValue(f *plan.Field, val *Statement) []Code {
 		write = []Code{
 			key(k),
 			If(List(Id("b"), Err()).Op("=").Add(val.Clone()).Dot("appendJSON").Call(Id("b"), Id("version"), Id("o")), Err().Op("!=").Nil()).Block(
-				Return(Id("b"), rt("Within").Call(Err(), Lit(k))),
+				Return(Id("b"), cd("Within").Call(Err(), Lit(k))),
 			),
 		}
 	case t.Kind == schema.KindRecords:
 		write = []Code{If(Id("o").Dot("RecordsSize")).Block(
 			key(k+"SizeInBytes"),
-			Id("b").Op("=").Add(rt("AppendJSONInt")).Call(Id("b"), Int64().Call(Len(val.Clone()))),
+			Id("b").Op("=").Add(cd("AppendJSONInt")).Call(Id("b"), Int64().Call(Len(val.Clone()))),
 		).Else().Block(
 			key(k),
-			Id("b").Op("=").Add(rt("AppendJSONBytes")).Call(Id("b"), val.Clone()),
+			Id("b").Op("=").Add(cd("AppendJSONBytes")).Call(Id("b"), val.Clone()),
 		)}
 	case t.Kind == schema.KindString && f.Schema.Nullable():
-		write = []Code{key(k), Id("b").Op("=").Add(rt("AppendJSONString")).Call(Id("b"), val.Clone().Dot("Value"))}
+		write = []Code{key(k), Id("b").Op("=").Add(cd("AppendJSONString")).Call(Id("b"), val.Clone().Dot("Value"))}
 	default:
 		write = []Code{key(k), w.appendScalar(t.Kind, val.Clone())}
 	}
@@ -131,12 +131,12 @@ func (w *jsonStruct) appendValue(f *plan.Field, val *Statement) []Code {
 	case c.Always():
 		ifNull = []Code{key(k), Id("b").Op("=").Append(Id("b"), Lit("null").Op("..."))}
 	case c.Never():
-		ifNull = []Code{Return(Id("b"), rt("NullError").Call(Lit(k), Id("version")))}
+		ifNull = []Code{Return(Id("b"), cd("NullError").Call(Lit(k), Id("version")))}
 	default:
 		ifNull = []Code{If(condExpr(w.at(c))).Block(
 			key(k), Id("b").Op("=").Append(Id("b"), Lit("null").Op("...")),
 		).Else().Block(
-			Return(Id("b"), rt("NullError").Call(Lit(k), Id("version"))),
+			Return(Id("b"), cd("NullError").Call(Lit(k), Id("version"))),
 		)}
 	}
 	return []Code{If(isNull).Block(ifNull...).Else().Block(write...)}
@@ -145,7 +145,7 @@ func (w *jsonStruct) appendValue(f *plan.Field, val *Statement) []Code {
 // appendScalar writes a value of a fixed-width kind, or a non-null string,
 // bytes or records value (as an array element, records are bytes).
 func (w *jsonStruct) appendScalar(k schema.Kind, val *Statement) Code {
-	call := func(fn string, arg Code) Code { return Id("b").Op("=").Add(rt(fn)).Call(Id("b"), arg) }
+	call := func(fn string, arg Code) Code { return Id("b").Op("=").Add(cd(fn)).Call(Id("b"), arg) }
 	switch k {
 	case schema.KindBool:
 		return call("AppendJSONBool", val)
@@ -170,9 +170,9 @@ func (w *jsonStruct) appendScalar(k schema.Kind, val *Statement) Code {
 func (w *jsonStruct) appendUnknownTags() []Code {
 	write := []Code{
 		key(jsonUnknownTagsKey),
-		Id("b").Op("=").Add(rt("AppendJSONUnknownTags")).Call(Id("b"), Id("m").Dot("UnknownTags")),
+		Id("b").Op("=").Add(cd("AppendJSONUnknownTags")).Call(Id("b"), Id("m").Dot("UnknownTags")),
 	}
-	fail := Return(Id("b"), rt("EncodeError").Call(Lit(""), rt("ErrTaggedFields"), Lit("unknown tagged fields at a version without tag sections")))
+	fail := Return(Id("b"), cd("EncodeError").Call(Lit(""), rt("ErrTaggedFields"), Lit("unknown tagged fields at a version without tag sections")))
 	var inner []Code
 	switch c := w.s.Flexible; {
 	case c.Always():

@@ -57,7 +57,7 @@ func (w *jsonStruct) emitDecode(f *File) {
 	}
 	docComment(f, "decodeJSON reads m, which holds its defaults, from a JSON object at version.")
 	f.Func().Params(Id("m").Op("*").Id(w.typeName(w.s))).Id("decodeJSON").Params(
-		Id("r").Op("*").Add(rt("JSONReader")), Id("version").Int16(),
+		Id("r").Op("*").Add(cd("JSONReader")), Id("version").Int16(),
 	).Block(body...)
 	f.Line()
 }
@@ -67,13 +67,13 @@ func (w *jsonStruct) readValue(f *plan.Field, val *Statement) []Code {
 	r := func(method string, args ...Code) *Statement { return Id("r").Dot(method).Call(args...) }
 	t := f.Schema.Type
 	nullable := f.Schema.Nullable()
-	nullOK := rt("NullRefused")
+	nullOK := cd("NullRefused")
 	if nullable {
 		switch c := f.Nullable; {
 		case c.Always():
-			nullOK = rt("NullAllowed")
+			nullOK = cd("NullAllowed")
 		case !c.Never():
-			nullOK = rt("Nullability").Call(condExpr(c))
+			nullOK = cd("Nullability").Call(condExpr(c))
 		}
 	}
 	if t.Array {
@@ -91,10 +91,10 @@ func (w *jsonStruct) readValue(f *plan.Field, val *Statement) []Code {
 			read = []Code{elem.Clone().Op("=").Add(readJSONScalar(t.Kind))}
 		}
 		loop := For(Id("i").Op(":=").Lit(0), r("NextElem"), Id("i").Op("++")).Block(append(
-			[]Code{r("Index", Id("i")), Add(val.Clone()).Op("=").Add(rt("Grow")).Call(val.Clone(), Id("i").Op("+").Lit(1))},
+			[]Code{r("Index", Id("i")), Add(val.Clone()).Op("=").Add(cd("Grow")).Call(val.Clone(), Id("i").Op("+").Lit(1))},
 			read...)...)
 		arr := If(r("ArrayStart", nullOK)).Block(
-			Add(val.Clone()).Op("=").Add(rt("Grow")).Call(val.Clone(), Lit(0)),
+			Add(val.Clone()).Op("=").Add(cd("Grow")).Call(val.Clone(), Lit(0)),
 			loop,
 		)
 		if nullable {

@@ -146,9 +146,9 @@ func TestJSONPruneRanges(t *testing.T) {
 	require.NoError(t, err)
 	const name = "prune_request_json.go"
 	legacy := "func (m *PruneRequestLegacyEntry) appendJSON("
-	assert.Contains(t, string(full[name]), `runtime.UnsupportedVersion("marshal JSON", "PruneRequest", version, 0, 4)`)
+	assert.Contains(t, string(full[name]), `codec.UnsupportedVersion("marshal JSON", "PruneRequest", version, 0, 4)`)
 	assert.Contains(t, string(full[name]), legacy)
-	assert.Contains(t, string(pruned[name]), `runtime.UnsupportedVersion("marshal JSON", "PruneRequest", version, 2, 4)`)
+	assert.Contains(t, string(pruned[name]), `codec.UnsupportedVersion("marshal JSON", "PruneRequest", version, 2, 4)`)
 	assert.NotContains(t, string(pruned[name]), legacy, "unreachable from version 2")
 	assert.NotContains(t, string(pruned["prune_request.go"]), "func (m *PruneRequestLegacyEntry) appendTo(", "no codec either")
 }

@@ -14,6 +14,7 @@ func emitRegistry(n *goNames, header string) *File {
 	f := NewFile(n.pkg)
 	f.HeaderComment(header)
 	f.ImportName(RuntimePath, "runtime")
+	f.ImportName(CodecPath, "codec")
 
 	var names []Code
 	var byName []Code

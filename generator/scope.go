@@ -11,8 +11,6 @@ import (
 type printer struct {
 	names *goNames
 	msg   *plan.Message
-	// calls records the package helpers the code calls (calls.go).
-	calls callSet
 }
 
 // typeName is the Go type of a planned struct.

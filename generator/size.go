@@ -5,6 +5,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // emitSize writes size(version): the exact encoded length, computed without
@@ -59,7 +60,7 @@ func sizeBody(s *plan.Struct, sc scope, declare bool) []Code {
 func tagSectionSize(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
 	if len(s.Tagged) == 0 {
-		return []Code{Id("n").Op("+=").Add(rt("SizeTagSection")).Call(unknown)}
+		return []Code{Id("n").Op("+=").Add(cd("SizeTagSection")).Call(unknown)}
 	}
 	out := []Code{Id("numTags").Op(":=").Len(unknown)}
 	for _, f := range s.Tagged {
@@ -67,29 +68,19 @@ func tagSectionSize(s *plan.Struct, sc scope) []Code {
 			continue
 		}
 		val := sc.val(f)
-		head := uvarintLen(uint32(f.Schema.Tag))
+		head := codec.SizeUvarint(uint64(f.Schema.Tag))
 		var add []Code
 		if w := f.Width; w > 0 {
 			// tag, size and payload are all known at generation time.
-			add = []Code{Id("n").Op("+=").Lit(head + uvarintLen(uint32(w)) + w)}
+			add = []Code{Id("n").Op("+=").Lit(head + codec.SizeUvarint(uint64(w)) + w)}
 		} else {
 			add = append([]Code{Id("sz").Op(":=").Lit(0)}, valueSize(f, val.Clone(), true, sc, "sz")...)
-			add = append(add, Id("n").Op("+=").Lit(head).Op("+").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("sz"))).Op("+").Id("sz"))
+			add = append(add, Id("n").Op("+=").Lit(head).Op("+").Add(cd("SizeUvarint")).Call(Uint64().Call(Id("sz"))).Op("+").Id("sz"))
 		}
 		add = append([]Code{Id("numTags").Op("++")}, add...)
 		out = append(out, guarded(f.Tagged, func() []Code { return []Code{If(notDefault(f.Schema, val.Clone())).Block(add...)} })...)
 	}
-	return append(out, Id("n").Op("+=").Add(rt("SizeUvarint")).Call(Uint32().Call(Id("numTags"))).Op("+").Add(unknown.Clone()).Dot("Size").Call())
-}
-
-// uvarintLen is the encoded length of v, for sizes known at generation time.
-func uvarintLen(v uint32) int {
-	n := 1
-	for v >= 0x80 {
-		v >>= 7
-		n++
-	}
-	return n
+	return append(out, Id("n").Op("+=").Add(cd("SizeUvarint")).Call(Uint64().Call(Id("numTags"))).Op("+").Add(cd("TagsSize")).Call(unknown.Clone()))
 }
 
 // valueSize adds the size of one field value, val, to the variable acc.
@@ -105,16 +96,16 @@ func valueSize(f *plan.Field, val *Statement, tagged bool, sc scope, acc string)
 	t := f.Schema.Type
 	nullable := f.Schema.Nullable()
 	if t.Array {
-		count := rt("SizeArrayLen").Call(Len(val), lengths)
+		count := cd("SizeArrayLen").Call(Len(val), lengths)
 		if w := t.Kind.FixedSize(); w > 0 {
 			return []Code{add(count.Op("+").Len(val).Op("*").Lit(w))}
 		}
 		var each Code
 		switch t.Kind {
 		case schema.KindString:
-			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(rt("SizeString").Call(Len(Id("e")), lengths)))
+			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(cd("SizeString").Call(Len(Id("e")), lengths)))
 		case schema.KindBytes, schema.KindRecords:
-			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(rt("SizeBytes").Call(Len(Id("e")), lengths)))
+			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(cd("SizeBytes").Call(Len(Id("e")), lengths)))
 		default:
 			if f.Inline && !tagged {
 				in := sc.inlined(f)
@@ -134,14 +125,14 @@ func valueSize(f *plan.Field, val *Statement, tagged bool, sc scope, acc string)
 	switch t.Kind {
 	case schema.KindString:
 		if nullable {
-			return []Code{add(rt("SizeNullString").Call(val, lengths))}
+			return []Code{add(cd("SizeNullString").Call(val, lengths))}
 		}
-		return []Code{add(rt("SizeString").Call(Len(val), lengths))}
+		return []Code{add(cd("SizeString").Call(Len(val), lengths))}
 	case schema.KindBytes, schema.KindRecords:
 		if nullable {
-			return []Code{add(rt("SizeNullBytes").Call(val, lengths))}
+			return []Code{add(cd("SizeNullBytes").Call(val, lengths))}
 		}
-		return []Code{add(rt("SizeBytes").Call(Len(val), lengths))}
+		return []Code{add(cd("SizeBytes").Call(Len(val), lengths))}
 	case schema.KindStruct:
 		call := add(Add(val).Dot("size").Call(Id("version")))
 		if !nullable {

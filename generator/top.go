@@ -70,7 +70,7 @@ func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
 	docComment(f, "Decode resets m, decodes it from src at version and returns the number of\nbytes read. Strings and byte slices are copied, never aliasing src: unchanged\nstrings are kept, and byte slices already in m are reused as buffers (a byte\nslice assigned to m may be overwritten).")
 	decode := func(alias bool) []Code {
 		body := []Code{If(unsupported()).Block(
-			Return(Lit(0), rt("UnsupportedVersion").Call(Lit("decode"), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV))),
+			Return(Lit(0), cd("UnsupportedVersion").Call(Lit("decode"), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV))),
 		)}
 		init := "Init"
 		if alias {
@@ -85,7 +85,7 @@ func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
 		// The Decoder stays on this stack only while decode is called
 		// directly, which is why each message keeps these few lines.
 		return append(body,
-			Var().Id("d").Add(rt("Decoder")),
+			Var().Id("d").Add(cd("Decoder")),
 			Id("d").Dot(init).Call(Id("src")),
 			Return(Id("d").Dot("Finish").Call(Lit(spec.Name), Id("version"), Id("m").Dot("decode").Call(Op("&").Id("d"), Lit(0), Id("version")))),
 		)
@@ -111,7 +111,7 @@ func emitMessageHelpers(f *File) {
 	docComment(f, "appendMessage is every message's AppendTo: lo and hi are the versions\ngenerated.")
 	f.Func().Id("appendMessage").Params(Id("m").Id("message"), Id("dst").Index().Byte(), List(Id("version"), Id("lo"), Id("hi")).Int16()).Params(Index().Byte(), Error()).Block(
 		If(Id("version").Op("<").Id("lo").Op("||").Id("version").Op(">").Id("hi")).Block(
-			Return(Id("dst"), rt("UnsupportedVersion").Call(Lit("encode"), Id("m").Dot("SpecName").Call(), Id("version"), Id("lo"), Id("hi"))),
+			Return(Id("dst"), cd("UnsupportedVersion").Call(Lit("encode"), Id("m").Dot("SpecName").Call(), Id("version"), Id("lo"), Id("hi"))),
 		),
 		Id("b").Op(":=").Id("dst"),
 		If(Cap(Id("b")).Op("==").Len(Id("b"))).Block(
@@ -120,7 +120,7 @@ func emitMessageHelpers(f *File) {
 		),
 		List(Id("b"), Err()).Op(":=").Id("m").Dot("appendTo").Call(Id("b"), Id("version")),
 		If(Err().Op("!=").Nil()).Block(
-			Return(Id("dst"), rt("Finish").Call(Err(), Id("m").Dot("SpecName").Call(), Id("version"))),
+			Return(Id("dst"), cd("Finish").Call(Err(), Id("m").Dot("SpecName").Call(), Id("version"))),
 		),
 		Return(Id("b"), Nil()),
 	)

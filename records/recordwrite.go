@@ -1,5 +1,7 @@
 package records
 
+import "github.com/kafkagen/kafkagen/runtime/codec"
+
 // add appends a record to the batch, keeping its timestamps.
 //
 // Building is bound by instructions, and a call makes the caller save its
@@ -205,13 +207,13 @@ func (b *BatchBuilder) stamp(delta int32, ts int64) uint64 {
 func (b *BatchBuilder) addSlow(delta int32, ts int64, key, value []byte, headers []Header) {
 	tsDelta := b.stamp(delta, ts)
 	offsetDelta := zigzag(int64(delta))
-	body := 1 + uvarintSize(tsDelta) + uvarintSize(offsetDelta) + stringSize(key) + stringSize(value) +
-		uvarintSize(uint64(len(headers))<<1)
+	body := 1 + codec.SizeUvarint(tsDelta) + codec.SizeUvarint(offsetDelta) + stringSize(key) + stringSize(value) +
+		codec.SizeUvarint(uint64(len(headers))<<1)
 	for j := range headers {
 		body += stringSize(headers[j].Key) + stringSize(headers[j].Value)
 	}
 	n := len(b.buf)
-	b.buf = grow(b.buf, uvarintSize(uint64(body)<<1)+body)
+	b.buf = grow(b.buf, codec.SizeUvarint(uint64(body)<<1)+body)
 	w := b.buf[n:cap(b.buf)]
 	i := putUvarint(w, 0, uint64(body)<<1)
 	w[i] = 0 // attributes
@@ -233,7 +235,7 @@ func stringSize(v []byte) int {
 	if v == nil {
 		return 1
 	}
-	return uvarintSize(uint64(len(v))<<1) + len(v)
+	return codec.SizeUvarint(uint64(len(v))<<1) + len(v)
 }
 
 // putString writes v at w[i:] with its varint length (-1 for nil) and

@@ -1,7 +1,5 @@
 package records
 
-import "math/bits"
-
 // Varints of v2 records: zigzag-encoded, at most 5 bytes for 32-bit fields
 // and 10 for 64-bit ones (Kafka's ByteUtils.readVarint / readVarlong).
 
@@ -28,10 +26,6 @@ func readVarint(b []byte, p, end, max int) (int64, int) {
 
 // zigzag encodes v as varints of v2 records store it.
 func zigzag(v int64) uint64 { return uint64(v<<1) ^ uint64(v>>63) }
-
-// uvarintSize is the encoded size of u: one byte per 7 bits, computed
-// without a loop.
-func uvarintSize(u uint64) int { return (bits.Len64(u|1)*9 + 64) / 64 }
 
 // putUvarint writes u at b[i:], which has room for it, and returns the
 // position after it. Short enough to inline everywhere.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // loopbackPair connects a client and a server socket on 127.0.0.1.
@@ -396,7 +397,7 @@ func TestClientAPIVersionsFallbackOnlyForV0Bodies(t *testing.T) {
 		// A v1 body (with the throttle time) and one byte more: neither v1
 		// nor v0 reads it whole.
 		body := (&apiVersionsResponseStub{}).mustAppend(1)
-		frame, _ := AppendFrame(nil, append(runtime.AppendInt32(nil, req.Header.CorrelationID), append(body, 0)...))
+		frame, _ := AppendFrame(nil, append(codec.AppendInt32(nil, req.Header.CorrelationID), append(body, 0)...))
 		_, _ = sconn.Write(frame)
 	}()
 	var resp apiVersionsResponseStub

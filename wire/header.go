@@ -3,11 +3,15 @@ package wire
 import (
 	"encoding/binary"
 	"fmt"
+	"sync"
 
+	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 )
 
-// Header versions (Kafka's RequestHeader.json and ResponseHeader.json):
+// Header versions (Kafka's RequestHeader.json and ResponseHeader.json, of
+// which schemas/ keeps the project's copies; the codec is the one kafkagen
+// generates from them, package generated):
 //
 //	request v0:  int16 api key, int16 api version, int32 correlation id
 //	request v1:  v0, then the client id: a nullable string with an int16 length
@@ -39,52 +43,37 @@ type ResponseHeader struct {
 	Tags runtime.Tags
 }
 
-// headerError builds the error of a header that cannot be encoded.
-func headerError(message string, version int16, detail string, err error) error {
-	return &runtime.Error{Op: "encode", Message: message, Version: version, Offset: -1, Err: err, Detail: detail}
+// The generated messages a header is encoded with: AppendTo holds on to
+// its message (it is written through an interface), so a message on the
+// stack would be moved to the heap at every call.
+var (
+	requestHeaders  = sync.Pool{New: func() any { return new(generated.RequestHeader) }}
+	responseHeaders = sync.Pool{New: func() any { return new(generated.ResponseHeader) }}
+)
+
+// generated is h as the generated codec's message.
+func (h *RequestHeader) generated() generated.RequestHeader {
+	return generated.RequestHeader{RequestAPIKey: h.APIKey, RequestAPIVersion: h.APIVersion,
+		CorrelationID: h.CorrelationID, ClientID: h.ClientID, UnknownTags: h.Tags}
 }
 
-// Size is the encoded length of h at header version v.
+// Size is the encoded length of h at header version v (0, 1 or 2), or -1
+// at another version.
 func (h *RequestHeader) Size(v int16) int {
-	n := 8
-	if v >= 1 {
-		n += 2
-		if h.ClientID.Valid {
-			n += len(h.ClientID.Value)
-		}
-	}
-	if v >= 2 {
-		n += h.Tags.SectionSize()
-	}
-	return n
+	g := h.generated()
+	return g.Size(v)
 }
 
 // AppendTo appends h at header version v (0, 1 or 2) to dst. A client id over
 // 32767 bytes, tags at a version without a tag section, or tags out of order
 // are errors, and dst is returned unchanged.
 func (h *RequestHeader) AppendTo(dst []byte, v int16) ([]byte, error) {
-	if v < 0 || v > 2 {
-		return dst, runtime.UnsupportedVersion("encode", "RequestHeader", v, 0, 2)
-	}
-	if v < 2 && len(h.Tags) > 0 {
-		return dst, headerError("RequestHeader", v, "", runtime.ErrTaggedFields)
-	}
-	if v >= 1 && len(h.ClientID.Value) > runtime.MaxStringLen {
-		return dst, headerError("RequestHeader", v, fmt.Sprintf("ClientId is %d bytes", len(h.ClientID.Value)), runtime.ErrStringTooLong)
-	}
-	b := binary.BigEndian.AppendUint16(dst, uint16(h.APIKey))
-	b = binary.BigEndian.AppendUint16(b, uint16(h.APIVersion))
-	b = binary.BigEndian.AppendUint32(b, uint32(h.CorrelationID))
-	if v >= 1 {
-		b = runtime.AppendNullString(b, h.ClientID, false)
-	}
-	if v >= 2 {
-		var err error
-		if b, err = runtime.AppendTagSection(b, h.Tags, -1); err != nil {
-			return dst, runtime.Finish(err, "RequestHeader", v)
-		}
-	}
-	return b, nil
+	g := requestHeaders.Get().(*generated.RequestHeader)
+	*g = h.generated()
+	b, err := g.AppendTo(dst, v)
+	*g = generated.RequestHeader{} // keep nothing of h in the pool
+	requestHeaders.Put(g)
+	return b, err
 }
 
 // Decode resets h and decodes it from the start of src at header version v,
@@ -92,31 +81,20 @@ func (h *RequestHeader) AppendTo(dst []byte, v int16) ([]byte, error) {
 // src; without, they are copied (an unchanged client id is kept, so decoding
 // a stream from one client allocates nothing).
 func (h *RequestHeader) Decode(src []byte, v int16, alias bool) (int, error) {
-	if v < 0 || v > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "RequestHeader", v, 0, 2)
-	}
-	var d runtime.Decoder
-	initDecoder(&d, src, alias)
-	p := d.Fixed(0, 8)
-	if p == nil {
-		end := d.FailRun(0, []int{2, 4, 8}, []string{"RequestApiKey", "RequestApiVersion", "CorrelationId"})
-		return d.Finish("RequestHeader", v, end)
-	}
-	h.APIKey = int16(binary.BigEndian.Uint16(p))
-	h.APIVersion = int16(binary.BigEndian.Uint16(p[2:]))
-	h.CorrelationID = int32(binary.BigEndian.Uint32(p[4:]))
-	off := 8
-	if v >= 1 {
-		// Classic in v2 too: only the tag section is flexible.
-		h.ClientID, off = d.NullString(off, runtime.Classic, h.ClientID, "ClientId")
+	g := h.generated()
+	var n int
+	var err error
+	if alias {
+		n, err = g.DecodeAliased(src, v)
 	} else {
-		h.ClientID = runtime.NullString{}
+		n, err = g.Decode(src, v)
 	}
-	h.Tags = h.Tags[:0]
-	if v >= 2 {
-		off = readTags(&d, off, &h.Tags)
+	h.APIKey, h.APIVersion, h.CorrelationID = g.RequestAPIKey, g.RequestAPIVersion, g.CorrelationID
+	h.ClientID, h.Tags = g.ClientID, g.UnknownTags
+	if v < 1 {
+		h.ClientID = runtime.NullString{} // header v0 has none: not its spec default
 	}
-	return d.Finish("RequestHeader", v, off)
+	return n, tagSectionError(err, v >= 2)
 }
 
 // PeekRequestKey returns the api key and version at the start of a request
@@ -129,61 +107,49 @@ func PeekRequestKey(frame []byte) (apiKey, version int16, err error) {
 	return int16(binary.BigEndian.Uint16(frame)), int16(binary.BigEndian.Uint16(frame[2:])), nil
 }
 
-// Size is the encoded length of h at header version v.
+// generated is h as the generated codec's message.
+func (h *ResponseHeader) generated() generated.ResponseHeader {
+	return generated.ResponseHeader{CorrelationID: h.CorrelationID, UnknownTags: h.Tags}
+}
+
+// Size is the encoded length of h at header version v (0 or 1), or -1 at
+// another version.
 func (h *ResponseHeader) Size(v int16) int {
-	if v >= 1 {
-		return 4 + h.Tags.SectionSize()
-	}
-	return 4
+	g := h.generated()
+	return g.Size(v)
 }
 
 // AppendTo appends h at header version v (0 or 1) to dst.
 func (h *ResponseHeader) AppendTo(dst []byte, v int16) ([]byte, error) {
-	if v < 0 || v > 1 {
-		return dst, runtime.UnsupportedVersion("encode", "ResponseHeader", v, 0, 1)
-	}
-	if v < 1 && len(h.Tags) > 0 {
-		return dst, headerError("ResponseHeader", v, "", runtime.ErrTaggedFields)
-	}
-	b := binary.BigEndian.AppendUint32(dst, uint32(h.CorrelationID))
-	if v >= 1 {
-		var err error
-		if b, err = runtime.AppendTagSection(b, h.Tags, -1); err != nil {
-			return dst, runtime.Finish(err, "ResponseHeader", v)
-		}
-	}
-	return b, nil
+	g := responseHeaders.Get().(*generated.ResponseHeader)
+	*g = h.generated()
+	b, err := g.AppendTo(dst, v)
+	*g = generated.ResponseHeader{}
+	responseHeaders.Put(g)
+	return b, err
 }
 
 // Decode resets h and decodes it from the start of src at header version v,
 // returning the bytes read; with alias, tag data points into src.
 func (h *ResponseHeader) Decode(src []byte, v int16, alias bool) (int, error) {
-	if v < 0 || v > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "ResponseHeader", v, 0, 1)
-	}
-	var d runtime.Decoder
-	initDecoder(&d, src, alias)
-	var off int
-	h.CorrelationID, off = d.Int32(0, "CorrelationId")
-	h.Tags = h.Tags[:0]
-	if v >= 1 {
-		off = readTags(&d, off, &h.Tags)
-	}
-	return d.Finish("ResponseHeader", v, off)
-}
-
-// initDecoder prepares d to decode src, aliasing it or not.
-func initDecoder(d *runtime.Decoder, src []byte, alias bool) {
+	g := h.generated()
+	var n int
+	var err error
 	if alias {
-		d.InitAliased(src)
+		n, err = g.DecodeAliased(src, v)
 	} else {
-		d.Init(src)
+		n, err = g.Decode(src, v)
 	}
+	h.CorrelationID, h.Tags = g.CorrelationID, g.UnknownTags
+	return n, tagSectionError(err, v >= 1)
 }
 
-// readTags reads a header's tag section at off into *tags, which the caller
-// has emptied: Kafka defines no header tag, so every tag read is kept as
-// unknown. A failure inside the section is reported under _tagged_fields.
-func readTags(d *runtime.Decoder, off int, tags *runtime.Tags) int {
-	return d.Within(off, d.Tags(off, tags), "_tagged_fields")
+// tagSectionError names the tag section in the path of a decoding error
+// that no field of the header claims: with a tag section (tagged), such an
+// error happened in it, Kafka defining no header tag.
+func tagSectionError(err error, tagged bool) error {
+	if e, ok := err.(*runtime.Error); ok && tagged && e.Field == "" && e.Err != runtime.ErrUnsupportedVersion {
+		e.Field = "_tagged_fields"
+	}
+	return err
 }

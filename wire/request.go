@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // APIVersionsKey is the api key of ApiVersions, the one request Kafka
@@ -259,12 +260,12 @@ func AppendResponseHeader(dst []byte, h *ResponseHeader, resp runtime.APIMessage
 // common with the server (Kafka's ApiVersionsRequest.getErrorResponse).
 func AppendAPIVersionsUnsupported(dst []byte, correlationID int32, supported VersionRange) []byte {
 	b, start := BeginFrame(dst)
-	b = runtime.AppendInt32(b, correlationID)
-	b = runtime.AppendInt16(b, UnsupportedVersion.Code)
-	b = runtime.AppendInt32(b, 1) // ApiKeys: one element
-	b = runtime.AppendInt16(b, supported.APIKey)
-	b = runtime.AppendInt16(b, supported.MinVersion)
-	b = runtime.AppendInt16(b, supported.MaxVersion)
+	b = codec.AppendInt32(b, correlationID)
+	b = codec.AppendInt16(b, UnsupportedVersion.Code)
+	b = codec.AppendInt32(b, 1) // ApiKeys: one element
+	b = codec.AppendInt16(b, supported.APIKey)
+	b = codec.AppendInt16(b, supported.MinVersion)
+	b = codec.AppendInt16(b, supported.MaxVersion)
 	_ = EndFrame(b, start) // 20 bytes always fit
 	return b
 }

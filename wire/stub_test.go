@@ -3,6 +3,7 @@ package wire
 import (
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // apiVersionsStub stands in for a generated ApiVersionsRequest (the main
@@ -82,15 +83,15 @@ func (s *apiVersionsResponseStub) Size(v int16) int {
 }
 
 func (s *apiVersionsResponseStub) AppendTo(dst []byte, v int16) ([]byte, error) {
-	dst = runtime.AppendInt16(dst, s.ErrorCode)
-	dst = runtime.AppendInt32(dst, int32(len(s.Keys)))
+	dst = codec.AppendInt16(dst, s.ErrorCode)
+	dst = codec.AppendInt32(dst, int32(len(s.Keys)))
 	for _, k := range s.Keys {
-		dst = runtime.AppendInt16(dst, k.APIKey)
-		dst = runtime.AppendInt16(dst, k.MinVersion)
-		dst = runtime.AppendInt16(dst, k.MaxVersion)
+		dst = codec.AppendInt16(dst, k.APIKey)
+		dst = codec.AppendInt16(dst, k.MinVersion)
+		dst = codec.AppendInt16(dst, k.MaxVersion)
 	}
 	if v >= 1 {
-		dst = runtime.AppendInt32(dst, s.Throttle)
+		dst = codec.AppendInt32(dst, s.Throttle)
 	}
 	return dst, nil
 }

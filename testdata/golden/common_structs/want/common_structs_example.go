@@ -2,7 +2,10 @@
 
 package common_structs
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // CommonStructsExample is the Kafka data structure CommonStructsExample.
 // Valid versions: 0-1; flexible versions: 1+.
@@ -87,13 +90,13 @@ func (m *CommonStructsExample) AppendTo(dst []byte, version int16) ([]byte, erro
 // slice assigned to m may be overwritten).
 func (m *CommonStructsExample) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "CommonStructsExample", version, 0, 1)
+		return 0, codec.UnsupportedVersion("decode", "CommonStructsExample", version, 0, 1)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = CommonStructsExample{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("CommonStructsExample", version, m.decode(&d, 0, version))
 }
@@ -103,10 +106,10 @@ func (m *CommonStructsExample) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *CommonStructsExample) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "CommonStructsExample", version, 0, 1)
+		return 0, codec.UnsupportedVersion("decode", "CommonStructsExample", version, 0, 1)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("CommonStructsExample", version, m.decode(&d, 0, version))
 }
@@ -120,69 +123,69 @@ func (m *CommonStructsExample) Reset() {
 }
 
 func (m *CommonStructsExample) size(version int16) int {
-	lengths := runtime.Lengths(version == 1)
+	lengths := codec.Lengths(version == 1)
 	n := 0
 	n += m.Primary.size(version)
-	n += runtime.SizeArrayLen(len(m.Backups), lengths)
+	n += codec.SizeArrayLen(len(m.Backups), lengths)
 	for i := range m.Backups {
 		e := &m.Backups[i]
 		n += 2
-		n += runtime.SizeString(len(e.Host), lengths)
+		n += codec.SizeString(len(e.Host), lengths)
 		if version == 1 {
-			n += runtime.SizeTagSection(e.UnknownTags)
+			n += codec.SizeTagSection(e.UnknownTags)
 		}
 	}
 	if version == 1 {
-		n += runtime.SizeArrayLen(len(m.Clusters), lengths)
+		n += codec.SizeArrayLen(len(m.Clusters), lengths)
 		for i := range m.Clusters {
 			n += m.Clusters[i].size(version)
 		}
 	}
 	if version == 1 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version == 1)
+	lengths := codec.Lengths(version == 1)
 	var err error
 	if b, err = m.Primary.appendTo(b, version); err != nil {
-		return b, runtime.Within(err, "Primary")
+		return b, codec.Within(err, "Primary")
 	}
-	b = appendArrayLen(b, len(m.Backups), lengths)
+	b = codec.AppendArrayLenNoInline(b, len(m.Backups), lengths)
 	for i := range m.Backups {
 		e := &m.Backups[i]
 		if len(e.Host) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("Host"), "Backups", i)
+			return b, codec.WithinElem(codec.StringTooLongError("Host"), "Backups", i)
 		}
-		b = runtime.AppendString(b, e.Host, lengths)
-		b = runtime.AppendUint16(b, e.Port)
+		b = codec.AppendString(b, e.Host, lengths)
+		b = codec.AppendUint16(b, e.Port)
 		if len(e.UnknownTags) == 0 && version == 1 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
-			return b, runtime.WithinElem(err, "Backups", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Lengths(version == 1)); err != nil {
+			return b, codec.WithinElem(err, "Backups", i)
 		}
 	}
 	if version == 1 {
-		b = appendArrayLen(b, len(m.Clusters), lengths)
+		b = codec.AppendArrayLenNoInline(b, len(m.Clusters), lengths)
 		for i := range m.Clusters {
 			if b, err = m.Clusters[i].appendTo(b, version); err != nil {
-				return b, runtime.WithinElem(err, "Clusters", i)
+				return b, codec.WithinElem(err, "Clusters", i)
 			}
 		}
 	}
 	if (version != 1) && (len(m.Clusters) != 0) {
-		return b, runtime.NonDefaultError("Clusters", version)
+		return b, codec.NonDefaultError("Clusters", version)
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 1)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version == 1)
+func (m *CommonStructsExample) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version == 1)
 	var n int
 	off = d.Within(off, m.Primary.decode(d, off, version), "Primary")
 	n, off = d.ArrayLen(off, lengths, 3, "Backups")
@@ -220,7 +223,7 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 1 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }
@@ -280,33 +283,33 @@ func (m *CommonStructsExampleEndpoint) isDefault() bool {
 }
 
 func (m *CommonStructsExampleEndpoint) size(version int16) int {
-	lengths := runtime.Lengths(version == 1)
+	lengths := codec.Lengths(version == 1)
 	n := 2
-	n += runtime.SizeString(len(m.Host), lengths)
+	n += codec.SizeString(len(m.Host), lengths)
 	if version == 1 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *CommonStructsExampleEndpoint) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version == 1)
+	lengths := codec.Lengths(version == 1)
 	var err error
 	if len(m.Host) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Host")
+		return b, codec.StringTooLongError("Host")
 	}
-	b = runtime.AppendString(b, m.Host, lengths)
-	b = runtime.AppendUint16(b, m.Port)
+	b = codec.AppendString(b, m.Host, lengths)
+	b = codec.AppendUint16(b, m.Port)
 	if len(m.UnknownTags) == 0 && version == 1 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 1)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *CommonStructsExampleEndpoint) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version == 1)
+func (m *CommonStructsExampleEndpoint) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version == 1)
 	m.Host, off = d.String(off, lengths, m.Host, "Host")
 	m.Port, off = d.Uint16(off, "Port")
 	m.UnknownTags = m.UnknownTags[:0]
@@ -350,31 +353,31 @@ func (m *CommonStructsExampleCluster) Reset() {
 
 func (m *CommonStructsExampleCluster) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.ClusterID), runtime.Compact)
+	n += codec.SizeString(len(m.ClusterID), codec.Compact)
 	n += m.Controller.size(version)
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *CommonStructsExampleCluster) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.ClusterID) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("ClusterId")
+		return b, codec.StringTooLongError("ClusterId")
 	}
-	b = runtime.AppendString(b, m.ClusterID, runtime.Compact)
+	b = codec.AppendString(b, m.ClusterID, codec.Compact)
 	if b, err = m.Controller.appendTo(b, version); err != nil {
-		return b, runtime.Within(err, "Controller")
+		return b, codec.Within(err, "Controller")
 	}
 	if len(m.UnknownTags) == 0 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *CommonStructsExampleCluster) decode(d *runtime.Decoder, off int, version int16) int {
-	m.ClusterID, off = d.String(off, runtime.Compact, m.ClusterID, "ClusterId")
+func (m *CommonStructsExampleCluster) decode(d *codec.Decoder, off int, version int16) int {
+	m.ClusterID, off = d.String(off, codec.Compact, m.ClusterID, "ClusterId")
 	off = d.Within(off, m.Controller.decode(d, off, version), "Controller")
 	m.UnknownTags = m.UnknownTags[:0]
 	off = d.Tags(off, &m.UnknownTags)

@@ -5,6 +5,7 @@ package entities
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // EntitiesExample is the Kafka data structure EntitiesExample.
@@ -118,13 +119,13 @@ func (m *EntitiesExample) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *EntitiesExample) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "EntitiesExample", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "EntitiesExample", version, 0, 3)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = EntitiesExample{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("EntitiesExample", version, m.decode(&d, 0, version))
 }
@@ -134,10 +135,10 @@ func (m *EntitiesExample) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *EntitiesExample) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "EntitiesExample", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "EntitiesExample", version, 0, 3)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("EntitiesExample", version, m.decode(&d, 0, version))
 }
@@ -161,23 +162,23 @@ func (m *EntitiesExample) Reset() {
 }
 
 func (m *EntitiesExample) size(version int16) int {
-	lengths := runtime.Lengths(version >= 2)
+	lengths := codec.Lengths(version >= 2)
 	n := 8
 	if version >= 1 {
-		n += runtime.SizeNullString(m.TransactionalID, lengths)
+		n += codec.SizeNullString(m.TransactionalID, lengths)
 	}
 	if version <= 2 {
-		n += runtime.SizeString(len(m.GroupID), lengths)
+		n += codec.SizeString(len(m.GroupID), lengths)
 	}
 	if version <= 2 {
-		n += runtime.SizeString(len(m.OwnerGroup), lengths)
+		n += codec.SizeString(len(m.OwnerGroup), lengths)
 	}
-	n += runtime.SizeArrayLen(len(m.TopicNames), lengths)
+	n += codec.SizeArrayLen(len(m.TopicNames), lengths)
 	for _, e := range m.TopicNames {
-		n += runtime.SizeString(len(e), lengths)
+		n += codec.SizeString(len(e), lengths)
 	}
-	n += runtime.SizeString(len(m.Note), lengths)
-	n += runtime.SizeArrayLen(len(m.Topics), lengths)
+	n += codec.SizeString(len(m.Note), lengths)
+	n += codec.SizeArrayLen(len(m.Topics), lengths)
 	for i := range m.Topics {
 		n += m.Topics[i].size(version)
 	}
@@ -187,26 +188,26 @@ func (m *EntitiesExample) size(version int16) int {
 			n += m.Coordinator.size(version)
 		}
 	}
-	n += runtime.SizeArrayLen(len(m.Brokers), lengths)
+	n += codec.SizeArrayLen(len(m.Brokers), lengths)
 	for i := range m.Brokers {
 		e := &m.Brokers[i]
 		n += 8
-		n += runtime.SizeString(len(e.Host), lengths)
-		n += runtime.SizeNullString(e.Rack, lengths)
+		n += codec.SizeString(len(e.Host), lengths)
+		n += codec.SizeNullString(e.Rack, lengths)
 		if version >= 2 {
-			n += runtime.SizeTagSection(e.UnknownTags)
+			n += codec.SizeTagSection(e.UnknownTags)
 		}
 	}
-	n += runtime.SizeArrayLen(len(m.Listeners), lengths)
+	n += codec.SizeArrayLen(len(m.Listeners), lengths)
 	for i := range m.Listeners {
 		e := &m.Listeners[i]
 		n += 4
-		n += runtime.SizeString(len(e.Host), lengths)
+		n += codec.SizeString(len(e.Host), lengths)
 		if version >= 1 {
 			n += 4
 		}
 		if version >= 2 {
-			n += runtime.SizeTagSection(e.UnknownTags)
+			n += codec.SizeTagSection(e.UnknownTags)
 		}
 	}
 	if version >= 2 {
@@ -215,58 +216,58 @@ func (m *EntitiesExample) size(version int16) int {
 			if m.OwnerGroup != "" {
 				numTags++
 				sz := 0
-				sz += runtime.SizeString(len(m.OwnerGroup), runtime.Compact)
-				n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+				sz += codec.SizeString(len(m.OwnerGroup), codec.Compact)
+				n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 			}
 		}
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		n += codec.SizeUvarint(uint64(numTags)) + codec.TagsSize(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version >= 2)
+	lengths := codec.Lengths(version >= 2)
 	var err error
 	if version >= 1 {
 		if m.TransactionalID.Valid && len(m.TransactionalID.Value) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("TransactionalId")
+			return b, codec.StringTooLongError("TransactionalId")
 		}
-		b = runtime.AppendNullString(b, m.TransactionalID, lengths)
+		b = codec.AppendNullString(b, m.TransactionalID, lengths)
 	}
 	if (version < 1) && (!m.TransactionalID.Valid || m.TransactionalID.Value != "") {
-		return b, runtime.NonDefaultError("TransactionalId", version)
+		return b, codec.NonDefaultError("TransactionalId", version)
 	}
-	b = appendInt64(b, m.ProducerID)
+	b = codec.AppendInt64NoInline(b, m.ProducerID)
 	if version <= 2 {
 		if len(m.GroupID) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("GroupId")
+			return b, codec.StringTooLongError("GroupId")
 		}
-		b = appendString(b, m.GroupID, lengths)
+		b = codec.AppendStringNoInline(b, m.GroupID, lengths)
 	}
 	if (version > 2) && (m.GroupID != "") {
-		return b, runtime.NonDefaultError("GroupId", version)
+		return b, codec.NonDefaultError("GroupId", version)
 	}
 	if version <= 2 {
 		if len(m.OwnerGroup) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("OwnerGroup")
+			return b, codec.StringTooLongError("OwnerGroup")
 		}
-		b = appendString(b, m.OwnerGroup, lengths)
+		b = codec.AppendStringNoInline(b, m.OwnerGroup, lengths)
 	}
-	b = appendArrayLen(b, len(m.TopicNames), lengths)
+	b = codec.AppendArrayLenNoInline(b, len(m.TopicNames), lengths)
 	for _, e := range m.TopicNames {
 		if len(e) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("TopicNames")
+			return b, codec.StringTooLongError("TopicNames")
 		}
-		b = runtime.AppendString(b, e, lengths)
+		b = codec.AppendString(b, e, lengths)
 	}
 	if len(m.Note) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Note")
+		return b, codec.StringTooLongError("Note")
 	}
-	b = appendString(b, m.Note, lengths)
-	b = appendArrayLen(b, len(m.Topics), lengths)
+	b = codec.AppendStringNoInline(b, m.Note, lengths)
+	b = codec.AppendArrayLenNoInline(b, len(m.Topics), lengths)
 	for i := range m.Topics {
 		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, runtime.WithinElem(err, "Topics", i)
+			return b, codec.WithinElem(err, "Topics", i)
 		}
 	}
 	if version >= 1 {
@@ -275,55 +276,55 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 		} else {
 			b = append(b, 1)
 			if b, err = m.Coordinator.appendTo(b, version); err != nil {
-				return b, runtime.Within(err, "Coordinator")
+				return b, codec.Within(err, "Coordinator")
 			}
 		}
 	}
 	if (version < 1) && (m.Coordinator != nil) {
-		return b, runtime.NonDefaultError("Coordinator", version)
+		return b, codec.NonDefaultError("Coordinator", version)
 	}
-	b = appendArrayLen(b, len(m.Brokers), lengths)
+	b = codec.AppendArrayLenNoInline(b, len(m.Brokers), lengths)
 	for i := range m.Brokers {
 		e := &m.Brokers[i]
-		b = runtime.AppendInt32(b, e.BrokerID)
+		b = codec.AppendInt32(b, e.BrokerID)
 		if len(e.Host) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("Host"), "Brokers", i)
+			return b, codec.WithinElem(codec.StringTooLongError("Host"), "Brokers", i)
 		}
-		b = runtime.AppendString(b, e.Host, lengths)
-		b = runtime.AppendInt32(b, e.Port)
+		b = codec.AppendString(b, e.Host, lengths)
+		b = codec.AppendInt32(b, e.Port)
 		if e.Rack.Valid && len(e.Rack.Value) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("Rack"), "Brokers", i)
+			return b, codec.WithinElem(codec.StringTooLongError("Rack"), "Brokers", i)
 		}
-		b = runtime.AppendNullString(b, e.Rack, lengths)
+		b = codec.AppendNullString(b, e.Rack, lengths)
 		if len(e.UnknownTags) == 0 && version >= 2 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Lengths(version >= 2)); err != nil {
-			return b, runtime.WithinElem(err, "Brokers", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Lengths(version >= 2)); err != nil {
+			return b, codec.WithinElem(err, "Brokers", i)
 		}
 	}
-	b = appendArrayLen(b, len(m.Listeners), lengths)
+	b = codec.AppendArrayLenNoInline(b, len(m.Listeners), lengths)
 	for i := range m.Listeners {
 		e := &m.Listeners[i]
-		b = runtime.AppendInt32(b, e.NodeID)
+		b = codec.AppendInt32(b, e.NodeID)
 		if len(e.Host) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("Host"), "Listeners", i)
+			return b, codec.WithinElem(codec.StringTooLongError("Host"), "Listeners", i)
 		}
-		b = runtime.AppendString(b, e.Host, lengths)
+		b = codec.AppendString(b, e.Host, lengths)
 		if version >= 1 {
-			b = runtime.AppendInt32(b, e.Port)
+			b = codec.AppendInt32(b, e.Port)
 		}
 		if (version < 1) && (e.Port != 0) {
-			return b, runtime.WithinElem(runtime.NonDefaultError("Port", version), "Listeners", i)
+			return b, codec.WithinElem(codec.NonDefaultError("Port", version), "Listeners", i)
 		}
 		if len(e.UnknownTags) == 0 && version >= 2 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Lengths(version >= 2)); err != nil {
-			return b, runtime.WithinElem(err, "Listeners", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Lengths(version >= 2)); err != nil {
+			return b, codec.WithinElem(err, "Listeners", i)
 		}
 	}
 	if version >= 2 {
 		if len(m.UnknownTags) > 0 {
-			if err := m.UnknownTags.Check(0); err != nil {
+			if err := codec.CheckTags(m.UnknownTags, 0); err != nil {
 				return b, err
 			}
 		}
@@ -332,26 +333,26 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 		if hasTag0 {
 			numTags++
 		}
-		b = appendUvarint(b, uint32(numTags))
+		b = codec.AppendUvarintNoInline(b, uint64(numTags))
 		if hasTag0 {
-			b = appendUvarint(b, 0)
+			b = codec.AppendUvarintNoInline(b, 0)
 			sz := 0
-			sz += runtime.SizeString(len(m.OwnerGroup), runtime.Compact)
-			b = appendUvarint(b, uint32(sz))
+			sz += codec.SizeString(len(m.OwnerGroup), codec.Compact)
+			b = codec.AppendUvarintNoInline(b, uint64(sz))
 			if len(m.OwnerGroup) > runtime.MaxStringLen {
-				return b, runtime.StringTooLongError("OwnerGroup")
+				return b, codec.StringTooLongError("OwnerGroup")
 			}
-			b = appendString(b, m.OwnerGroup, runtime.Compact)
+			b = codec.AppendStringNoInline(b, m.OwnerGroup, codec.Compact)
 		}
-		b = runtime.AppendTags(b, m.UnknownTags)
+		b = codec.AppendTags(b, m.UnknownTags)
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+		return b, codec.TaggedFieldsError()
 	}
 	return b, nil
 }
 
-func (m *EntitiesExample) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version >= 2)
+func (m *EntitiesExample) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version >= 2)
 	var n int
 	var present bool
 	if version >= 1 {
@@ -362,7 +363,7 @@ func (m *EntitiesExample) decode(d *runtime.Decoder, off int, version int16) int
 			Value: "",
 		}
 	}
-	m.ProducerID, off = readInt64(d, off, "ProducerId")
+	m.ProducerID, off = codec.ReadInt64NoInline(d, off, "ProducerId")
 	if version <= 2 {
 		m.GroupID, off = d.String(off, lengths, m.GroupID, "GroupId")
 	} else {
@@ -372,7 +373,7 @@ func (m *EntitiesExample) decode(d *runtime.Decoder, off int, version int16) int
 		m.OwnerGroup, off = d.String(off, lengths, m.OwnerGroup, "OwnerGroup")
 	}
 	n, off = d.ArrayLen(off, lengths, 1, "TopicNames")
-	m.TopicNames = growStrings(m.TopicNames, n)
+	m.TopicNames = codec.GrowStringsNoInline(m.TopicNames, n)
 	for i := range m.TopicNames {
 		m.TopicNames[i], off = d.String(off, lengths, m.TopicNames[i], "TopicNames")
 	}
@@ -456,7 +457,7 @@ func (m *EntitiesExample) decode(d *runtime.Decoder, off int, version int16) int
 		switch tag {
 		case 0:
 			if version == 3 {
-				m.OwnerGroup, off = d.String(off, runtime.Compact, m.OwnerGroup, "OwnerGroup")
+				m.OwnerGroup, off = d.String(off, codec.Compact, m.OwnerGroup, "OwnerGroup")
 				seen |= uint64(0x1)
 			} else {
 				off = d.InvalidTag(off, tag, version, "OwnerGroup")
@@ -592,39 +593,39 @@ func (m *EntitiesExampleEndpoint) isDefault() bool {
 }
 
 func (m *EntitiesExampleEndpoint) size(version int16) int {
-	lengths := runtime.Lengths(version >= 2)
+	lengths := codec.Lengths(version >= 2)
 	n := 8
-	n += runtime.SizeString(len(m.Host), lengths)
-	n += runtime.SizeNullString(m.Rack, lengths)
+	n += codec.SizeString(len(m.Host), lengths)
+	n += codec.SizeNullString(m.Rack, lengths)
 	if version >= 2 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *EntitiesExampleEndpoint) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version >= 2)
+	lengths := codec.Lengths(version >= 2)
 	var err error
-	b = runtime.AppendInt32(b, m.BrokerID)
+	b = codec.AppendInt32(b, m.BrokerID)
 	if len(m.Host) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Host")
+		return b, codec.StringTooLongError("Host")
 	}
-	b = runtime.AppendString(b, m.Host, lengths)
-	b = runtime.AppendInt32(b, m.Port)
+	b = codec.AppendString(b, m.Host, lengths)
+	b = codec.AppendInt32(b, m.Port)
 	if m.Rack.Valid && len(m.Rack.Value) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Rack")
+		return b, codec.StringTooLongError("Rack")
 	}
-	b = runtime.AppendNullString(b, m.Rack, lengths)
+	b = codec.AppendNullString(b, m.Rack, lengths)
 	if len(m.UnknownTags) == 0 && version >= 2 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 2)); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version >= 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *EntitiesExampleEndpoint) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version >= 2)
+func (m *EntitiesExampleEndpoint) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version >= 2)
 	m.BrokerID, off = d.Int32(off, "BrokerId")
 	m.Host, off = d.String(off, lengths, m.Host, "Host")
 	m.Port, off = d.Int32(off, "Port")
@@ -680,66 +681,66 @@ func (m *EntitiesExampleTopic) Reset() {
 }
 
 func (m *EntitiesExampleTopic) size(version int16) int {
-	lengths := runtime.Lengths(version >= 2)
+	lengths := codec.Lengths(version >= 2)
 	n := 0
-	n += runtime.SizeString(len(m.Name), lengths)
-	n += runtime.SizeArrayLen(len(m.Partitions), lengths)
+	n += codec.SizeString(len(m.Name), lengths)
+	n += codec.SizeArrayLen(len(m.Partitions), lengths)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
 		n += 8
 		if version >= 2 {
-			n += runtime.SizeArrayLen(len(e.Replicas), lengths) + len(e.Replicas)*4
+			n += codec.SizeArrayLen(len(e.Replicas), lengths) + len(e.Replicas)*4
 		}
 		if version >= 2 {
-			n += runtime.SizeTagSection(e.UnknownTags)
+			n += codec.SizeTagSection(e.UnknownTags)
 		}
 	}
 	if version >= 2 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *EntitiesExampleTopic) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version >= 2)
+	lengths := codec.Lengths(version >= 2)
 	var p []byte
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Name")
+		return b, codec.StringTooLongError("Name")
 	}
-	b = runtime.AppendString(b, m.Name, lengths)
-	b = runtime.AppendArrayLen(b, len(m.Partitions), lengths)
+	b = codec.AppendString(b, m.Name, lengths)
+	b = codec.AppendArrayLen(b, len(m.Partitions), lengths)
 	for i := range m.Partitions {
 		e := &m.Partitions[i]
-		b, p = runtime.Extend(b, 8)
+		b, p = codec.Extend(b, 8)
 		_ = p[7]
 		binary.BigEndian.PutUint32(p[0:], uint32(e.Index))
 		binary.BigEndian.PutUint32(p[4:], uint32(e.Leader))
 		if version >= 2 {
-			b = runtime.AppendArrayLen(b, len(e.Replicas), lengths)
+			b = codec.AppendArrayLen(b, len(e.Replicas), lengths)
 			for _, e := range e.Replicas {
-				b = runtime.AppendInt32(b, e)
+				b = codec.AppendInt32(b, e)
 			}
 		}
 		if (version < 2) && (len(e.Replicas) != 0) {
-			return b, runtime.WithinElem(runtime.NonDefaultError("Replicas", version), "Partitions", i)
+			return b, codec.WithinElem(codec.NonDefaultError("Replicas", version), "Partitions", i)
 		}
 		if len(e.UnknownTags) == 0 && version >= 2 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Lengths(version >= 2)); err != nil {
-			return b, runtime.WithinElem(err, "Partitions", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Lengths(version >= 2)); err != nil {
+			return b, codec.WithinElem(err, "Partitions", i)
 		}
 	}
 	if len(m.UnknownTags) == 0 && version >= 2 {
 		b = append(b, 0)
-	} else if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 2)); err != nil {
+	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version >= 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *EntitiesExampleTopic) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version >= 2)
+func (m *EntitiesExampleTopic) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version >= 2)
 	var n int
 	m.Name, off = d.String(off, lengths, m.Name, "Name")
 	if n, off = d.SmallArrayLen(off, lengths, 8); n < 0 {
@@ -763,7 +764,7 @@ func (m *EntitiesExampleTopic) decode(d *runtime.Decoder, off int, version int16
 			if n, off = d.SmallArrayLen(off, lengths, 4); n < 0 {
 				n, off = d.ArrayLen(off, lengths, 4, "Replicas")
 			}
-			e.Replicas = runtime.Grow(e.Replicas, n)
+			e.Replicas = codec.Grow(e.Replicas, n)
 			for j := range e.Replicas {
 				e.Replicas[j], off = d.Int32(off, "Replicas")
 			}

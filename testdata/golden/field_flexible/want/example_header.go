@@ -5,6 +5,7 @@ package field_flexible
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // ExampleHeader is the ExampleHeader header.
@@ -94,13 +95,13 @@ func (m *ExampleHeader) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *ExampleHeader) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ExampleHeader", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "ExampleHeader", version, 0, 3)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = ExampleHeader{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("ExampleHeader", version, m.decode(&d, 0, version))
 }
@@ -110,10 +111,10 @@ func (m *ExampleHeader) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *ExampleHeader) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ExampleHeader", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "ExampleHeader", version, 0, 3)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("ExampleHeader", version, m.decode(&d, 0, version))
 }
@@ -133,13 +134,13 @@ func (m *ExampleHeader) Reset() {
 func (m *ExampleHeader) size(version int16) int {
 	n := 6
 	if version >= 1 {
-		n += runtime.SizeNullString(m.ClientID, runtime.Classic)
+		n += codec.SizeNullString(m.ClientID, codec.Classic)
 	}
 	if version >= 2 {
-		n += runtime.SizeBytes(len(m.Token), runtime.Lengths(version == 3))
+		n += codec.SizeBytes(len(m.Token), codec.Lengths(version == 3))
 	}
 	if version >= 2 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
@@ -147,29 +148,29 @@ func (m *ExampleHeader) size(version int16) int {
 func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = extend(b, 6)
+	b, p = codec.ExtendNoInline(b, 6)
 	_ = p[5]
 	binary.BigEndian.PutUint16(p[0:], uint16(m.RequestAPIKey))
 	binary.BigEndian.PutUint32(p[2:], uint32(m.CorrelationID))
 	if version >= 1 {
 		if m.ClientID.Valid && len(m.ClientID.Value) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("ClientId")
+			return b, codec.StringTooLongError("ClientId")
 		}
-		b = runtime.AppendNullString(b, m.ClientID, runtime.Classic)
+		b = codec.AppendNullString(b, m.ClientID, codec.Classic)
 	}
 	if version >= 2 {
-		b = runtime.AppendBytes(b, m.Token, runtime.Lengths(version == 3))
+		b = codec.AppendBytes(b, m.Token, codec.Lengths(version == 3))
 	}
 	if (version < 2) && (len(m.Token) != 0) {
-		return b, runtime.NonDefaultError("Token", version)
+		return b, codec.NonDefaultError("Token", version)
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 2)); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version >= 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *ExampleHeader) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *ExampleHeader) decode(d *codec.Decoder, off int, version int16) int {
 	if p := d.Fixed(off, 6); p != nil {
 		_ = p[5]
 		m.RequestAPIKey = int16(binary.BigEndian.Uint16(p[0:]))
@@ -179,7 +180,7 @@ func (m *ExampleHeader) decode(d *runtime.Decoder, off int, version int16) int {
 		off = d.FailFixed(off, "RequestApiKey:2 CorrelationId:4")
 	}
 	if version >= 1 {
-		m.ClientID, off = d.NullString(off, runtime.Classic, m.ClientID, "ClientId")
+		m.ClientID, off = d.NullString(off, codec.Classic, m.ClientID, "ClientId")
 	} else {
 		m.ClientID = runtime.NullString{
 			Valid: true,
@@ -187,13 +188,13 @@ func (m *ExampleHeader) decode(d *runtime.Decoder, off int, version int16) int {
 		}
 	}
 	if version >= 2 {
-		m.Token, off = d.Bytes(off, runtime.Lengths(version == 3), m.Token, "Token")
+		m.Token, off = d.Bytes(off, codec.Lengths(version == 3), m.Token, "Token")
 	} else {
 		m.Token = m.Token[:0]
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version >= 2 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -2,7 +2,10 @@
 
 package header_versions
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // APIVersionsRequest is the Kafka ApiVersionsRequest request (API key 18).
 // Valid versions: 0-3; flexible versions: 3+.
@@ -92,13 +95,13 @@ func (m *APIVersionsRequest) AppendTo(dst []byte, version int16) ([]byte, error)
 // slice assigned to m may be overwritten).
 func (m *APIVersionsRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ApiVersionsRequest", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "ApiVersionsRequest", version, 0, 3)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = APIVersionsRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("ApiVersionsRequest", version, m.decode(&d, 0, version))
 }
@@ -108,10 +111,10 @@ func (m *APIVersionsRequest) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *APIVersionsRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ApiVersionsRequest", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "ApiVersionsRequest", version, 0, 3)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("ApiVersionsRequest", version, m.decode(&d, 0, version))
 }
@@ -123,34 +126,34 @@ func (m *APIVersionsRequest) Reset() {
 }
 
 func (m *APIVersionsRequest) size(version int16) int {
-	lengths := runtime.Lengths(version == 3)
+	lengths := codec.Lengths(version == 3)
 	n := 0
 	if version == 3 {
-		n += runtime.SizeString(len(m.ClientSoftwareName), lengths)
+		n += codec.SizeString(len(m.ClientSoftwareName), lengths)
 	}
 	if version == 3 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *APIVersionsRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version == 3)
+	lengths := codec.Lengths(version == 3)
 	var err error
 	if version == 3 {
 		if len(m.ClientSoftwareName) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("ClientSoftwareName")
+			return b, codec.StringTooLongError("ClientSoftwareName")
 		}
-		b = appendString(b, m.ClientSoftwareName, lengths)
+		b = codec.AppendStringNoInline(b, m.ClientSoftwareName, lengths)
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 3)); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 3)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *APIVersionsRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version == 3)
+func (m *APIVersionsRequest) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version == 3)
 	if version == 3 {
 		m.ClientSoftwareName, off = d.String(off, lengths, m.ClientSoftwareName, "ClientSoftwareName")
 	} else {
@@ -158,7 +161,7 @@ func (m *APIVersionsRequest) decode(d *runtime.Decoder, off int, version int16) 
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 3 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -2,7 +2,10 @@
 
 package header_versions
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // APIVersionsResponse is the Kafka ApiVersionsResponse response (API key 18).
 // Valid versions: 0-3; flexible versions: 3+.
@@ -89,13 +92,13 @@ func (m *APIVersionsResponse) AppendTo(dst []byte, version int16) ([]byte, error
 // slice assigned to m may be overwritten).
 func (m *APIVersionsResponse) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ApiVersionsResponse", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "ApiVersionsResponse", version, 0, 3)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = APIVersionsResponse{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("ApiVersionsResponse", version, m.decode(&d, 0, version))
 }
@@ -105,10 +108,10 @@ func (m *APIVersionsResponse) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *APIVersionsResponse) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ApiVersionsResponse", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "ApiVersionsResponse", version, 0, 3)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("ApiVersionsResponse", version, m.decode(&d, 0, version))
 }
@@ -122,25 +125,25 @@ func (m *APIVersionsResponse) Reset() {
 func (m *APIVersionsResponse) size(version int16) int {
 	n := 2
 	if version == 3 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *APIVersionsResponse) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = appendInt16(b, m.ErrorCode)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 3)); err != nil {
+	b = codec.AppendInt16NoInline(b, m.ErrorCode)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 3)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *APIVersionsResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
+func (m *APIVersionsResponse) decode(d *codec.Decoder, off int, version int16) int {
+	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 3 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -2,7 +2,10 @@
 
 package header_versions
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // ControlledShutdownRequest is the Kafka ControlledShutdownRequest request (API key 7).
 // Valid versions: 0-3; flexible versions: 3+.
@@ -95,13 +98,13 @@ func (m *ControlledShutdownRequest) AppendTo(dst []byte, version int16) ([]byte,
 // slice assigned to m may be overwritten).
 func (m *ControlledShutdownRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ControlledShutdownRequest", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "ControlledShutdownRequest", version, 0, 3)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = ControlledShutdownRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("ControlledShutdownRequest", version, m.decode(&d, 0, version))
 }
@@ -111,10 +114,10 @@ func (m *ControlledShutdownRequest) Decode(src []byte, version int16) (int, erro
 // have grown to fit.
 func (m *ControlledShutdownRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "ControlledShutdownRequest", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "ControlledShutdownRequest", version, 0, 3)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("ControlledShutdownRequest", version, m.decode(&d, 0, version))
 }
@@ -128,25 +131,25 @@ func (m *ControlledShutdownRequest) Reset() {
 func (m *ControlledShutdownRequest) size(version int16) int {
 	n := 4
 	if version == 3 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *ControlledShutdownRequest) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = appendInt32(b, m.BrokerID)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 3)); err != nil {
+	b = codec.AppendInt32NoInline(b, m.BrokerID)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 3)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *ControlledShutdownRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	m.BrokerID, off = readInt32(d, off, "BrokerId")
+func (m *ControlledShutdownRequest) decode(d *codec.Decoder, off int, version int16) int {
+	m.BrokerID, off = codec.ReadInt32NoInline(d, off, "BrokerId")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 3 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -5,6 +5,7 @@ package hex_default
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // HexDefaults is the Kafka data structure HexDefaults.
@@ -106,13 +107,13 @@ func (m *HexDefaults) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *HexDefaults) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "HexDefaults", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "HexDefaults", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = HexDefaults{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("HexDefaults", version, m.decode(&d, 0, version))
 }
@@ -122,10 +123,10 @@ func (m *HexDefaults) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *HexDefaults) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "HexDefaults", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "HexDefaults", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("HexDefaults", version, m.decode(&d, 0, version))
 }
@@ -149,7 +150,7 @@ func (m *HexDefaults) size(version int16) int {
 
 func (m *HexDefaults) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b, p = extend(b, 33)
+	b, p = codec.ExtendNoInline(b, 33)
 	_ = p[32]
 	p[0] = byte(m.MaxInt8)
 	binary.BigEndian.PutUint16(p[1:], uint16(m.MaxInt16))
@@ -162,7 +163,7 @@ func (m *HexDefaults) appendTo(b []byte, version int16) ([]byte, error) {
 	return b, nil
 }
 
-func (m *HexDefaults) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *HexDefaults) decode(d *codec.Decoder, off int, version int16) int {
 	if p := d.Fixed(off, 33); p != nil {
 		_ = p[32]
 		m.MaxInt8 = int8(p[0])

@@ -2,7 +2,10 @@
 
 package ignorable
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // IgnorableExample is the Kafka data structure IgnorableExample.
 // Valid versions: 0-2; flexible versions: none.
@@ -95,13 +98,13 @@ func (m *IgnorableExample) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *IgnorableExample) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "IgnorableExample", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "IgnorableExample", version, 0, 2)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = IgnorableExample{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("IgnorableExample", version, m.decode(&d, 0, version))
 }
@@ -111,10 +114,10 @@ func (m *IgnorableExample) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *IgnorableExample) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "IgnorableExample", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "IgnorableExample", version, 0, 2)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("IgnorableExample", version, m.decode(&d, 0, version))
 }
@@ -132,7 +135,7 @@ func (m *IgnorableExample) Reset() {
 func (m *IgnorableExample) size(version int16) int {
 	n := 4
 	if version >= 1 {
-		n += runtime.SizeString(len(m.Hint), runtime.Classic)
+		n += codec.SizeString(len(m.Hint), codec.Classic)
 	}
 	if version >= 1 {
 		n += 8
@@ -141,9 +144,9 @@ func (m *IgnorableExample) size(version int16) int {
 		n += 4
 	}
 	if version <= 1 {
-		n += runtime.SizeArrayLen(len(m.Legacy), runtime.Classic)
+		n += codec.SizeArrayLen(len(m.Legacy), codec.Classic)
 		for _, e := range m.Legacy {
-			n += runtime.SizeString(len(e), runtime.Classic)
+			n += codec.SizeString(len(e), codec.Classic)
 		}
 	}
 	if version == 2 {
@@ -154,68 +157,68 @@ func (m *IgnorableExample) size(version int16) int {
 
 func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = appendInt32(b, m.Always)
+	b = codec.AppendInt32NoInline(b, m.Always)
 	if version >= 1 {
 		if len(m.Hint) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("Hint")
+			return b, codec.StringTooLongError("Hint")
 		}
-		b = appendString(b, m.Hint, runtime.Classic)
+		b = codec.AppendStringNoInline(b, m.Hint, codec.Classic)
 	}
 	if version >= 1 {
-		b = appendInt64(b, m.Required)
+		b = codec.AppendInt64NoInline(b, m.Required)
 	}
 	if (version < 1) && (m.Required != 0) {
-		return b, runtime.NonDefaultError("Required", version)
+		return b, codec.NonDefaultError("Required", version)
 	}
 	if version == 2 {
-		b = appendInt32(b, m.Timeout)
+		b = codec.AppendInt32NoInline(b, m.Timeout)
 	}
 	if (version != 2) && (m.Timeout != 30000) {
-		return b, runtime.NonDefaultError("Timeout", version)
+		return b, codec.NonDefaultError("Timeout", version)
 	}
 	if version <= 1 {
-		b = appendArrayLen(b, len(m.Legacy), runtime.Classic)
+		b = codec.AppendArrayLenNoInline(b, len(m.Legacy), codec.Classic)
 		for _, e := range m.Legacy {
 			if len(e) > runtime.MaxStringLen {
-				return b, runtime.StringTooLongError("Legacy")
+				return b, codec.StringTooLongError("Legacy")
 			}
-			b = runtime.AppendString(b, e, runtime.Classic)
+			b = codec.AppendString(b, e, codec.Classic)
 		}
 	}
 	if version == 2 {
 		if b, err = m.Flags.appendTo(b, version); err != nil {
-			return b, runtime.Within(err, "Flags")
+			return b, codec.Within(err, "Flags")
 		}
 	}
 	if (version != 2) && (!m.Flags.isDefault()) {
-		return b, runtime.NonDefaultError("Flags", version)
+		return b, codec.NonDefaultError("Flags", version)
 	}
 	return b, nil
 }
 
-func (m *IgnorableExample) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *IgnorableExample) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	m.Always, off = readInt32(d, off, "Always")
+	m.Always, off = codec.ReadInt32NoInline(d, off, "Always")
 	if version >= 1 {
-		m.Hint, off = d.String(off, runtime.Classic, m.Hint, "Hint")
+		m.Hint, off = d.String(off, codec.Classic, m.Hint, "Hint")
 	} else {
 		m.Hint = ""
 	}
 	if version >= 1 {
-		m.Required, off = readInt64(d, off, "Required")
+		m.Required, off = codec.ReadInt64NoInline(d, off, "Required")
 	} else {
 		m.Required = 0
 	}
 	if version == 2 {
-		m.Timeout, off = readInt32(d, off, "Timeout")
+		m.Timeout, off = codec.ReadInt32NoInline(d, off, "Timeout")
 	} else {
 		m.Timeout = 30000
 	}
 	if version <= 1 {
-		n, off = d.ArrayLen(off, runtime.Classic, 1, "Legacy")
-		m.Legacy = growStrings(m.Legacy, n)
+		n, off = d.ArrayLen(off, codec.Classic, 1, "Legacy")
+		m.Legacy = codec.GrowStringsNoInline(m.Legacy, n)
 		for i := range m.Legacy {
-			m.Legacy[i], off = d.String(off, runtime.Classic, m.Legacy[i], "Legacy")
+			m.Legacy[i], off = d.String(off, codec.Classic, m.Legacy[i], "Legacy")
 		}
 	} else {
 		m.Legacy = m.Legacy[:0]
@@ -275,11 +278,11 @@ func (m *IgnorableExampleFlags) size(version int16) int {
 }
 
 func (m *IgnorableExampleFlags) appendTo(b []byte, version int16) ([]byte, error) {
-	b = appendBool(b, m.Verbose)
+	b = codec.AppendBoolNoInline(b, m.Verbose)
 	return b, nil
 }
 
-func (m *IgnorableExampleFlags) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Verbose, off = readBool(d, off, "Verbose")
+func (m *IgnorableExampleFlags) decode(d *codec.Decoder, off int, version int16) int {
+	m.Verbose, off = codec.ReadBoolNoInline(d, off, "Verbose")
 	return off
 }

@@ -8,7 +8,10 @@ VisitEndpoints), and registries by spec name and API key.
 */
 package ignorable
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // SpecNames lists the spec names of this package, sorted.
 func SpecNames() []string {
@@ -40,7 +43,7 @@ type message interface {
 // generated.
 func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error) {
 	if version < lo || version > hi {
-		return dst, runtime.UnsupportedVersion("encode", m.SpecName(), version, lo, hi)
+		return dst, codec.UnsupportedVersion("encode", m.SpecName(), version, lo, hi)
 	}
 	b := dst
 	if cap(b) == len(b) {
@@ -49,7 +52,7 @@ func appendMessage(m message, dst []byte, version, lo, hi int16) ([]byte, error)
 	}
 	b, err := m.appendTo(b, version)
 	if err != nil {
-		return dst, runtime.Finish(err, m.SpecName(), version)
+		return dst, codec.Finish(err, m.SpecName(), version)
 	}
 	return b, nil
 }
@@ -61,52 +64,4 @@ var _ = [...]interface {
 	runtime.Endpoints
 }{
 	(*IgnorableExample)(nil),
-}
-
-// The functions below wrap runtime functions for code that runs once per
-// message: a call there compiles to a fraction of an inlined copy.
-
-//go:noinline
-func appendArrayLen(b []byte, n int, l runtime.Lengths) []byte {
-	return runtime.AppendArrayLen(b, n, l)
-}
-
-//go:noinline
-func appendBool(b []byte, v bool) []byte {
-	return runtime.AppendBool(b, v)
-}
-
-//go:noinline
-func appendInt32(b []byte, v int32) []byte {
-	return runtime.AppendInt32(b, v)
-}
-
-//go:noinline
-func appendInt64(b []byte, v int64) []byte {
-	return runtime.AppendInt64(b, v)
-}
-
-//go:noinline
-func appendString(b []byte, s string, l runtime.Lengths) []byte {
-	return runtime.AppendString(b, s, l)
-}
-
-//go:noinline
-func growStrings(s []string, n int) []string {
-	return runtime.Grow(s, n)
-}
-
-//go:noinline
-func readBool(d *runtime.Decoder, off int, field string) (bool, int) {
-	return d.Bool(off, field)
-}
-
-//go:noinline
-func readInt32(d *runtime.Decoder, off int, field string) (int32, int) {
-	return d.Int32(off, field)
-}
-
-//go:noinline
-func readInt64(d *runtime.Decoder, off int, field string) (int64, int) {
-	return d.Int64(off, field)
 }

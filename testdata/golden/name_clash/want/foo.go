@@ -5,6 +5,7 @@ package name_clash
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // Foo is the Kafka data structure Foo.
@@ -106,13 +107,13 @@ func (m *Foo) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *Foo) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "Foo", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "Foo", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = Foo{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("Foo", version, m.decode(&d, 0, version))
 }
@@ -122,10 +123,10 @@ func (m *Foo) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *Foo) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "Foo", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "Foo", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("Foo", version, m.decode(&d, 0, version))
 }
@@ -144,53 +145,53 @@ func (m *Foo) Reset() {
 
 func (m *Foo) size(version int16) int {
 	n := 13
-	n += runtime.SizeString(len(m.UnknownTags_), runtime.Compact)
-	n += runtime.SizeArrayLen(len(m.Bars), runtime.Compact)
+	n += codec.SizeString(len(m.UnknownTags_), codec.Compact)
+	n += codec.SizeArrayLen(len(m.Bars), codec.Compact)
 	for i := range m.Bars {
 		e := &m.Bars[i]
 		n += 4
-		n += runtime.SizeTagSection(e.UnknownTags)
+		n += codec.SizeTagSection(e.UnknownTags)
 	}
 	n += m.BarBaz.size(version)
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *Foo) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
 	var err error
-	b, p = extend(b, 5)
+	b, p = codec.ExtendNoInline(b, 5)
 	_ = p[4]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.Size_))
-	p[4] = runtime.Bool8(m.Reset_)
+	p[4] = codec.Bool8(m.Reset_)
 	if len(m.UnknownTags_) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("UnknownTags")
+		return b, codec.StringTooLongError("UnknownTags")
 	}
-	b = appendString(b, m.UnknownTags_, runtime.Compact)
-	b, p = extend(b, 8)
+	b = codec.AppendStringNoInline(b, m.UnknownTags_, codec.Compact)
+	b, p = codec.ExtendNoInline(b, 8)
 	_ = p[7]
 	binary.BigEndian.PutUint32(p[0:], uint32(m.ID))
 	binary.BigEndian.PutUint32(p[4:], uint32(m.ID_))
-	b = appendArrayLen(b, len(m.Bars), runtime.Compact)
+	b = codec.AppendArrayLenNoInline(b, len(m.Bars), codec.Compact)
 	for i := range m.Bars {
 		e := &m.Bars[i]
-		b = runtime.AppendInt32(b, e.Value)
+		b = codec.AppendInt32(b, e.Value)
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
-			return b, runtime.WithinElem(err, "Bars", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
+			return b, codec.WithinElem(err, "Bars", i)
 		}
 	}
 	if b, err = m.BarBaz.appendTo(b, version); err != nil {
-		return b, runtime.Within(err, "BarBaz")
+		return b, codec.Within(err, "BarBaz")
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *Foo) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	if p := d.Fixed(off, 5); p != nil {
 		_ = p[4]
@@ -200,7 +201,7 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	} else {
 		off = d.FailFixed(off, "Size:4 Reset:1")
 	}
-	m.UnknownTags_, off = d.String(off, runtime.Compact, m.UnknownTags_, "UnknownTags")
+	m.UnknownTags_, off = d.String(off, codec.Compact, m.UnknownTags_, "UnknownTags")
 	if p := d.Fixed(off, 8); p != nil {
 		_ = p[7]
 		m.ID = int32(binary.BigEndian.Uint32(p[0:]))
@@ -209,7 +210,7 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	} else {
 		off = d.FailFixed(off, "Id:4 ID:4")
 	}
-	n, off = d.ArrayLen(off, runtime.Compact, 5, "Bars")
+	n, off = d.ArrayLen(off, codec.Compact, 5, "Bars")
 	if n > cap(m.Bars) || m.Bars == nil {
 		m.Bars = append(make([]FooBar2, 0, n), m.Bars[:cap(m.Bars)]...)
 	}
@@ -233,7 +234,7 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	}
 	off = d.Within(off, m.BarBaz.decode(d, off, version), "BarBaz")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -310,22 +311,22 @@ func (m *FooBarBaz) isDefault() bool {
 
 func (m *FooBarBaz) size(version int16) int {
 	n := 8
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *FooBarBaz) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = appendInt64(b, m.Size)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	b = codec.AppendInt64NoInline(b, m.Size)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *FooBarBaz) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Size, off = readInt64(d, off, "Size")
+func (m *FooBarBaz) decode(d *codec.Decoder, off int, version int16) int {
+	m.Size, off = codec.ReadInt64NoInline(d, off, "Size")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }

@@ -5,6 +5,7 @@ package name_clash
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // FooBar is the Kafka data structure FooBar.
@@ -86,13 +87,13 @@ func (m *FooBar) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *FooBar) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "FooBar", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "FooBar", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = FooBar{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("FooBar", version, m.decode(&d, 0, version))
 }
@@ -102,10 +103,10 @@ func (m *FooBar) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *FooBar) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "FooBar", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "FooBar", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("FooBar", version, m.decode(&d, 0, version))
 }
@@ -120,41 +121,41 @@ func (m *FooBar) Reset() {
 func (m *FooBar) size(version int16) int {
 	n := 0
 	n += m.Baz.size(version)
-	n += runtime.SizeArrayLen(len(m.Qux), runtime.Compact)
+	n += codec.SizeArrayLen(len(m.Qux), codec.Compact)
 	for i := range m.Qux {
 		e := &m.Qux[i]
 		n += 2
-		n += runtime.SizeTagSection(e.UnknownTags)
+		n += codec.SizeTagSection(e.UnknownTags)
 	}
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *FooBar) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if b, err = m.Baz.appendTo(b, version); err != nil {
-		return b, runtime.Within(err, "Baz")
+		return b, codec.Within(err, "Baz")
 	}
-	b = appendArrayLen(b, len(m.Qux), runtime.Compact)
+	b = codec.AppendArrayLenNoInline(b, len(m.Qux), codec.Compact)
 	for i := range m.Qux {
 		e := &m.Qux[i]
-		b = runtime.AppendInt16(b, e.APIKey)
+		b = codec.AppendInt16(b, e.APIKey)
 		if len(e.UnknownTags) == 0 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Compact); err != nil {
-			return b, runtime.WithinElem(err, "Qux", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
+			return b, codec.WithinElem(err, "Qux", i)
 		}
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *FooBar) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	off = d.Within(off, m.Baz.decode(d, off, version), "Baz")
-	n, off = d.ArrayLen(off, runtime.Compact, 3, "Qux")
+	n, off = d.ArrayLen(off, codec.Compact, 3, "Qux")
 	if n > cap(m.Qux) || m.Qux == nil {
 		m.Qux = append(make([]FooBarQux, 0, n), m.Qux[:cap(m.Qux)]...)
 	}
@@ -177,7 +178,7 @@ func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -227,23 +228,23 @@ func (m *FooBarBaz2) isDefault() bool {
 
 func (m *FooBarBaz2) size(version int16) int {
 	n := 4
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *FooBarBaz2) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = appendInt32(b, m.Count)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	b = codec.AppendInt32NoInline(b, m.Count)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *FooBarBaz2) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Count, off = readInt32(d, off, "Count")
+func (m *FooBarBaz2) decode(d *codec.Decoder, off int, version int16) int {
+	m.Count, off = codec.ReadInt32NoInline(d, off, "Count")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 

@@ -2,7 +2,10 @@
 
 package nullable_arrays
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // NullableArrays is the Kafka data structure NullableArrays.
 // Valid versions: 0-2; flexible versions: 2+.
@@ -95,13 +98,13 @@ func (m *NullableArrays) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *NullableArrays) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "NullableArrays", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "NullableArrays", version, 0, 2)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = NullableArrays{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("NullableArrays", version, m.decode(&d, 0, version))
 }
@@ -111,10 +114,10 @@ func (m *NullableArrays) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *NullableArrays) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "NullableArrays", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "NullableArrays", version, 0, 2)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("NullableArrays", version, m.decode(&d, 0, version))
 }
@@ -142,113 +145,113 @@ func (m *NullableArrays) Reset() {
 }
 
 func (m *NullableArrays) size(version int16) int {
-	lengths := runtime.Lengths(version == 2)
+	lengths := codec.Lengths(version == 2)
 	n := 0
-	n += runtime.SizeArrayLen(len(m.BrokerIDs), lengths) + len(m.BrokerIDs)*4
-	n += runtime.SizeArrayLen(len(m.Names), lengths)
+	n += codec.SizeArrayLen(len(m.BrokerIDs), lengths) + len(m.BrokerIDs)*4
+	n += codec.SizeArrayLen(len(m.Names), lengths)
 	for _, e := range m.Names {
-		n += runtime.SizeString(len(e), lengths)
+		n += codec.SizeString(len(e), lengths)
 	}
-	n += runtime.SizeArrayLen(len(m.Values), lengths) + len(m.Values)*8
-	n += runtime.SizeArrayLen(len(m.Items), lengths)
+	n += codec.SizeArrayLen(len(m.Values), lengths) + len(m.Values)*8
+	n += codec.SizeArrayLen(len(m.Items), lengths)
 	for i := range m.Items {
 		e := &m.Items[i]
-		n += runtime.SizeString(len(e.Key), lengths)
-		n += runtime.SizeNullBytes(e.Payload, lengths)
+		n += codec.SizeString(len(e.Key), lengths)
+		n += codec.SizeNullBytes(e.Payload, lengths)
 		if version == 2 {
-			n += runtime.SizeTagSection(e.UnknownTags)
+			n += codec.SizeTagSection(e.UnknownTags)
 		}
 	}
 	if version >= 1 {
-		n += runtime.SizeArrayLen(len(m.Blobs), lengths)
+		n += codec.SizeArrayLen(len(m.Blobs), lengths)
 		for _, e := range m.Blobs {
-			n += runtime.SizeBytes(len(e), lengths)
+			n += codec.SizeBytes(len(e), lengths)
 		}
 	}
 	if version == 2 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version == 2)
+	lengths := codec.Lengths(version == 2)
 	var err error
 	if m.BrokerIDs == nil {
-		b = runtime.AppendArrayLen(b, -1, lengths)
+		b = codec.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = appendArrayLen(b, len(m.BrokerIDs), lengths)
+		b = codec.AppendArrayLenNoInline(b, len(m.BrokerIDs), lengths)
 	}
 	for _, e := range m.BrokerIDs {
-		b = runtime.AppendInt32(b, e)
+		b = codec.AppendInt32(b, e)
 	}
 	if version < 1 && m.Names == nil {
-		return b, runtime.NullError("Names", version)
+		return b, codec.NullError("Names", version)
 	}
 	if m.Names == nil {
-		b = runtime.AppendArrayLen(b, -1, lengths)
+		b = codec.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = appendArrayLen(b, len(m.Names), lengths)
+		b = codec.AppendArrayLenNoInline(b, len(m.Names), lengths)
 	}
 	for _, e := range m.Names {
 		if len(e) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("Names")
+			return b, codec.StringTooLongError("Names")
 		}
-		b = runtime.AppendString(b, e, lengths)
+		b = codec.AppendString(b, e, lengths)
 	}
 	if m.Values == nil {
-		b = runtime.AppendArrayLen(b, -1, lengths)
+		b = codec.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = appendArrayLen(b, len(m.Values), lengths)
+		b = codec.AppendArrayLenNoInline(b, len(m.Values), lengths)
 	}
 	for _, e := range m.Values {
-		b = runtime.AppendInt64(b, e)
+		b = codec.AppendInt64(b, e)
 	}
 	if m.Items == nil {
-		b = runtime.AppendArrayLen(b, -1, lengths)
+		b = codec.AppendArrayLen(b, -1, lengths)
 	} else {
-		b = appendArrayLen(b, len(m.Items), lengths)
+		b = codec.AppendArrayLenNoInline(b, len(m.Items), lengths)
 	}
 	for i := range m.Items {
 		e := &m.Items[i]
 		if len(e.Key) > runtime.MaxStringLen {
-			return b, runtime.WithinElem(runtime.StringTooLongError("Key"), "Items", i)
+			return b, codec.WithinElem(codec.StringTooLongError("Key"), "Items", i)
 		}
-		b = runtime.AppendString(b, e.Key, lengths)
-		b = runtime.AppendNullBytes(b, e.Payload, lengths)
+		b = codec.AppendString(b, e.Key, lengths)
+		b = codec.AppendNullBytes(b, e.Payload, lengths)
 		if len(e.UnknownTags) == 0 && version == 2 {
 			b = append(b, 0)
-		} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
-			return b, runtime.WithinElem(err, "Items", i)
+		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
+			return b, codec.WithinElem(err, "Items", i)
 		}
 	}
 	if version >= 1 {
 		if version != 2 && m.Blobs == nil {
-			return b, runtime.NullError("Blobs", version)
+			return b, codec.NullError("Blobs", version)
 		}
 		if m.Blobs == nil {
-			b = runtime.AppendArrayLen(b, -1, lengths)
+			b = codec.AppendArrayLen(b, -1, lengths)
 		} else {
-			b = appendArrayLen(b, len(m.Blobs), lengths)
+			b = codec.AppendArrayLenNoInline(b, len(m.Blobs), lengths)
 		}
 		for _, e := range m.Blobs {
-			b = runtime.AppendBytes(b, e, lengths)
+			b = codec.AppendBytes(b, e, lengths)
 		}
 	}
 	if (version < 1) && (m.Blobs == nil || len(m.Blobs) != 0) {
-		return b, runtime.NonDefaultError("Blobs", version)
+		return b, codec.NonDefaultError("Blobs", version)
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version == 2)
+func (m *NullableArrays) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version == 2)
 	var n int
 	n, off = d.NullArrayLen(off, lengths, 4, "BrokerIds")
-	m.BrokerIDs = growInt32s(m.BrokerIDs, n)
+	m.BrokerIDs = codec.GrowInt32sNoInline(m.BrokerIDs, n)
 	for i := range m.BrokerIDs {
 		m.BrokerIDs[i], off = d.Int32(off, "BrokerIds")
 	}
@@ -257,12 +260,12 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 	} else {
 		n, off = d.ArrayLen(off, lengths, 1, "Names")
 	}
-	m.Names = growStrings(m.Names, n)
+	m.Names = codec.GrowStringsNoInline(m.Names, n)
 	for i := range m.Names {
 		m.Names[i], off = d.String(off, lengths, m.Names[i], "Names")
 	}
 	n, off = d.NullArrayLen(off, lengths, 8, "Values")
-	m.Values = growInt64s(m.Values, n)
+	m.Values = codec.GrowInt64sNoInline(m.Values, n)
 	for i := range m.Values {
 		m.Values[i], off = d.Int64(off, "Values")
 	}
@@ -295,7 +298,7 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 		} else {
 			n, off = d.ArrayLen(off, lengths, 1, "Blobs")
 		}
-		m.Blobs = growBytes(m.Blobs, n)
+		m.Blobs = codec.GrowBytesNoInline(m.Blobs, n)
 		for i := range m.Blobs {
 			m.Blobs[i], off = d.Bytes(off, lengths, m.Blobs[i], "Blobs")
 		}
@@ -308,7 +311,7 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 2 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

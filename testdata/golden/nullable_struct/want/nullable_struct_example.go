@@ -2,7 +2,10 @@
 
 package nullable_struct
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // NullableStructExample is the Kafka data structure NullableStructExample.
 // Valid versions: 0-4; flexible versions: 3+.
@@ -91,13 +94,13 @@ func (m *NullableStructExample) AppendTo(dst []byte, version int16) ([]byte, err
 // slice assigned to m may be overwritten).
 func (m *NullableStructExample) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 4 {
-		return 0, runtime.UnsupportedVersion("decode", "NullableStructExample", version, 0, 4)
+		return 0, codec.UnsupportedVersion("decode", "NullableStructExample", version, 0, 4)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = NullableStructExample{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("NullableStructExample", version, m.decode(&d, 0, version))
 }
@@ -107,10 +110,10 @@ func (m *NullableStructExample) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *NullableStructExample) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 4 {
-		return 0, runtime.UnsupportedVersion("decode", "NullableStructExample", version, 0, 4)
+		return 0, codec.UnsupportedVersion("decode", "NullableStructExample", version, 0, 4)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("NullableStructExample", version, m.decode(&d, 0, version))
 }
@@ -151,7 +154,7 @@ func (m *NullableStructExample) size(version int16) int {
 			if m.Checkpoint != nil {
 				sz += m.Checkpoint.size(version)
 			}
-			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+			n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 		}
 		if m.Hint == nil || !m.Hint.isDefault() {
 			numTags++
@@ -160,9 +163,9 @@ func (m *NullableStructExample) size(version int16) int {
 			if m.Hint != nil {
 				sz += m.Hint.size(version)
 			}
-			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+			n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 		}
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		n += codec.SizeUvarint(uint64(numTags)) + codec.TagsSize(m.UnknownTags)
 	}
 	return n
 }
@@ -171,7 +174,7 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 	var err error
 	if m.Coordinator == nil {
 		if version < 2 {
-			return b, runtime.NullError("Coordinator", version)
+			return b, codec.NullError("Coordinator", version)
 		}
 		b = append(b, 255)
 	} else {
@@ -179,7 +182,7 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 			b = append(b, 1)
 		}
 		if b, err = m.Coordinator.appendTo(b, version); err != nil {
-			return b, runtime.Within(err, "Coordinator")
+			return b, codec.Within(err, "Coordinator")
 		}
 	}
 	if m.Cursor == nil {
@@ -187,18 +190,18 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 	} else {
 		b = append(b, 1)
 		if b, err = m.Cursor.appendTo(b, version); err != nil {
-			return b, runtime.Within(err, "Cursor")
+			return b, codec.Within(err, "Cursor")
 		}
 	}
 	if (version < 3) && (m.Checkpoint != nil) {
-		return b, runtime.NonDefaultError("Checkpoint", version)
+		return b, codec.NonDefaultError("Checkpoint", version)
 	}
 	if (version < 3) && (m.Hint == nil || !m.Hint.isDefault()) {
-		return b, runtime.NonDefaultError("Hint", version)
+		return b, codec.NonDefaultError("Hint", version)
 	}
 	if version >= 3 {
 		if len(m.UnknownTags) > 0 {
-			if err := m.UnknownTags.Check(1); err != nil {
+			if err := codec.CheckTags(m.UnknownTags, 1); err != nil {
 				return b, err
 			}
 		}
@@ -211,49 +214,49 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 		if hasTag1 {
 			numTags++
 		}
-		b = appendUvarint(b, uint32(numTags))
+		b = codec.AppendUvarintNoInline(b, uint64(numTags))
 		if hasTag0 {
-			b = appendUvarint(b, 0)
+			b = codec.AppendUvarintNoInline(b, 0)
 			sz := 0
 			sz += 1
 			if m.Checkpoint != nil {
 				sz += m.Checkpoint.size(version)
 			}
-			b = appendUvarint(b, uint32(sz))
+			b = codec.AppendUvarintNoInline(b, uint64(sz))
 			if m.Checkpoint == nil {
 				b = append(b, 0)
 			} else {
 				b = append(b, 1)
 				if b, err = m.Checkpoint.appendTo(b, version); err != nil {
-					return b, runtime.Within(err, "Checkpoint")
+					return b, codec.Within(err, "Checkpoint")
 				}
 			}
 		}
 		if hasTag1 {
-			b = appendUvarint(b, 1)
+			b = codec.AppendUvarintNoInline(b, 1)
 			sz := 0
 			sz += 1
 			if m.Hint != nil {
 				sz += m.Hint.size(version)
 			}
-			b = appendUvarint(b, uint32(sz))
+			b = codec.AppendUvarintNoInline(b, uint64(sz))
 			if m.Hint == nil {
 				b = append(b, 0)
 			} else {
 				b = append(b, 1)
 				if b, err = m.Hint.appendTo(b, version); err != nil {
-					return b, runtime.Within(err, "Hint")
+					return b, codec.Within(err, "Hint")
 				}
 			}
 		}
-		b = runtime.AppendTags(b, m.UnknownTags)
+		b = codec.AppendTags(b, m.UnknownTags)
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+		return b, codec.TaggedFieldsError()
 	}
 	return b, nil
 }
 
-func (m *NullableStructExample) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *NullableStructExample) decode(d *codec.Decoder, off int, version int16) int {
 	var present bool
 	if version < 3 {
 		m.Checkpoint = nil
@@ -394,36 +397,36 @@ func (m *NullableStructExampleNode) isDefault() bool {
 }
 
 func (m *NullableStructExampleNode) size(version int16) int {
-	lengths := runtime.Lengths(version >= 3)
+	lengths := codec.Lengths(version >= 3)
 	n := 4
-	n += runtime.SizeString(len(m.Host), lengths)
+	n += codec.SizeString(len(m.Host), lengths)
 	if version >= 3 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *NullableStructExampleNode) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version >= 3)
+	lengths := codec.Lengths(version >= 3)
 	var err error
-	b = appendInt32(b, m.NodeID)
+	b = codec.AppendInt32NoInline(b, m.NodeID)
 	if len(m.Host) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Host")
+		return b, codec.StringTooLongError("Host")
 	}
-	b = appendString(b, m.Host, lengths)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
+	b = codec.AppendStringNoInline(b, m.Host, lengths)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version >= 3)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *NullableStructExampleNode) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version >= 3)
-	m.NodeID, off = readInt32(d, off, "NodeId")
+func (m *NullableStructExampleNode) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version >= 3)
+	m.NodeID, off = codec.ReadInt32NoInline(d, off, "NodeId")
 	m.Host, off = d.String(off, lengths, m.Host, "Host")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version >= 3 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }
@@ -473,25 +476,25 @@ func (m *NullableStructExampleCursor) isDefault() bool {
 func (m *NullableStructExampleCursor) size(version int16) int {
 	n := 8
 	if version >= 3 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *NullableStructExampleCursor) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = appendInt64(b, m.Position)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
+	b = codec.AppendInt64NoInline(b, m.Position)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version >= 3)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *NullableStructExampleCursor) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Position, off = readInt64(d, off, "Position")
+func (m *NullableStructExampleCursor) decode(d *codec.Decoder, off int, version int16) int {
+	m.Position, off = codec.ReadInt64NoInline(d, off, "Position")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version >= 3 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }
@@ -534,23 +537,23 @@ func (m *NullableStructExampleCheckpoint) isDefault() bool {
 
 func (m *NullableStructExampleCheckpoint) size(version int16) int {
 	n := 8
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *NullableStructExampleCheckpoint) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = appendInt64(b, m.Offset)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	b = codec.AppendInt64NoInline(b, m.Offset)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *NullableStructExampleCheckpoint) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Offset, off = readInt64(d, off, "Offset")
+func (m *NullableStructExampleCheckpoint) decode(d *codec.Decoder, off int, version int16) int {
+	m.Offset, off = codec.ReadInt64NoInline(d, off, "Offset")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -592,22 +595,22 @@ func (m *NullableStructExampleHint) isDefault() bool {
 
 func (m *NullableStructExampleHint) size(version int16) int {
 	n := 2
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *NullableStructExampleHint) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = appendInt16(b, m.Weight)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	b = codec.AppendInt16NoInline(b, m.Weight)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *NullableStructExampleHint) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Weight, off = readInt16(d, off, "Weight")
+func (m *NullableStructExampleHint) decode(d *codec.Decoder, off int, version int16) int {
+	m.Weight, off = codec.ReadInt16NoInline(d, off, "Weight")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }

@@ -5,6 +5,7 @@ package records_uuid_float
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 	"math"
 )
 
@@ -103,13 +104,13 @@ func (m *RecordsUUIDFloat) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *RecordsUUIDFloat) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "RecordsUuidFloat", version, 0, 1)
+		return 0, codec.UnsupportedVersion("decode", "RecordsUuidFloat", version, 0, 1)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = RecordsUUIDFloat{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("RecordsUuidFloat", version, m.decode(&d, 0, version))
 }
@@ -119,10 +120,10 @@ func (m *RecordsUUIDFloat) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *RecordsUUIDFloat) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 1 {
-		return 0, runtime.UnsupportedVersion("decode", "RecordsUuidFloat", version, 0, 1)
+		return 0, codec.UnsupportedVersion("decode", "RecordsUuidFloat", version, 0, 1)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("RecordsUuidFloat", version, m.decode(&d, 0, version))
 }
@@ -139,44 +140,44 @@ func (m *RecordsUUIDFloat) Reset() {
 }
 
 func (m *RecordsUUIDFloat) size(version int16) int {
-	lengths := runtime.Lengths(version == 1)
+	lengths := codec.Lengths(version == 1)
 	n := 40
-	n += runtime.SizeNullBytes(m.Records, lengths)
-	n += runtime.SizeBytes(len(m.MoreRecords), lengths)
+	n += codec.SizeNullBytes(m.Records, lengths)
+	n += codec.SizeBytes(len(m.MoreRecords), lengths)
 	if version == 1 {
 		n += 8
 	}
 	if version == 1 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version == 1)
+	lengths := codec.Lengths(version == 1)
 	var p []byte
 	var err error
-	b = runtime.AppendNullBytes(b, m.Records, lengths)
-	b = runtime.AppendBytes(b, m.MoreRecords, lengths)
-	b, p = extend(b, 40)
+	b = codec.AppendNullBytes(b, m.Records, lengths)
+	b = codec.AppendBytes(b, m.MoreRecords, lengths)
+	b, p = codec.ExtendNoInline(b, 40)
 	_ = p[39]
 	copy(p[0:16], m.ProcessID[:])
 	copy(p[16:32], m.ZeroID[:])
 	binary.BigEndian.PutUint64(p[32:], math.Float64bits(m.Rate))
 	if version == 1 {
-		b = appendFloat64(b, m.Zero)
+		b = codec.AppendFloat64NoInline(b, m.Zero)
 	}
 	if (version != 1) && (m.Zero != 0.0) {
-		return b, runtime.NonDefaultError("Zero", version)
+		return b, codec.NonDefaultError("Zero", version)
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 1)); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 1)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *RecordsUUIDFloat) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version == 1)
+func (m *RecordsUUIDFloat) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version == 1)
 	m.Records, off = d.NullBytes(off, lengths, m.Records, "Records")
 	m.MoreRecords, off = d.Bytes(off, lengths, m.MoreRecords, "MoreRecords")
 	if p := d.Fixed(off, 40); p != nil {
@@ -189,13 +190,13 @@ func (m *RecordsUUIDFloat) decode(d *runtime.Decoder, off int, version int16) in
 		off = d.FailFixed(off, "ProcessId:16 ZeroId:16 Rate:8")
 	}
 	if version == 1 {
-		m.Zero, off = readFloat64(d, off, "Zero")
+		m.Zero, off = codec.ReadFloat64NoInline(d, off, "Zero")
 	} else {
 		m.Zero = 0.0
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 1 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

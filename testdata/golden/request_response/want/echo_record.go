@@ -2,7 +2,10 @@
 
 package request_response
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // EchoRecord is the metadata record EchoRecord (record type 3).
 // Valid versions: 0; flexible versions: 0+.
@@ -79,13 +82,13 @@ func (m *EchoRecord) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *EchoRecord) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "EchoRecord", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "EchoRecord", version, 0, 0)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = EchoRecord{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("EchoRecord", version, m.decode(&d, 0, version))
 }
@@ -95,10 +98,10 @@ func (m *EchoRecord) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *EchoRecord) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 0 {
-		return 0, runtime.UnsupportedVersion("decode", "EchoRecord", version, 0, 0)
+		return 0, codec.UnsupportedVersion("decode", "EchoRecord", version, 0, 0)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("EchoRecord", version, m.decode(&d, 0, version))
 }
@@ -111,27 +114,27 @@ func (m *EchoRecord) Reset() {
 
 func (m *EchoRecord) size(version int16) int {
 	n := 0
-	n += runtime.SizeString(len(m.Message), runtime.Compact)
-	n += runtime.SizeTagSection(m.UnknownTags)
+	n += codec.SizeString(len(m.Message), codec.Compact)
+	n += codec.SizeTagSection(m.UnknownTags)
 	return n
 }
 
 func (m *EchoRecord) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	if len(m.Message) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Message")
+		return b, codec.StringTooLongError("Message")
 	}
-	b = appendString(b, m.Message, runtime.Compact)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Compact); err != nil {
+	b = codec.AppendStringNoInline(b, m.Message, codec.Compact)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *EchoRecord) decode(d *runtime.Decoder, off int, version int16) int {
-	m.Message, off = d.String(off, runtime.Compact, m.Message, "Message")
+func (m *EchoRecord) decode(d *codec.Decoder, off int, version int16) int {
+	m.Message, off = d.String(off, codec.Compact, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]
-	off = readTags(d, off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 

@@ -2,7 +2,10 @@
 
 package request_response
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // EchoRequest is the Kafka EchoRequest request (API key 1000).
 // Valid versions: 0-2; flexible versions: 2+. Deprecated versions: 0. The latest version is unstable.
@@ -92,13 +95,13 @@ func (m *EchoRequest) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *EchoRequest) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "EchoRequest", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "EchoRequest", version, 0, 2)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = EchoRequest{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("EchoRequest", version, m.decode(&d, 0, version))
 }
@@ -108,10 +111,10 @@ func (m *EchoRequest) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *EchoRequest) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "EchoRequest", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "EchoRequest", version, 0, 2)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("EchoRequest", version, m.decode(&d, 0, version))
 }
@@ -123,34 +126,34 @@ func (m *EchoRequest) Reset() {
 }
 
 func (m *EchoRequest) size(version int16) int {
-	lengths := runtime.Lengths(version == 2)
+	lengths := codec.Lengths(version == 2)
 	n := 0
-	n += runtime.SizeString(len(m.Message), lengths)
+	n += codec.SizeString(len(m.Message), lengths)
 	if version == 2 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *EchoRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version == 2)
+	lengths := codec.Lengths(version == 2)
 	var err error
 	if len(m.Message) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Message")
+		return b, codec.StringTooLongError("Message")
 	}
-	b = appendString(b, m.Message, lengths)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+	b = codec.AppendStringNoInline(b, m.Message, lengths)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *EchoRequest) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version == 2)
+func (m *EchoRequest) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version == 2)
 	m.Message, off = d.String(off, lengths, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 2 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

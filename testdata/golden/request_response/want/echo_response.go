@@ -2,7 +2,10 @@
 
 package request_response
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // EchoResponse is the Kafka EchoResponse response (API key 1000).
 // Valid versions: 0-2; flexible versions: 2+.
@@ -100,13 +103,13 @@ func (m *EchoResponse) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *EchoResponse) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "EchoResponse", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "EchoResponse", version, 0, 2)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = EchoResponse{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("EchoResponse", version, m.decode(&d, 0, version))
 }
@@ -116,10 +119,10 @@ func (m *EchoResponse) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *EchoResponse) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 2 {
-		return 0, runtime.UnsupportedVersion("decode", "EchoResponse", version, 0, 2)
+		return 0, codec.UnsupportedVersion("decode", "EchoResponse", version, 0, 2)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("EchoResponse", version, m.decode(&d, 0, version))
 }
@@ -133,50 +136,50 @@ func (m *EchoResponse) Reset() {
 }
 
 func (m *EchoResponse) size(version int16) int {
-	lengths := runtime.Lengths(version == 2)
+	lengths := codec.Lengths(version == 2)
 	n := 2
 	if version >= 1 {
 		n += 4
 	}
-	n += runtime.SizeString(len(m.Message), lengths)
+	n += codec.SizeString(len(m.Message), lengths)
 	if version == 2 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version == 2)
+	lengths := codec.Lengths(version == 2)
 	var err error
 	if version >= 1 {
-		b = appendInt32(b, m.ThrottleTimeMs)
+		b = codec.AppendInt32NoInline(b, m.ThrottleTimeMs)
 	}
 	if (version < 1) && (m.ThrottleTimeMs != 0) {
-		return b, runtime.NonDefaultError("ThrottleTimeMs", version)
+		return b, codec.NonDefaultError("ThrottleTimeMs", version)
 	}
-	b = appendInt16(b, m.ErrorCode)
+	b = codec.AppendInt16NoInline(b, m.ErrorCode)
 	if len(m.Message) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Message")
+		return b, codec.StringTooLongError("Message")
 	}
-	b = appendString(b, m.Message, lengths)
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version == 2)); err != nil {
+	b = codec.AppendStringNoInline(b, m.Message, lengths)
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *EchoResponse) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version == 2)
+func (m *EchoResponse) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version == 2)
 	if version >= 1 {
-		m.ThrottleTimeMs, off = readInt32(d, off, "ThrottleTimeMs")
+		m.ThrottleTimeMs, off = codec.ReadInt32NoInline(d, off, "ThrottleTimeMs")
 	} else {
 		m.ThrottleTimeMs = 0
 	}
-	m.ErrorCode, off = readInt16(d, off, "ErrorCode")
+	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
 	m.Message, off = d.String(off, lengths, m.Message, "Message")
 	m.UnknownTags = m.UnknownTags[:0]
 	if version == 2 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

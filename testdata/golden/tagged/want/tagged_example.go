@@ -5,6 +5,7 @@ package tagged
 import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // TaggedExample is the Kafka data structure TaggedExample.
@@ -118,13 +119,13 @@ func (m *TaggedExample) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *TaggedExample) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "TaggedExample", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "TaggedExample", version, 0, 3)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = TaggedExample{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("TaggedExample", version, m.decode(&d, 0, version))
 }
@@ -134,10 +135,10 @@ func (m *TaggedExample) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *TaggedExample) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 3 {
-		return 0, runtime.UnsupportedVersion("decode", "TaggedExample", version, 0, 3)
+		return 0, codec.UnsupportedVersion("decode", "TaggedExample", version, 0, 3)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("TaggedExample", version, m.decode(&d, 0, version))
 }
@@ -171,20 +172,20 @@ func (m *TaggedExample) size(version int16) int {
 		if m.ClientName != "anonymous" {
 			numTags++
 			sz := 0
-			sz += runtime.SizeString(len(m.ClientName), runtime.Compact)
-			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+			sz += codec.SizeString(len(m.ClientName), codec.Compact)
+			n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 		}
 		if m.Rack.Valid {
 			numTags++
 			sz := 0
-			sz += runtime.SizeNullString(m.Rack, runtime.Compact)
-			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+			sz += codec.SizeNullString(m.Rack, codec.Compact)
+			n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 		}
 		if len(m.Replicas) != 0 {
 			numTags++
 			sz := 0
-			sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
-			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+			sz += codec.SizeArrayLen(len(m.Replicas), codec.Compact) + len(m.Replicas)*4
+			n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 		}
 		if m.Enabled != true {
 			numTags++
@@ -208,46 +209,46 @@ func (m *TaggedExample) size(version int16) int {
 			numTags++
 			sz := 0
 			sz += m.Snapshot.size(version)
-			n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+			n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 		}
-		n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+		n += codec.SizeUvarint(uint64(numTags)) + codec.TagsSize(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
-	b = appendInt32(b, m.PlainField)
+	b = codec.AppendInt32NoInline(b, m.PlainField)
 	if (version < 1) && (m.LeaderEpoch != -1) {
-		return b, runtime.NonDefaultError("LeaderEpoch", version)
+		return b, codec.NonDefaultError("LeaderEpoch", version)
 	}
 	if (version < 1) && (m.ClientName != "anonymous") {
-		return b, runtime.NonDefaultError("ClientName", version)
+		return b, codec.NonDefaultError("ClientName", version)
 	}
 	if (version < 1) && (m.Rack.Valid) {
-		return b, runtime.NonDefaultError("Rack", version)
+		return b, codec.NonDefaultError("Rack", version)
 	}
 	if (version < 1) && (len(m.Replicas) != 0) {
-		return b, runtime.NonDefaultError("Replicas", version)
+		return b, codec.NonDefaultError("Replicas", version)
 	}
 	if (version < 1) && (m.Enabled != true) {
-		return b, runtime.NonDefaultError("Enabled", version)
+		return b, codec.NonDefaultError("Enabled", version)
 	}
 	if (version < 1) && (m.TopicID != (runtime.UUID{})) {
-		return b, runtime.NonDefaultError("TopicId", version)
+		return b, codec.NonDefaultError("TopicId", version)
 	}
 	if (version < 1) && (m.Ratio != 0.5) {
-		return b, runtime.NonDefaultError("Ratio", version)
+		return b, codec.NonDefaultError("Ratio", version)
 	}
 	if version <= 1 {
-		b = appendInt64(b, m.Leader)
+		b = codec.AppendInt64NoInline(b, m.Leader)
 	}
 	if (version < 1) && (!m.Snapshot.isDefault()) {
-		return b, runtime.NonDefaultError("Snapshot", version)
+		return b, codec.NonDefaultError("Snapshot", version)
 	}
 	if version >= 1 {
 		if len(m.UnknownTags) > 0 {
-			if err := m.UnknownTags.Check(8); err != nil {
+			if err := codec.CheckTags(m.UnknownTags, 8); err != nil {
 				return b, err
 			}
 		}
@@ -288,74 +289,74 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 		if hasTag8 {
 			numTags++
 		}
-		b = appendUvarint(b, uint32(numTags))
+		b = codec.AppendUvarintNoInline(b, uint64(numTags))
 		if hasTag0 {
 			b = append(b, 0, 4)
-			b = appendInt32(b, m.LeaderEpoch)
+			b = codec.AppendInt32NoInline(b, m.LeaderEpoch)
 		}
 		if hasTag1 {
-			b = appendUvarint(b, 1)
+			b = codec.AppendUvarintNoInline(b, 1)
 			sz := 0
-			sz += runtime.SizeString(len(m.ClientName), runtime.Compact)
-			b = appendUvarint(b, uint32(sz))
+			sz += codec.SizeString(len(m.ClientName), codec.Compact)
+			b = codec.AppendUvarintNoInline(b, uint64(sz))
 			if len(m.ClientName) > runtime.MaxStringLen {
-				return b, runtime.StringTooLongError("ClientName")
+				return b, codec.StringTooLongError("ClientName")
 			}
-			b = appendString(b, m.ClientName, runtime.Compact)
+			b = codec.AppendStringNoInline(b, m.ClientName, codec.Compact)
 		}
 		if hasTag2 {
-			b = appendUvarint(b, 2)
+			b = codec.AppendUvarintNoInline(b, 2)
 			sz := 0
-			sz += runtime.SizeNullString(m.Rack, runtime.Compact)
-			b = appendUvarint(b, uint32(sz))
+			sz += codec.SizeNullString(m.Rack, codec.Compact)
+			b = codec.AppendUvarintNoInline(b, uint64(sz))
 			if m.Rack.Valid && len(m.Rack.Value) > runtime.MaxStringLen {
-				return b, runtime.StringTooLongError("Rack")
+				return b, codec.StringTooLongError("Rack")
 			}
-			b = runtime.AppendNullString(b, m.Rack, runtime.Compact)
+			b = codec.AppendNullString(b, m.Rack, codec.Compact)
 		}
 		if hasTag3 {
-			b = appendUvarint(b, 3)
+			b = codec.AppendUvarintNoInline(b, 3)
 			sz := 0
-			sz += runtime.SizeArrayLen(len(m.Replicas), runtime.Compact) + len(m.Replicas)*4
-			b = appendUvarint(b, uint32(sz))
-			b = appendArrayLen(b, len(m.Replicas), runtime.Compact)
+			sz += codec.SizeArrayLen(len(m.Replicas), codec.Compact) + len(m.Replicas)*4
+			b = codec.AppendUvarintNoInline(b, uint64(sz))
+			b = codec.AppendArrayLenNoInline(b, len(m.Replicas), codec.Compact)
 			for _, e := range m.Replicas {
-				b = runtime.AppendInt32(b, e)
+				b = codec.AppendInt32(b, e)
 			}
 		}
 		if hasTag4 {
 			b = append(b, 4, 1)
-			b = appendBool(b, m.Enabled)
+			b = codec.AppendBoolNoInline(b, m.Enabled)
 		}
 		if hasTag5 {
 			b = append(b, 5, 16)
-			b = appendUUID(b, m.TopicID)
+			b = codec.AppendUUIDNoInline(b, m.TopicID)
 		}
 		if hasTag6 {
 			b = append(b, 6, 8)
-			b = appendFloat64(b, m.Ratio)
+			b = codec.AppendFloat64NoInline(b, m.Ratio)
 		}
 		if hasTag7 {
 			b = append(b, 7, 8)
-			b = appendInt64(b, m.Leader)
+			b = codec.AppendInt64NoInline(b, m.Leader)
 		}
 		if hasTag8 {
-			b = appendUvarint(b, 8)
+			b = codec.AppendUvarintNoInline(b, 8)
 			sz := 0
 			sz += m.Snapshot.size(version)
-			b = appendUvarint(b, uint32(sz))
+			b = codec.AppendUvarintNoInline(b, uint64(sz))
 			if b, err = m.Snapshot.appendTo(b, version); err != nil {
-				return b, runtime.Within(err, "Snapshot")
+				return b, codec.Within(err, "Snapshot")
 			}
 		}
-		b = runtime.AppendTags(b, m.UnknownTags)
+		b = codec.AppendTags(b, m.UnknownTags)
 	} else if len(m.UnknownTags) > 0 {
-		return b, runtime.TaggedFieldsError()
+		return b, codec.TaggedFieldsError()
 	}
 	return b, nil
 }
 
-func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *TaggedExample) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	if version < 1 {
 		m.LeaderEpoch = -1
@@ -367,9 +368,9 @@ func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
 		m.Ratio = 0.5
 		m.Snapshot.Reset()
 	}
-	m.PlainField, off = readInt32(d, off, "PlainField")
+	m.PlainField, off = codec.ReadInt32NoInline(d, off, "PlainField")
 	if version <= 1 {
-		m.Leader, off = readInt64(d, off, "Leader")
+		m.Leader, off = codec.ReadInt64NoInline(d, off, "Leader")
 	}
 	if version < 1 {
 		m.UnknownTags = m.UnknownTags[:0]
@@ -383,33 +384,33 @@ func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
 		off = next
 		switch tag {
 		case 0:
-			m.LeaderEpoch, off = readInt32(d, off, "LeaderEpoch")
+			m.LeaderEpoch, off = codec.ReadInt32NoInline(d, off, "LeaderEpoch")
 			seen |= uint64(0x1)
 		case 1:
-			m.ClientName, off = d.String(off, runtime.Compact, m.ClientName, "ClientName")
+			m.ClientName, off = d.String(off, codec.Compact, m.ClientName, "ClientName")
 			seen |= uint64(0x2)
 		case 2:
-			m.Rack, off = d.NullString(off, runtime.Compact, m.Rack, "Rack")
+			m.Rack, off = d.NullString(off, codec.Compact, m.Rack, "Rack")
 			seen |= uint64(0x4)
 		case 3:
-			n, off = d.ArrayLen(off, runtime.Compact, 4, "Replicas")
-			m.Replicas = growInt32s(m.Replicas, n)
+			n, off = d.ArrayLen(off, codec.Compact, 4, "Replicas")
+			m.Replicas = codec.GrowInt32sNoInline(m.Replicas, n)
 			for i := range m.Replicas {
 				m.Replicas[i], off = d.Int32(off, "Replicas")
 			}
 			seen |= uint64(0x8)
 		case 4:
-			m.Enabled, off = readBool(d, off, "Enabled")
+			m.Enabled, off = codec.ReadBoolNoInline(d, off, "Enabled")
 			seen |= uint64(0x10)
 		case 5:
-			m.TopicID, off = readUUID(d, off, "TopicId")
+			m.TopicID, off = codec.ReadUUIDNoInline(d, off, "TopicId")
 			seen |= uint64(0x20)
 		case 6:
-			m.Ratio, off = readFloat64(d, off, "Ratio")
+			m.Ratio, off = codec.ReadFloat64NoInline(d, off, "Ratio")
 			seen |= uint64(0x40)
 		case 7:
 			if version >= 2 {
-				m.Leader, off = readInt64(d, off, "Leader")
+				m.Leader, off = codec.ReadInt64NoInline(d, off, "Leader")
 				seen |= uint64(0x80)
 			} else {
 				off = d.InvalidTag(off, tag, version, "Leader")
@@ -519,21 +520,21 @@ func (m *TaggedExampleSnapshotID) size(version int16) int {
 	if m.Note != "none" {
 		numTags++
 		sz := 0
-		sz += runtime.SizeString(len(m.Note), runtime.Compact)
-		n += 1 + runtime.SizeUvarint(uint32(sz)) + sz
+		sz += codec.SizeString(len(m.Note), codec.Compact)
+		n += 1 + codec.SizeUvarint(uint64(sz)) + sz
 	}
-	n += runtime.SizeUvarint(uint32(numTags)) + m.UnknownTags.Size()
+	n += codec.SizeUvarint(uint64(numTags)) + codec.TagsSize(m.UnknownTags)
 	return n
 }
 
 func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, error) {
 	var p []byte
-	b, p = extend(b, 12)
+	b, p = codec.ExtendNoInline(b, 12)
 	_ = p[11]
 	binary.BigEndian.PutUint64(p[0:], uint64(m.EndOffset))
 	binary.BigEndian.PutUint32(p[8:], uint32(m.Epoch))
 	if len(m.UnknownTags) > 0 {
-		if err := m.UnknownTags.Check(0); err != nil {
+		if err := codec.CheckTags(m.UnknownTags, 0); err != nil {
 			return b, err
 		}
 	}
@@ -542,22 +543,22 @@ func (m *TaggedExampleSnapshotID) appendTo(b []byte, version int16) ([]byte, err
 	if hasTag0 {
 		numTags++
 	}
-	b = appendUvarint(b, uint32(numTags))
+	b = codec.AppendUvarintNoInline(b, uint64(numTags))
 	if hasTag0 {
-		b = appendUvarint(b, 0)
+		b = codec.AppendUvarintNoInline(b, 0)
 		sz := 0
-		sz += runtime.SizeString(len(m.Note), runtime.Compact)
-		b = appendUvarint(b, uint32(sz))
+		sz += codec.SizeString(len(m.Note), codec.Compact)
+		b = codec.AppendUvarintNoInline(b, uint64(sz))
 		if len(m.Note) > runtime.MaxStringLen {
-			return b, runtime.StringTooLongError("Note")
+			return b, codec.StringTooLongError("Note")
 		}
-		b = appendString(b, m.Note, runtime.Compact)
+		b = codec.AppendStringNoInline(b, m.Note, codec.Compact)
 	}
-	b = runtime.AppendTags(b, m.UnknownTags)
+	b = codec.AppendTags(b, m.UnknownTags)
 	return b, nil
 }
 
-func (m *TaggedExampleSnapshotID) decode(d *runtime.Decoder, off int, version int16) int {
+func (m *TaggedExampleSnapshotID) decode(d *codec.Decoder, off int, version int16) int {
 	if p := d.Fixed(off, 12); p != nil {
 		_ = p[11]
 		m.EndOffset = int64(binary.BigEndian.Uint64(p[0:]))
@@ -574,7 +575,7 @@ func (m *TaggedExampleSnapshotID) decode(d *runtime.Decoder, off int, version in
 		off = next
 		switch tag {
 		case 0:
-			m.Note, off = d.String(off, runtime.Compact, m.Note, "Note")
+			m.Note, off = d.String(off, codec.Compact, m.Note, "Note")
 			seen |= uint64(0x1)
 		default:
 			m.UnknownTags, off = d.UnknownTag(off, m.UnknownTags, tag, size)

@@ -2,7 +2,10 @@
 
 package versions_straddle
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/runtime/codec"
+)
 
 // VersionsStraddle is the Kafka data structure VersionsStraddle.
 // Valid versions: 0-5; flexible versions: 3+.
@@ -95,13 +98,13 @@ func (m *VersionsStraddle) AppendTo(dst []byte, version int16) ([]byte, error) {
 // slice assigned to m may be overwritten).
 func (m *VersionsStraddle) Decode(src []byte, version int16) (int, error) {
 	if version < 0 || version > 5 {
-		return 0, runtime.UnsupportedVersion("decode", "VersionsStraddle", version, 0, 5)
+		return 0, codec.UnsupportedVersion("decode", "VersionsStraddle", version, 0, 5)
 	}
 	if m.aliased {
 		// Drop everything that points into an earlier caller's buffer.
 		*m = VersionsStraddle{}
 	}
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.Init(src)
 	return d.Finish("VersionsStraddle", version, m.decode(&d, 0, version))
 }
@@ -111,10 +114,10 @@ func (m *VersionsStraddle) Decode(src []byte, version int16) (int, error) {
 // have grown to fit.
 func (m *VersionsStraddle) DecodeAliased(src []byte, version int16) (int, error) {
 	if version < 0 || version > 5 {
-		return 0, runtime.UnsupportedVersion("decode", "VersionsStraddle", version, 0, 5)
+		return 0, codec.UnsupportedVersion("decode", "VersionsStraddle", version, 0, 5)
 	}
 	m.aliased = true
-	var d runtime.Decoder
+	var d codec.Decoder
 	d.InitAliased(src)
 	return d.Finish("VersionsStraddle", version, m.decode(&d, 0, version))
 }
@@ -130,11 +133,11 @@ func (m *VersionsStraddle) Reset() {
 }
 
 func (m *VersionsStraddle) size(version int16) int {
-	lengths := runtime.Lengths(version >= 3)
+	lengths := codec.Lengths(version >= 3)
 	n := 0
-	n += runtime.SizeString(len(m.Name), lengths)
+	n += codec.SizeString(len(m.Name), lengths)
 	if version >= 1 && version <= 4 {
-		n += runtime.SizeArrayLen(len(m.Window), lengths) + len(m.Window)*4
+		n += codec.SizeArrayLen(len(m.Window), lengths) + len(m.Window)*4
 	}
 	if version <= 2 {
 		n += 2
@@ -143,107 +146,107 @@ func (m *VersionsStraddle) size(version int16) int {
 		n += 8
 	}
 	if version >= 2 {
-		n += runtime.SizeArrayLen(len(m.Groups), lengths)
+		n += codec.SizeArrayLen(len(m.Groups), lengths)
 		for i := range m.Groups {
 			e := &m.Groups[i]
-			n += runtime.SizeString(len(e.GroupID), lengths)
+			n += codec.SizeString(len(e.GroupID), lengths)
 			if version >= 4 {
-				n += runtime.SizeArrayLen(len(e.Members), lengths)
+				n += codec.SizeArrayLen(len(e.Members), lengths)
 				for _, e := range e.Members {
-					n += runtime.SizeString(len(e), lengths)
+					n += codec.SizeString(len(e), lengths)
 				}
 			}
 			if version <= 3 {
 				n += 1
 			}
 			if version >= 3 {
-				n += runtime.SizeTagSection(e.UnknownTags)
+				n += codec.SizeTagSection(e.UnknownTags)
 			}
 		}
 	}
 	if version >= 3 {
-		n += runtime.SizeTagSection(m.UnknownTags)
+		n += codec.SizeTagSection(m.UnknownTags)
 	}
 	return n
 }
 
 func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := runtime.Lengths(version >= 3)
+	lengths := codec.Lengths(version >= 3)
 	var err error
 	if len(m.Name) > runtime.MaxStringLen {
-		return b, runtime.StringTooLongError("Name")
+		return b, codec.StringTooLongError("Name")
 	}
-	b = appendString(b, m.Name, lengths)
+	b = codec.AppendStringNoInline(b, m.Name, lengths)
 	if version >= 1 && version <= 4 {
-		b = appendArrayLen(b, len(m.Window), lengths)
+		b = codec.AppendArrayLenNoInline(b, len(m.Window), lengths)
 		for _, e := range m.Window {
-			b = runtime.AppendInt32(b, e)
+			b = codec.AppendInt32(b, e)
 		}
 	}
 	if (version < 1 || version > 4) && (len(m.Window) != 0) {
-		return b, runtime.NonDefaultError("Window", version)
+		return b, codec.NonDefaultError("Window", version)
 	}
 	if version <= 2 {
-		b = appendInt16(b, m.OldOnly)
+		b = codec.AppendInt16NoInline(b, m.OldOnly)
 	}
 	if (version > 2) && (m.OldOnly != 0) {
-		return b, runtime.NonDefaultError("OldOnly", version)
+		return b, codec.NonDefaultError("OldOnly", version)
 	}
 	if version >= 2 && version <= 3 {
-		b = appendInt64(b, m.Middle)
+		b = codec.AppendInt64NoInline(b, m.Middle)
 	}
 	if (version < 2 || version > 3) && (m.Middle != 0) {
-		return b, runtime.NonDefaultError("Middle", version)
+		return b, codec.NonDefaultError("Middle", version)
 	}
 	if version >= 2 {
-		b = appendArrayLen(b, len(m.Groups), lengths)
+		b = codec.AppendArrayLenNoInline(b, len(m.Groups), lengths)
 		for i := range m.Groups {
 			e := &m.Groups[i]
 			if len(e.GroupID) > runtime.MaxStringLen {
-				return b, runtime.WithinElem(runtime.StringTooLongError("GroupId"), "Groups", i)
+				return b, codec.WithinElem(codec.StringTooLongError("GroupId"), "Groups", i)
 			}
-			b = runtime.AppendString(b, e.GroupID, lengths)
+			b = codec.AppendString(b, e.GroupID, lengths)
 			if version >= 4 {
-				b = runtime.AppendArrayLen(b, len(e.Members), lengths)
+				b = codec.AppendArrayLen(b, len(e.Members), lengths)
 				for _, e := range e.Members {
 					if len(e) > runtime.MaxStringLen {
-						return b, runtime.WithinElem(runtime.StringTooLongError("Members"), "Groups", i)
+						return b, codec.WithinElem(codec.StringTooLongError("Members"), "Groups", i)
 					}
-					b = runtime.AppendString(b, e, lengths)
+					b = codec.AppendString(b, e, lengths)
 				}
 			}
 			if (version < 4) && (len(e.Members) != 0) {
-				return b, runtime.WithinElem(runtime.NonDefaultError("Members", version), "Groups", i)
+				return b, codec.WithinElem(codec.NonDefaultError("Members", version), "Groups", i)
 			}
 			if version <= 3 {
-				b = runtime.AppendInt8(b, e.State)
+				b = codec.AppendInt8(b, e.State)
 			}
 			if (version > 3) && (e.State != 0) {
-				return b, runtime.WithinElem(runtime.NonDefaultError("State", version), "Groups", i)
+				return b, codec.WithinElem(codec.NonDefaultError("State", version), "Groups", i)
 			}
 			if len(e.UnknownTags) == 0 && version >= 3 {
 				b = append(b, 0)
-			} else if b, err = runtime.AppendUnknownTags(b, e.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
-				return b, runtime.WithinElem(err, "Groups", i)
+			} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Lengths(version >= 3)); err != nil {
+				return b, codec.WithinElem(err, "Groups", i)
 			}
 		}
 	}
 	if (version < 2) && (len(m.Groups) != 0) {
-		return b, runtime.NonDefaultError("Groups", version)
+		return b, codec.NonDefaultError("Groups", version)
 	}
-	if b, err = runtime.AppendUnknownTags(b, m.UnknownTags, -1, runtime.Lengths(version >= 3)); err != nil {
+	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version >= 3)); err != nil {
 		return b, err
 	}
 	return b, nil
 }
 
-func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) int {
-	lengths := runtime.Lengths(version >= 3)
+func (m *VersionsStraddle) decode(d *codec.Decoder, off int, version int16) int {
+	lengths := codec.Lengths(version >= 3)
 	var n int
 	m.Name, off = d.String(off, lengths, m.Name, "Name")
 	if version >= 1 && version <= 4 {
 		n, off = d.ArrayLen(off, lengths, 4, "Window")
-		m.Window = growInt32s(m.Window, n)
+		m.Window = codec.GrowInt32sNoInline(m.Window, n)
 		for i := range m.Window {
 			m.Window[i], off = d.Int32(off, "Window")
 		}
@@ -251,12 +254,12 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 		m.Window = m.Window[:0]
 	}
 	if version <= 2 {
-		m.OldOnly, off = readInt16(d, off, "OldOnly")
+		m.OldOnly, off = codec.ReadInt16NoInline(d, off, "OldOnly")
 	} else {
 		m.OldOnly = 0
 	}
 	if version >= 2 && version <= 3 {
-		m.Middle, off = readInt64(d, off, "Middle")
+		m.Middle, off = codec.ReadInt64NoInline(d, off, "Middle")
 	} else {
 		m.Middle = 0
 	}
@@ -273,7 +276,7 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 				if n, off = d.SmallArrayLen(off, lengths, 1); n < 0 {
 					n, off = d.ArrayLen(off, lengths, 1, "Members")
 				}
-				e.Members = runtime.Grow(e.Members, n)
+				e.Members = codec.Grow(e.Members, n)
 				for j := range e.Members {
 					e.Members[j], off = d.String(off, lengths, e.Members[j], "Members")
 				}
@@ -299,7 +302,7 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 	}
 	m.UnknownTags = m.UnknownTags[:0]
 	if version >= 3 {
-		off = readTags(d, off, &m.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	}
 	return off
 }

@@ -1,11 +1,14 @@
-package runtime
+package codec
 
 import (
+	"encoding/binary"
 	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kafkagen/kafkagen/runtime"
 )
 
 // decodeWith runs read over src with a Decoder and returns what Finish says.
@@ -25,7 +28,7 @@ func decodeWith(src []byte, alias bool, read func(d *Decoder, off int) int) (*De
 // with sentinel at offset.
 func failure(t *testing.T, err error, sentinel error, field string, offset int) {
 	t.Helper()
-	var e *Error
+	var e *runtime.Error
 	require.ErrorAs(t, err, &e)
 	assert.True(t, errors.Is(err, sentinel), "%v is not %v", err, sentinel)
 	assert.Equal(t, "decode", e.Op)
@@ -67,7 +70,7 @@ func TestDecoderFixedWidth(t *testing.T) {
 		_, off = d.Int8(off, "C")
 		return off
 	})
-	failure(t, err, ErrShortBuffer, "B", 2)
+	failure(t, err, runtime.ErrShortBuffer, "B", 2)
 	assert.ErrorContains(t, err, "need 4 bytes, have 3")
 }
 
@@ -78,15 +81,15 @@ func TestDecoderRuns(t *testing.T) {
 		require.NotNil(t, p)
 		off += 6
 		require.Nil(t, d.Fixed(off, 1))
-		return d.FailRun(off, []int{1}, []string{"X"})
+		return d.FailFixed(off, "X:1")
 	})
-	failure(t, err, ErrShortBuffer, "X", 6)
+	failure(t, err, runtime.ErrShortBuffer, "X", 6)
 	// The failure names the first field of the run that does not fit.
 	_, _, err = decodeWith(src[:3], false, func(d *Decoder, off int) int {
 		require.Nil(t, d.Fixed(off, 6))
-		return d.FailRun(off, []int{2, 6}, []string{"A", "B"})
+		return d.FailFixed(off, "A:2 B:4")
 	})
-	failure(t, err, ErrShortBuffer, "B", 2)
+	failure(t, err, runtime.ErrShortBuffer, "B", 2)
 }
 
 func TestDecoderFailFixed(t *testing.T) {
@@ -111,7 +114,7 @@ func TestDecoderFailFixed(t *testing.T) {
 				assert.Equal(t, stopped, off)
 				return off
 			})
-			failure(t, err, ErrShortBuffer, c.field, c.at)
+			failure(t, err, runtime.ErrShortBuffer, c.field, c.at)
 			assert.ErrorContains(t, err, c.need)
 		})
 	}
@@ -120,7 +123,7 @@ func TestDecoderFailFixed(t *testing.T) {
 		_, off = d.Int16(off, "First")
 		return d.FailFixed(off, "A:2")
 	})
-	failure(t, err, ErrShortBuffer, "First", 0)
+	failure(t, err, runtime.ErrShortBuffer, "First", 0)
 }
 
 func TestDecoderStrings(t *testing.T) {
@@ -149,9 +152,9 @@ func TestDecoderStrings(t *testing.T) {
 	})
 	require.NoError(t, err)
 
-	null := AppendNullString(nil, NullString{}, Compact)
+	null := AppendNullString(nil, runtime.NullString{}, Compact)
 	_, _, err = decodeWith(null, false, func(d *Decoder, off int) int {
-		s, off := d.NullString(off, Compact, NullString{}, "S")
+		s, off := d.NullString(off, Compact, runtime.NullString{}, "S")
 		assert.False(t, s.Valid)
 		return off
 	})
@@ -160,17 +163,17 @@ func TestDecoderStrings(t *testing.T) {
 		_, off = d.String(off, Compact, "", "S")
 		return off
 	})
-	failure(t, err, ErrNull, "S", 0)
+	failure(t, err, runtime.ErrNull, "S", 0)
 	_, _, err = decodeWith([]byte{0x81, 0x80, 0x02}, false, func(d *Decoder, off int) int {
 		_, off = d.String(off, Compact, "", "S") // 32768 bytes announced
 		return off
 	})
-	failure(t, err, ErrInvalidLength, "S", 0)
+	failure(t, err, runtime.ErrInvalidLength, "S", 0)
 	_, _, err = decodeWith(compact[:4], false, func(d *Decoder, off int) int {
 		_, off = d.String(off, Compact, "", "S")
 		return off
 	})
-	failure(t, err, ErrShortBuffer, "S", 1)
+	failure(t, err, runtime.ErrShortBuffer, "S", 1)
 }
 
 // Record batches of 127 to 16382 bytes take QuickBytes; every other length
@@ -236,7 +239,7 @@ func TestDecoderArrays(t *testing.T) {
 		_, off = d.ArrayLen(off, Compact, 2, "A")
 		return off
 	})
-	failure(t, err, ErrInvalidLength, "A", 0)
+	failure(t, err, runtime.ErrInvalidLength, "A", 0)
 	null := AppendArrayLen(nil, -1, Classic)
 	_, _, err = decodeWith(null, false, func(d *Decoder, off int) int {
 		n, off := d.NullArrayLen(off, Classic, 4, "A")
@@ -249,22 +252,22 @@ func TestDecoderArrays(t *testing.T) {
 		_, off = d.ArrayLen(off, Classic, 4, "A")
 		return off
 	})
-	failure(t, err, ErrNull, "A", 0)
+	failure(t, err, runtime.ErrNull, "A", 0)
 }
 
 func TestDecoderTags(t *testing.T) {
-	section, err := AppendTagSection(nil, Tags{{Tag: 3, Data: []byte{1, 2}}, {Tag: 9, Data: nil}}, -1)
+	section, err := AppendTagSection(nil, runtime.Tags{{Tag: 3, Data: []byte{1, 2}}, {Tag: 9, Data: nil}}, -1)
 	require.NoError(t, err)
 	_, n, err := decodeWith(section, false, func(d *Decoder, off int) int {
-		var tags Tags
+		var tags runtime.Tags
 		off = d.Tags(off, &tags)
-		assert.Equal(t, Tags{{Tag: 3, Data: []byte{1, 2}}, {Tag: 9, Data: []byte{}}}, tags)
+		assert.Equal(t, runtime.Tags{{Tag: 3, Data: []byte{1, 2}}, {Tag: 9, Data: []byte{}}}, tags)
 		return off
 	})
 	require.NoError(t, err)
 	assert.Equal(t, len(section), n)
 	_, _, err = decodeWith([]byte{0}, false, func(d *Decoder, off int) int {
-		tags := Tags{}
+		tags := runtime.Tags{}
 		off = d.Tags(off, &tags)
 		assert.Empty(t, tags)
 		return off
@@ -274,13 +277,13 @@ func TestDecoderTags(t *testing.T) {
 		_, off = d.TagCount(off)
 		return off
 	})
-	failure(t, err, ErrInvalidLength, "", 0)
+	failure(t, err, runtime.ErrInvalidLength, "", 0)
 	_, _, err = decodeWith([]byte{1, 2, 0}, false, func(d *Decoder, off int) int {
 		_, off = d.TagCount(off)
 		tag, _, off := d.TagHeader(off)
 		return d.InvalidTag(off, tag, 7, "T")
 	})
-	failure(t, err, ErrInvalidTag, "T", 3)
+	failure(t, err, runtime.ErrInvalidTag, "T", 3)
 }
 
 // Within and WithinElem build the path of enclosing fields, innermost
@@ -293,19 +296,19 @@ func TestDecoderPath(t *testing.T) {
 		d.WithinElem("Outer", 4)
 		return off
 	})
-	failure(t, err, ErrShortBuffer, "Outer[4].Inner.Leaf", 0)
+	failure(t, err, runtime.ErrShortBuffer, "Outer[4].Inner.Leaf", 0)
 	_, _, err = decodeWith([]byte{0, 0}, false, func(d *Decoder, off int) int {
 		_, off = d.Int32(off, "Before")
 		start := off
 		_, off = d.Int32(off, "Leaf")
 		return d.Within(start, off, "Inner")
 	})
-	failure(t, err, ErrShortBuffer, "Before", 0)
+	failure(t, err, runtime.ErrShortBuffer, "Before", 0)
 }
 
 func TestDecoderUvarint(t *testing.T) {
 	for _, c := range uvarints {
-		b := AppendUvarint(nil, c.value)
+		b := binary.AppendUvarint(nil, uint64(c.value))
 		_, n, err := decodeWith(b, false, func(d *Decoder, off int) int {
 			v, off := d.Uvarint(off, "U")
 			assert.Equal(t, c.value, v, c.hex)
@@ -318,5 +321,5 @@ func TestDecoderUvarint(t *testing.T) {
 		_, off = d.Uvarint(off, "U")
 		return off
 	})
-	failure(t, err, ErrMalformedVarint, "U", 4)
+	failure(t, err, runtime.ErrMalformedVarint, "U", 4)
 }

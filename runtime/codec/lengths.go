@@ -1,4 +1,4 @@
-package runtime
+package codec
 
 // For generated code: how a version writes lengths and counts.
 

@@ -1,4 +1,4 @@
-package runtime
+package codec
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kafkagen/kafkagen/runtime"
 )
 
 // Java's Double.toString output for these values (JDK 19 and later, the
@@ -73,7 +75,7 @@ func TestAppendJSONString(t *testing.T) {
 func TestJSONBytesAndUUID(t *testing.T) {
 	assert.Equal(t, `"8IVxQhUtuH/h3E4="`, string(AppendJSONBytes(nil, []byte{0xf0, 0x85, 0x71, 0x42, 0x15, 0x2d, 0xb8, 0x7f, 0xe1, 0xdc, 0x4e})))
 	assert.Equal(t, `""`, string(AppendJSONBytes(nil, nil)))
-	u := UUIDFromInts(0x31ed4ed1755fbb88, 0x42002ff775ae5261)
+	u := runtime.UUIDFromInts(0x31ed4ed1755fbb88, 0x42002ff775ae5261)
 	assert.Equal(t, `"Me1O0XVfu4hCAC_3da5SYQ"`, string(AppendJSONUUID(nil, u)))
 
 	var r JSONReader
@@ -89,7 +91,7 @@ func TestJSONBytesAndUUID(t *testing.T) {
 	for _, in := range []string{`"00000000000000000000000"`, `"AAAA"`, `"Me1O0XVfu4hCAC_3da5SY!"`, `"Me1O0XVfu4hCAC_3da5SYQQQ"`} {
 		r.Init([]byte(in), 0)
 		r.UUID()
-		assert.ErrorIs(t, r.Finish("M", 0), ErrJSONType, in)
+		assert.ErrorIs(t, r.Finish("M", 0), runtime.ErrJSONType, in)
 	}
 
 	r.Init([]byte(`""`), 0)
@@ -107,26 +109,26 @@ func TestJSONIntegers(t *testing.T) {
 	}{
 		{"127", func(r *JSONReader) int64 { return int64(r.Int8()) }, 127, nil},
 		{"-128", func(r *JSONReader) int64 { return int64(r.Int8()) }, -128, nil},
-		{"128", func(r *JSONReader) int64 { return int64(r.Int8()) }, 0, ErrJSONType},
+		{"128", func(r *JSONReader) int64 { return int64(r.Int8()) }, 0, runtime.ErrJSONType},
 		{"-32768", func(r *JSONReader) int64 { return int64(r.Int16()) }, -32768, nil},
-		{"32768", func(r *JSONReader) int64 { return int64(r.Int16()) }, 0, ErrJSONType},
+		{"32768", func(r *JSONReader) int64 { return int64(r.Int16()) }, 0, runtime.ErrJSONType},
 		{"65535", func(r *JSONReader) int64 { return int64(r.Uint16()) }, 65535, nil},
-		{"-1", func(r *JSONReader) int64 { return int64(r.Uint16()) }, 0, ErrJSONType},
+		{"-1", func(r *JSONReader) int64 { return int64(r.Uint16()) }, 0, runtime.ErrJSONType},
 		{"4294967295", func(r *JSONReader) int64 { return int64(r.Uint32()) }, 4294967295, nil},
-		{"4294967296", func(r *JSONReader) int64 { return int64(r.Uint32()) }, 0, ErrJSONType},
+		{"4294967296", func(r *JSONReader) int64 { return int64(r.Uint32()) }, 0, runtime.ErrJSONType},
 		{"-2147483648", func(r *JSONReader) int64 { return int64(r.Int32()) }, math.MinInt32, nil},
 		{"9223372036854775807", func(r *JSONReader) int64 { return r.Int64() }, math.MaxInt64, nil},
 		{"-9223372036854775808", func(r *JSONReader) int64 { return r.Int64() }, math.MinInt64, nil},
-		{"9223372036854775808", func(r *JSONReader) int64 { return r.Int64() }, 0, ErrJSONType},
-		{"99999999999999999999999", func(r *JSONReader) int64 { return r.Int64() }, 0, ErrJSONType},
-		{"1.0", func(r *JSONReader) int64 { return r.Int64() }, 0, ErrJSONType},
-		{"1e3", func(r *JSONReader) int64 { return r.Int64() }, 0, ErrJSONType},
-		{`"1"`, func(r *JSONReader) int64 { return r.Int64() }, 0, ErrJSONType},
-		{"01", func(r *JSONReader) int64 { return r.Int64() }, 0, ErrJSONSyntax},
-		{"-", func(r *JSONReader) int64 { return r.Int64() }, 0, ErrJSONSyntax},
-		{"null", func(r *JSONReader) int64 { return r.Int64() }, 0, ErrNull},
-		{"true", func(r *JSONReader) int64 { return r.Int64() }, 0, ErrJSONType},
-		{"1 2", func(r *JSONReader) int64 { return r.Int64() }, 1, ErrJSONSyntax},
+		{"9223372036854775808", func(r *JSONReader) int64 { return r.Int64() }, 0, runtime.ErrJSONType},
+		{"99999999999999999999999", func(r *JSONReader) int64 { return r.Int64() }, 0, runtime.ErrJSONType},
+		{"1.0", func(r *JSONReader) int64 { return r.Int64() }, 0, runtime.ErrJSONType},
+		{"1e3", func(r *JSONReader) int64 { return r.Int64() }, 0, runtime.ErrJSONType},
+		{`"1"`, func(r *JSONReader) int64 { return r.Int64() }, 0, runtime.ErrJSONType},
+		{"01", func(r *JSONReader) int64 { return r.Int64() }, 0, runtime.ErrJSONSyntax},
+		{"-", func(r *JSONReader) int64 { return r.Int64() }, 0, runtime.ErrJSONSyntax},
+		{"null", func(r *JSONReader) int64 { return r.Int64() }, 0, runtime.ErrNull},
+		{"true", func(r *JSONReader) int64 { return r.Int64() }, 0, runtime.ErrJSONType},
+		{"1 2", func(r *JSONReader) int64 { return r.Int64() }, 1, runtime.ErrJSONSyntax},
 	}
 	for _, c := range cases {
 		var r JSONReader
@@ -158,7 +160,7 @@ func TestJSONReaderErrorsNameThePathAndOffset(t *testing.T) {
 	}
 	r.Pop()
 	err := r.Finish("M", 7)
-	var e *Error
+	var e *runtime.Error
 	require.True(t, errors.As(err, &e), "%v", err)
 	assert.Equal(t, "a[2]", e.Field)
 	assert.Equal(t, 13, e.Offset)
@@ -174,26 +176,26 @@ func TestJSONSyntaxErrors(t *testing.T) {
 				r.String("")
 			}
 		}
-		assert.ErrorIs(t, r.Finish("M", 0), ErrJSONSyntax, in)
+		assert.ErrorIs(t, r.Finish("M", 0), runtime.ErrJSONSyntax, in)
 	}
 }
 
 func TestJSONStringLimitAndEscapes(t *testing.T) {
 	var r JSONReader
-	long := make([]byte, 0, MaxStringLen+3)
+	long := make([]byte, 0, runtime.MaxStringLen+3)
 	long = append(long, '"')
-	for range MaxStringLen + 1 {
+	for range runtime.MaxStringLen + 1 {
 		long = append(long, 'a')
 	}
 	long = append(long, '"')
 	r.Init(long, 0)
 	r.String("")
-	assert.ErrorIs(t, r.Finish("M", 0), ErrStringTooLong)
+	assert.ErrorIs(t, r.Finish("M", 0), runtime.ErrStringTooLong)
 
 	for _, in := range []string{"\"a\x8a\"", "\"\\n\xff\"", "\"\xe2\x82\""} {
 		r.Init([]byte(in), 0)
 		r.String("")
-		assert.ErrorIs(t, r.Finish("M", 0), ErrJSONSyntax, "%q", in)
+		assert.ErrorIs(t, r.Finish("M", 0), runtime.ErrJSONSyntax, "%q", in)
 	}
 
 	r.Init([]byte(`"\ud83d\ude00 \u00e9 \ud800"`), 0)
@@ -202,14 +204,14 @@ func TestJSONStringLimitAndEscapes(t *testing.T) {
 }
 
 func TestJSONUnknownTags(t *testing.T) {
-	tags := Tags{{Tag: 5, Data: []byte{1, 2}}, {Tag: 300, Data: []byte{}}}
+	tags := runtime.Tags{{Tag: 5, Data: []byte{1, 2}}, {Tag: 300, Data: []byte{}}}
 	b := AppendJSONUnknownTags(nil, tags)
 	assert.Equal(t, `[{"tag":5,"data":"AQI="},{"tag":300,"data":""}]`, string(b))
-	read := func(in []byte, maxKnown int) (Tags, error) {
+	read := func(in []byte, maxKnown int) (runtime.Tags, error) {
 		var r JSONReader
 		var seen bool
 		r.Init(in, 0)
-		r.Field(&seen, UnknownTagsKey)
+		r.Field(&seen, runtime.UnknownTagsKey)
 		got := r.UnknownTags(nil, maxKnown)
 		r.Pop()
 		return got, r.Finish("M", 0)
@@ -219,21 +221,21 @@ func TestJSONUnknownTags(t *testing.T) {
 	assert.Equal(t, tags, got)
 
 	_, err = read(b, 5)
-	assert.ErrorIs(t, err, ErrTagOrder)
+	assert.ErrorIs(t, err, runtime.ErrTagOrder)
 	assert.Contains(t, err.Error(), "M._unknownTaggedFields[0] v0 at byte 1")
 
 	_, err = read([]byte(`[{"tag":7},{"tag":6}]`), -1)
-	assert.ErrorIs(t, err, ErrMissingField)
+	assert.ErrorIs(t, err, runtime.ErrMissingField)
 	assert.Contains(t, err.Error(), "M._unknownTaggedFields[0].data v0")
 
 	_, err = read([]byte(`[{"tag":7,"data":""},{"tag":6,"data":""}]`), -1)
-	assert.ErrorIs(t, err, ErrTagOrder)
+	assert.ErrorIs(t, err, runtime.ErrTagOrder)
 	assert.Contains(t, err.Error(), "M._unknownTaggedFields[1] v0 at byte 21")
 }
 
 func TestJSONWritersAllocateNothing(t *testing.T) {
 	buf := make([]byte, 0, 256)
-	u := UUIDFromInts(1, 2)
+	u := runtime.UUIDFromInts(1, 2)
 	allocs := testing.AllocsPerRun(100, func() {
 		b := AppendJSONString(buf[:0], "topic-\n1")
 		b = AppendJSONFloat64(b, 720.324)

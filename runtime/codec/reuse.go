@@ -1,4 +1,4 @@
-package runtime
+package codec
 
 // For generated code: how decoding reuses the memory of the message it
 // decodes into, so that decoding a stream of messages into one allocates

@@ -1,8 +1,10 @@
-package runtime
+package codec
 
 import (
 	"encoding/binary"
 	"math"
+
+	"github.com/kafkagen/kafkagen/runtime"
 )
 
 // For generated code: Append functions write one value in Kafka's
@@ -44,21 +46,12 @@ func AppendUint32(b []byte, v uint32) []byte { return binary.BigEndian.AppendUin
 func AppendInt64(b []byte, v int64) []byte { return binary.BigEndian.AppendUint64(b, uint64(v)) }
 
 // AppendUUID writes the 16 bytes of a UUID.
-func AppendUUID(b []byte, v UUID) []byte { return append(b, v[:]...) }
+func AppendUUID(b []byte, v runtime.UUID) []byte { return append(b, v[:]...) }
 
 // AppendFloat64 writes the IEEE-754 bits unchanged, as Java's
 // doubleToRawLongBits does (NaN payloads are kept).
 func AppendFloat64(b []byte, v float64) []byte {
 	return binary.BigEndian.AppendUint64(b, math.Float64bits(v))
-}
-
-// AppendUvarint writes an unsigned varint (7 bits a byte, low groups first).
-func AppendUvarint(b []byte, v uint32) []byte {
-	for v >= 0x80 {
-		b = append(b, byte(v)|0x80)
-		v >>= 7
-	}
-	return append(b, byte(v))
 }
 
 // appendLen writes a length of a string (int16), bytes or records (int32) or
@@ -69,7 +62,7 @@ func AppendUvarint(b []byte, v uint32) []byte {
 func appendLen(b []byte, n int, l Lengths, wide bool) []byte {
 	switch {
 	case l == Compact:
-		return AppendUvarint(b, uint32(n+1))
+		return binary.AppendUvarint(b, uint64(n+1))
 	case wide:
 		return AppendInt32(b, int32(n))
 	default:
@@ -93,7 +86,7 @@ func appendString(b []byte, s string, l Lengths) []byte {
 }
 
 // AppendNullString writes a nullable string.
-func AppendNullString(b []byte, s NullString, l Lengths) []byte {
+func AppendNullString(b []byte, s runtime.NullString, l Lengths) []byte {
 	if !s.Valid {
 		return appendLen(b, -1, l, false)
 	}

@@ -1,6 +1,10 @@
-package runtime
+package codec
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // For generated code: building the *Error of a failed encode.
 
@@ -9,33 +13,33 @@ import "fmt"
 //
 //go:noinline
 func EncodeError(field string, err error, detail string) error {
-	return &Error{Op: "encode", Field: field, Offset: -1, Err: err, Detail: detail}
+	return &runtime.Error{Op: "encode", Field: field, Offset: -1, Err: err, Detail: detail}
 }
 
 // NonDefaultError is Java's "Attempted to write a non-default X at version V".
 //
 //go:noinline
 func NonDefaultError(field string, version int16) error {
-	return EncodeError(field, ErrNonDefault, fmt.Sprintf("attempted to write a non-default %s at version %d", field, version))
+	return EncodeError(field, runtime.ErrNonDefault, fmt.Sprintf("attempted to write a non-default %s at version %d", field, version))
 }
 
 // StringTooLongError is the error of a string over MaxStringLen bytes
 // written in field.
 //
 //go:noinline
-func StringTooLongError(field string) error { return EncodeError(field, ErrStringTooLong, "") }
+func StringTooLongError(field string) error { return EncodeError(field, runtime.ErrStringTooLong, "") }
 
 // TaggedFieldsError is the error of unknown tagged fields set in a struct
 // written at a version without tag sections.
 //
 //go:noinline
-func TaggedFieldsError() error { return EncodeError("", ErrTaggedFields, "") }
+func TaggedFieldsError() error { return EncodeError("", runtime.ErrTaggedFields, "") }
 
 // Within prefixes the field path of err with the enclosing field name.
 //
 //go:noinline
 func Within(err error, field string) error {
-	if e, ok := err.(*Error); ok {
+	if e, ok := err.(*runtime.Error); ok {
 		if e.Field == "" {
 			e.Field = field
 		} else {
@@ -56,7 +60,7 @@ func WithinElem(err error, field string, i int) error {
 //
 //go:noinline
 func Finish(err error, message string, version int16) error {
-	if e, ok := err.(*Error); ok {
+	if e, ok := err.(*runtime.Error); ok {
 		e.Message = message
 		e.Version = version
 	}
@@ -71,6 +75,6 @@ func UnsupportedVersion(op, message string, version, min, max int16) error {
 	if op == "decode" {
 		off = 0
 	}
-	return &Error{Op: op, Message: message, Version: version, Offset: off, Err: ErrUnsupportedVersion,
+	return &runtime.Error{Op: op, Message: message, Version: version, Offset: off, Err: runtime.ErrUnsupportedVersion,
 		Detail: fmt.Sprintf("valid versions are %d to %d", min, max)}
 }

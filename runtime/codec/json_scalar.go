@@ -1,4 +1,4 @@
-package runtime
+package codec
 
 import (
 	"encoding/base64"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/kafkagen/kafkagen/runtime"
 )
 
 // This file holds JSONReader's value readers: numbers, strings, bytes,
@@ -38,7 +40,7 @@ func (r *JSONReader) number(what string) (tok []byte, integer bool) {
 	}
 	intStart := i
 	if n := digits(); n == 0 || n > 1 && b[intStart] == '0' {
-		r.failAt(start, ErrJSONSyntax, "malformed number")
+		r.failAt(start, runtime.ErrJSONSyntax, "malformed number")
 		return nil, false
 	}
 	integer = true
@@ -46,7 +48,7 @@ func (r *JSONReader) number(what string) (tok []byte, integer bool) {
 		i++
 		integer = false
 		if digits() == 0 {
-			r.failAt(start, ErrJSONSyntax, "malformed number")
+			r.failAt(start, runtime.ErrJSONSyntax, "malformed number")
 			return nil, false
 		}
 	}
@@ -57,7 +59,7 @@ func (r *JSONReader) number(what string) (tok []byte, integer bool) {
 			i++
 		}
 		if digits() == 0 {
-			r.failAt(start, ErrJSONSyntax, "malformed number")
+			r.failAt(start, runtime.ErrJSONSyntax, "malformed number")
 			return nil, false
 		}
 	}
@@ -74,7 +76,7 @@ func (r *JSONReader) integer(lo int64, hi uint64, typ string) (neg bool, mag uin
 		return false, 0
 	}
 	if !isInt {
-		r.failAt(start, ErrJSONType, fmt.Sprintf("expected an integer (%s), found %s", typ, tok))
+		r.failAt(start, runtime.ErrJSONType, fmt.Sprintf("expected an integer (%s), found %s", typ, tok))
 		return false, 0
 	}
 	if tok[0] == '-' {
@@ -90,7 +92,7 @@ func (r *JSONReader) integer(lo int64, hi uint64, typ string) (neg bool, mag uin
 		mag = mag*10 + d
 	}
 	if neg && mag > uint64(-lo) || !neg && mag > hi {
-		r.failAt(start, ErrJSONType, fmt.Sprintf("%s does not fit in %s", r.buf[start:r.off], typ))
+		r.failAt(start, runtime.ErrJSONType, fmt.Sprintf("%s does not fit in %s", r.buf[start:r.off], typ))
 		return false, 0
 	}
 	return neg, mag
@@ -157,7 +159,7 @@ func (r *JSONReader) Float64() float64 {
 		case "-Infinity":
 			return math.Inf(-1)
 		}
-		r.failAt(start, ErrJSONType, fmt.Sprintf("expected a number, NaN, Infinity or -Infinity, found the string %q", s))
+		r.failAt(start, runtime.ErrJSONType, fmt.Sprintf("expected a number, NaN, Infinity or -Infinity, found the string %q", s))
 		return 0
 	}
 	tok, _ := r.number("a number")
@@ -166,7 +168,7 @@ func (r *JSONReader) Float64() float64 {
 	}
 	f, err := strconv.ParseFloat(string(tok), 64)
 	if err != nil {
-		r.failAt(start, ErrJSONType, fmt.Sprintf("%s is out of the range of float64", tok))
+		r.failAt(start, runtime.ErrJSONType, fmt.Sprintf("%s is out of the range of float64", tok))
 		return 0
 	}
 	return f
@@ -187,8 +189,8 @@ func (r *JSONReader) String(old string) string {
 	if !ok {
 		return ""
 	}
-	if len(s) > MaxStringLen {
-		r.failAt(start, ErrStringTooLong, fmt.Sprintf("%d bytes", len(s)))
+	if len(s) > runtime.MaxStringLen {
+		r.failAt(start, runtime.ErrStringTooLong, fmt.Sprintf("%d bytes", len(s)))
 		return ""
 	}
 	if string(s) == old {
@@ -219,7 +221,7 @@ func (r *JSONReader) Bytes(old []byte) []byte {
 	}
 	out, err := enc.AppendDecode(old[:0], s)
 	if err != nil {
-		r.failAt(start, ErrJSONType, fmt.Sprintf("invalid base64: %v", err))
+		r.failAt(start, runtime.ErrJSONType, fmt.Sprintf("invalid base64: %v", err))
 		return nil
 	}
 	if out == nil {
@@ -230,8 +232,8 @@ func (r *JSONReader) Bytes(old []byte) []byte {
 
 // UUID reads a uuid in Kafka's form: 22 base64url characters (padding
 // allowed, as Java's Uuid.fromString allows it).
-func (r *JSONReader) UUID() UUID {
-	var u UUID
+func (r *JSONReader) UUID() runtime.UUID {
+	var u runtime.UUID
 	if r.err != nil {
 		return u
 	}
@@ -250,11 +252,11 @@ func (r *JSONReader) UUID() UUID {
 	}
 	// Decode writes past a 16-byte buffer for longer input: check first.
 	if len(t) != 22 {
-		r.failAt(start, ErrJSONType, fmt.Sprintf("invalid uuid %q: want 22 base64url characters", s))
+		r.failAt(start, runtime.ErrJSONType, fmt.Sprintf("invalid uuid %q: want 22 base64url characters", s))
 		return u
 	}
 	if n, err := base64.RawURLEncoding.Decode(u[:], t); err != nil || n != 16 {
-		r.failAt(start, ErrJSONType, fmt.Sprintf("invalid uuid %q: want 22 base64url characters", s))
+		r.failAt(start, runtime.ErrJSONType, fmt.Sprintf("invalid uuid %q: want 22 base64url characters", s))
 	}
 	return u
 }
@@ -274,7 +276,7 @@ func (r *JSONReader) str(buf *[]byte) ([]byte, bool) {
 		}
 		c, size := utf8.DecodeRune(b[i:])
 		if c == utf8.RuneError && size == 1 {
-			r.failAt(i, ErrJSONSyntax, fmt.Sprintf("invalid UTF-8 byte %#02x in a string", b[i]))
+			r.failAt(i, runtime.ErrJSONSyntax, fmt.Sprintf("invalid UTF-8 byte %#02x in a string", b[i]))
 			return nil, false
 		}
 		i += size
@@ -286,7 +288,7 @@ func (r *JSONReader) str(buf *[]byte) ([]byte, bool) {
 	out := append((*buf)[:0], b[start+1:i]...)
 	for {
 		if i >= len(b) {
-			r.failAt(start, ErrJSONSyntax, "unterminated string")
+			r.failAt(start, runtime.ErrJSONSyntax, "unterminated string")
 			return nil, false
 		}
 		c := b[i]
@@ -296,12 +298,12 @@ func (r *JSONReader) str(buf *[]byte) ([]byte, bool) {
 			*buf = out
 			return out, true
 		case c < 0x20:
-			r.failAt(i, ErrJSONSyntax, fmt.Sprintf("control character %#02x in a string", c))
+			r.failAt(i, runtime.ErrJSONSyntax, fmt.Sprintf("control character %#02x in a string", c))
 			return nil, false
 		case c >= utf8.RuneSelf:
 			ru, size := utf8.DecodeRune(b[i:])
 			if ru == utf8.RuneError && size == 1 {
-				r.failAt(i, ErrJSONSyntax, fmt.Sprintf("invalid UTF-8 byte %#02x in a string", c))
+				r.failAt(i, runtime.ErrJSONSyntax, fmt.Sprintf("invalid UTF-8 byte %#02x in a string", c))
 				return nil, false
 			}
 			out = append(out, b[i:i+size]...)
@@ -313,7 +315,7 @@ func (r *JSONReader) str(buf *[]byte) ([]byte, bool) {
 			continue
 		}
 		if i+1 >= len(b) {
-			r.failAt(start, ErrJSONSyntax, "unterminated string")
+			r.failAt(start, runtime.ErrJSONSyntax, "unterminated string")
 			return nil, false
 		}
 		esc := b[i+1]
@@ -334,7 +336,7 @@ func (r *JSONReader) str(buf *[]byte) ([]byte, bool) {
 		case 'u':
 			c1, ok := hex4(b, i)
 			if !ok {
-				r.failAt(i-2, ErrJSONSyntax, "malformed \\u escape")
+				r.failAt(i-2, runtime.ErrJSONSyntax, "malformed \\u escape")
 				return nil, false
 			}
 			i += 4
@@ -352,7 +354,7 @@ func (r *JSONReader) str(buf *[]byte) ([]byte, bool) {
 			}
 			out = utf8.AppendRune(out, ru)
 		default:
-			r.failAt(i-2, ErrJSONSyntax, fmt.Sprintf("invalid escape \\%c", esc))
+			r.failAt(i-2, runtime.ErrJSONSyntax, fmt.Sprintf("invalid escape \\%c", esc))
 			return nil, false
 		}
 	}

@@ -1,10 +1,12 @@
-package runtime
+package codec
 
 import (
 	"encoding/base64"
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/kafkagen/kafkagen/runtime"
 )
 
 // This file holds the append-style writers of Kafka's JSON form (the one its
@@ -29,7 +31,7 @@ func AppendJSONUint(b []byte, v uint64) []byte { return strconv.AppendUint(b, v,
 
 // AppendJSONUUID appends a uuid as Kafka's Uuid.toString writes it: a JSON
 // string of 22 base64url characters without padding.
-func AppendJSONUUID(b []byte, u UUID) []byte {
+func AppendJSONUUID(b []byte, u runtime.UUID) []byte {
 	b = append(b, '"')
 	b = base64.RawURLEncoding.AppendEncode(b, u[:])
 	return append(b, '"')

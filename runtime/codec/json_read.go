@@ -1,6 +1,10 @@
-package runtime
+package codec
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // JSONReader reads Kafka's JSON form for generated code: a small tokenizer
 // over a byte slice, driven by the schema (no reflection, no generic value
@@ -21,7 +25,7 @@ type JSONReader struct {
 	endAt     int    // offset of the '}' that ended the last object
 	keyBuf    []byte // keys with escapes are unescaped here
 	scratch   []byte // unescaped strings
-	err       *Error
+	err       *runtime.Error
 	path      []pathElem // of the value being read, outermost first
 }
 
@@ -48,7 +52,7 @@ func (r *JSONReader) Fail(err error, detail string) { r.failAt(r.off, err, detai
 
 func (r *JSONReader) failAt(pos int, err error, detail string) {
 	if r.err == nil {
-		r.err = &Error{Op: "unmarshal JSON", Offset: pos, Err: err, Detail: detail}
+		r.err = &runtime.Error{Op: "unmarshal JSON", Offset: pos, Err: err, Detail: detail}
 	}
 	r.off = len(r.buf)
 }
@@ -78,7 +82,7 @@ func (r *JSONReader) Finish(message string, version int16) error {
 	if r.err == nil {
 		r.ws()
 		if r.off < len(r.buf) {
-			r.Fail(ErrJSONSyntax, "data after the message")
+			r.Fail(runtime.ErrJSONSyntax, "data after the message")
 		}
 	}
 	if r.err == nil {
@@ -151,11 +155,11 @@ func (r *JSONReader) expected(what string) {
 	switch {
 	case c == 'n' && r.literal("null"):
 		r.off -= 4
-		r.Fail(ErrNull, "")
+		r.Fail(runtime.ErrNull, "")
 	case !valueStart(c) || c == 'n' || c == 't' && !r.hasLiteral("true") || c == 'f' && !r.hasLiteral("false"):
-		r.Fail(ErrJSONSyntax, fmt.Sprintf("expected %s, found %s", what, describe(c)))
+		r.Fail(runtime.ErrJSONSyntax, fmt.Sprintf("expected %s, found %s", what, describe(c)))
 	default:
-		r.Fail(ErrJSONType, fmt.Sprintf("expected %s, found %s", what, describe(c)))
+		r.Fail(runtime.ErrJSONType, fmt.Sprintf("expected %s, found %s", what, describe(c)))
 	}
 }
 
@@ -218,7 +222,7 @@ func (r *JSONReader) NotNull(nullable Nullability) bool {
 		return false
 	}
 	if !nullable {
-		r.failAt(start, ErrNull, "")
+		r.failAt(start, runtime.ErrNull, "")
 	}
 	return false
 }
@@ -253,7 +257,7 @@ func (r *JSONReader) NextKey() bool {
 	}
 	if !r.afterOpen {
 		if c != ',' {
-			r.Fail(ErrJSONSyntax, fmt.Sprintf("expected ',' or '}' after an object member, found %s", describe(c)))
+			r.Fail(runtime.ErrJSONSyntax, fmt.Sprintf("expected ',' or '}' after an object member, found %s", describe(c)))
 			return false
 		}
 		r.off++
@@ -261,7 +265,7 @@ func (r *JSONReader) NextKey() bool {
 	}
 	r.afterOpen = false
 	if c != '"' {
-		r.Fail(ErrJSONSyntax, fmt.Sprintf("expected an object key, found %s", describe(c)))
+		r.Fail(runtime.ErrJSONSyntax, fmt.Sprintf("expected an object key, found %s", describe(c)))
 		return false
 	}
 	r.keyAt = r.off
@@ -271,7 +275,7 @@ func (r *JSONReader) NextKey() bool {
 	}
 	r.key = key
 	if r.peek() != ':' {
-		r.Fail(ErrJSONSyntax, fmt.Sprintf("expected ':' after key %q", key))
+		r.Fail(runtime.ErrJSONSyntax, fmt.Sprintf("expected ':' after key %q", key))
 		return false
 	}
 	r.off++
@@ -297,10 +301,10 @@ func (r *JSONReader) FieldAt(seen *bool, present bool, key string) bool {
 	r.push(key)
 	switch {
 	case *seen:
-		r.failAt(r.keyAt, ErrDuplicateField, "")
+		r.failAt(r.keyAt, runtime.ErrDuplicateField, "")
 		return false
 	case !present:
-		r.failAt(r.keyAt, ErrFieldVersion, fmt.Sprintf("not supported in version %d", r.version))
+		r.failAt(r.keyAt, runtime.ErrFieldVersion, fmt.Sprintf("not supported in version %d", r.version))
 		return false
 	}
 	*seen = true
@@ -318,7 +322,7 @@ func (r *JSONReader) NotInVersion(key string) {
 func (r *JSONReader) UnknownKey() {
 	if r.err == nil {
 		r.push(string(r.key))
-		r.failAt(r.keyAt, ErrUnknownField, "")
+		r.failAt(r.keyAt, runtime.ErrUnknownField, "")
 	}
 }
 
@@ -327,7 +331,7 @@ func (r *JSONReader) UnknownKey() {
 func (r *JSONReader) RecordsSizeKey() {
 	if r.err == nil {
 		r.push(string(r.key))
-		r.failAt(r.keyAt, ErrUnknownField, "records written as their size only cannot be read back")
+		r.failAt(r.keyAt, runtime.ErrUnknownField, "records written as their size only cannot be read back")
 	}
 }
 
@@ -337,7 +341,7 @@ func (r *JSONReader) RecordsSizeKey() {
 func (r *JSONReader) Require(given bool, key string) {
 	if r.err == nil && !given {
 		r.push(key)
-		r.failAt(r.endAt, ErrMissingField, fmt.Sprintf("mandatory in version %d", r.version))
+		r.failAt(r.endAt, runtime.ErrMissingField, fmt.Sprintf("mandatory in version %d", r.version))
 	}
 }
 
@@ -370,7 +374,7 @@ func (r *JSONReader) NextElem() bool {
 	}
 	if !r.afterOpen {
 		if c != ',' {
-			r.Fail(ErrJSONSyntax, fmt.Sprintf("expected ',' or ']' after an array element, found %s", describe(c)))
+			r.Fail(runtime.ErrJSONSyntax, fmt.Sprintf("expected ',' or ']' after an array element, found %s", describe(c)))
 			return false
 		}
 		r.off++

@@ -1,4 +1,4 @@
-package runtime
+package codec
 
 import (
 	"encoding/binary"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/kafkagen/kafkagen/runtime"
 )
 
 // For generated code: the Decoder, its failure bookkeeping and its
@@ -34,7 +36,7 @@ type Decoder struct {
 	at    int
 	need  int
 	field string
-	err   *Error
+	err   *runtime.Error
 	path  []string // enclosing fields, innermost first, gathered while unwinding
 }
 
@@ -60,7 +62,7 @@ func (d *Decoder) Failed() bool { return d.bad }
 func (d *Decoder) fail(at int, field string, err error, detail string) int {
 	if !d.bad {
 		d.bad, d.at, d.field = true, at, field
-		d.err = &Error{Op: "decode", Offset: at, Err: err, Detail: detail}
+		d.err = &runtime.Error{Op: "decode", Offset: at, Err: err, Detail: detail}
 	}
 	return stopped
 }
@@ -102,7 +104,7 @@ func (d *Decoder) Finish(message string, version int16, end int) (int, error) {
 	}
 	e := d.err
 	if e == nil {
-		e = &Error{Op: "decode", Offset: d.at, Err: ErrShortBuffer,
+		e = &runtime.Error{Op: "decode", Offset: d.at, Err: runtime.ErrShortBuffer,
 			Detail: fmt.Sprintf("need %d bytes, have %d", d.need, len(d.buf)-d.at)}
 	}
 	e.Message, e.Version, e.Field = message, version, d.field
@@ -181,11 +183,11 @@ func (d *Decoder) Float64(off int, field string) (float64, int) {
 }
 
 // UUID reads the 16 bytes of a UUID at off.
-func (d *Decoder) UUID(off int, field string) (UUID, int) {
+func (d *Decoder) UUID(off int, field string) (runtime.UUID, int) {
 	if b := d.buf; len(b)-off >= 16 {
-		return UUID(b[off : off+16]), off + 16
+		return runtime.UUID(b[off : off+16]), off + 16
 	}
-	return UUID{}, d.short(off, 16, field)
+	return runtime.UUID{}, d.short(off, 16, field)
 }
 
 // Fixed returns the n bytes at off, or nil when fewer remain: generated code
@@ -220,23 +222,6 @@ func (d *Decoder) FailFixed(off int, fields string) int {
 	return d.short(off, start, "") // not reached: Fixed failed
 }
 
-// FailRun is FailFixed for code generated before it: ends are the fields'
-// end offsets within the run, names their spec names.
-func (d *Decoder) FailRun(off int, ends []int, names []string) int {
-	if d.bad {
-		return stopped
-	}
-	rem := len(d.buf) - off
-	start := 0
-	for i, end := range ends {
-		if end > rem {
-			return d.short(off+start, end-start, names[i])
-		}
-		start = end
-	}
-	return d.short(off, ends[len(ends)-1], "") // not reached: Fixed failed
-}
-
 // Uvarint reads an unsigned varint at off with Java's tolerance: a fifth
 // byte without its continuation bit is accepted and its high bits dropped.
 func (d *Decoder) Uvarint(off int, field string) (uint32, int) {
@@ -251,7 +236,7 @@ func (d *Decoder) Uvarint(off int, field string) (uint32, int) {
 			return v | uint32(c)<<shift, i + 1
 		}
 		if shift == 28 {
-			return 0, d.fail(i, field, ErrMalformedVarint, "")
+			return 0, d.fail(i, field, runtime.ErrMalformedVarint, "")
 		}
 		v |= uint32(c&0x7f) << shift
 	}

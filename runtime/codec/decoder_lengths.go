@@ -1,8 +1,10 @@
-package runtime
+package codec
 
 import (
 	"fmt"
 	"unsafe"
+
+	"github.com/kafkagen/kafkagen/runtime"
 )
 
 // For generated code: Decoder methods for length-prefixed values (strings,
@@ -46,15 +48,15 @@ func (d *Decoder) body(off, n int, field string) ([]byte, int) {
 		return b[off : off+n : off+n], off + n
 	}
 	if n < 0 {
-		return nil, d.fail(off, field, ErrInvalidLength, fmt.Sprintf("negative length %d", n))
+		return nil, d.fail(off, field, runtime.ErrInvalidLength, fmt.Sprintf("negative length %d", n))
 	}
 	return nil, d.short(off, n, field)
 }
 
 // stringBody reads the n bytes of a string whose length starts at start.
 func (d *Decoder) stringBody(start, off, n int, old, field string) (string, int) {
-	if n > MaxStringLen {
-		return "", d.fail(start, field, ErrInvalidLength, fmt.Sprintf("string length %d over %d", n, MaxStringLen))
+	if n > runtime.MaxStringLen {
+		return "", d.fail(start, field, runtime.ErrInvalidLength, fmt.Sprintf("string length %d over %d", n, runtime.MaxStringLen))
 	}
 	b, off := d.body(off, n, field)
 	switch {
@@ -77,20 +79,20 @@ func (d *Decoder) String(off int, l Lengths, old string, field string) (string, 
 		if d.bad {
 			return "", stopped
 		}
-		return "", d.fail(start, field, ErrNull, "")
+		return "", d.fail(start, field, runtime.ErrNull, "")
 	}
 	return d.stringBody(start, off, n, old, field)
 }
 
 // NullString reads a nullable string at off.
-func (d *Decoder) NullString(off int, l Lengths, old NullString, field string) (NullString, int) {
+func (d *Decoder) NullString(off int, l Lengths, old runtime.NullString, field string) (runtime.NullString, int) {
 	start := off
 	n, off := d.length(off, l, false, field)
 	if n < 0 {
-		return NullString{}, off
+		return runtime.NullString{}, off
 	}
 	s, off := d.stringBody(start, off, n, old.Value, field)
-	return NullString{Value: s, Valid: true}, off
+	return runtime.NullString{Value: s, Valid: true}, off
 }
 
 // Keep returns a window of the input from QuickBytes as the decode wants
@@ -141,7 +143,7 @@ func (d *Decoder) bytes(off int, l Lengths, old []byte, nullable bool, field str
 		if nullable || d.bad {
 			return nil, off
 		}
-		return nil, d.fail(start, field, ErrNull, "")
+		return nil, d.fail(start, field, runtime.ErrNull, "")
 	}
 	b, off := d.body(off, n, field)
 	return d.Keep(b, old), off
@@ -183,9 +185,9 @@ func (d *Decoder) arrayLen(off int, l Lengths, nullable bool, minElemSize int, f
 	case n < 0 && nullable:
 		return -1, off
 	case n < 0:
-		return 0, d.fail(start, field, ErrNull, "")
+		return 0, d.fail(start, field, runtime.ErrNull, "")
 	case n*max(minElemSize, 1) > len(d.buf)-off:
-		return 0, d.fail(start, field, ErrInvalidLength, fmt.Sprintf("array of %d elements, but only %d bytes remain", n, len(d.buf)-start))
+		return 0, d.fail(start, field, runtime.ErrInvalidLength, fmt.Sprintf("array of %d elements, but only %d bytes remain", n, len(d.buf)-start))
 	}
 	return n, off
 }
@@ -221,7 +223,7 @@ func (d *Decoder) tagCount(off int) (int, int) {
 		return 0, stopped
 	}
 	if n < 0 || n*2 > len(d.buf)-off {
-		return 0, d.fail(start, "", ErrInvalidLength, fmt.Sprintf("%d tagged fields, but only %d bytes remain", n, len(d.buf)-start))
+		return 0, d.fail(start, "", runtime.ErrInvalidLength, fmt.Sprintf("%d tagged fields, but only %d bytes remain", n, len(d.buf)-start))
 	}
 	return n, off
 }
@@ -233,7 +235,7 @@ func (d *Decoder) TagHeader(off int) (tag uint32, size int, end int) {
 	u, off := d.Uvarint(off, "")
 	size = int(int32(u))
 	if size < 0 && !d.bad {
-		off = d.fail(start, "", ErrInvalidLength, fmt.Sprintf("negative tagged field size %d", size))
+		off = d.fail(start, "", runtime.ErrInvalidLength, fmt.Sprintf("negative tagged field size %d", size))
 	}
 	if d.bad {
 		return 0, 0, stopped
@@ -244,12 +246,12 @@ func (d *Decoder) TagHeader(off int) (tag uint32, size int, end int) {
 // InvalidTag fails for a known tag, field's, read at off at a version that
 // does not have it.
 func (d *Decoder) InvalidTag(off int, tag uint32, version int16, field string) int {
-	return d.fail(off, field, ErrInvalidTag, fmt.Sprintf("tag %d is not valid for version %d", tag, version))
+	return d.fail(off, field, runtime.ErrInvalidTag, fmt.Sprintf("tag %d is not valid for version %d", tag, version))
 }
 
 // UnknownTag appends the size bytes at off, an unknown tagged field, to
 // tags, reusing the capacity of tags.
-func (d *Decoder) UnknownTag(off int, tags Tags, tag uint32, size int) (Tags, int) {
+func (d *Decoder) UnknownTag(off int, tags runtime.Tags, tag uint32, size int) (runtime.Tags, int) {
 	var old []byte
 	if len(tags) < cap(tags) {
 		old = tags[: len(tags)+1 : len(tags)+1][len(tags)].Data
@@ -262,21 +264,21 @@ func (d *Decoder) UnknownTag(off int, tags Tags, tag uint32, size int) (Tags, in
 	if data == nil {
 		data = []byte{}
 	}
-	return append(tags, UnknownTag{Tag: tag, Data: data}), off
+	return append(tags, runtime.UnknownTag{Tag: tag, Data: data}), off
 }
 
 // Tags reads the tag section at off of a struct that defines no tagged
 // field: every field in it is unknown, and appended to *tags, which the
 // caller has emptied (keeping its capacity). The common section holding
 // none, a single zero byte, is read inline.
-func (d *Decoder) Tags(off int, tags *Tags) int {
+func (d *Decoder) Tags(off int, tags *runtime.Tags) int {
 	if off < len(d.buf) && d.buf[off] == 0 {
 		return off + 1
 	}
 	return d.tags(off, tags)
 }
 
-func (d *Decoder) tags(off int, tags *Tags) int {
+func (d *Decoder) tags(off int, tags *runtime.Tags) int {
 	n, off := d.TagCount(off)
 	for i := 0; i < n && !d.bad; i++ {
 		var tag uint32

@@ -1,31 +1,26 @@
-package runtime
+package codec
+
+import (
+	"math/bits"
+
+	"github.com/kafkagen/kafkagen/runtime"
+)
 
 // For generated code: Size functions give the encoded length of one value,
 // so that Size and AppendTo agree byte for byte. Those of length-prefixed
 // values are not inlined: sizes are computed once per encode into a buffer
 // without room, where a smaller size method is worth a call.
 
-// SizeUvarint is the encoded length of v.
-func SizeUvarint(v uint32) int {
-	switch {
-	case v < 1<<7:
-		return 1
-	case v < 1<<14:
-		return 2
-	case v < 1<<21:
-		return 3
-	case v < 1<<28:
-		return 4
-	}
-	return 5
-}
+// SizeUvarint is the encoded length of v as an unsigned varint (7 bits a
+// byte): encoding/binary has the writer and the reader, not the size.
+func SizeUvarint(v uint64) int { return (bits.Len64(v|1)*9 + 64) / 64 }
 
 // SizeString is the encoded size of a string of n bytes (n = -1: null).
 //
 //go:noinline
 func SizeString(n int, l Lengths) int {
 	if l == Compact {
-		return SizeUvarint(uint32(n+1)) + max(n, 0)
+		return SizeUvarint(uint64(n+1)) + max(n, 0)
 	}
 	return 2 + max(n, 0)
 }
@@ -33,7 +28,7 @@ func SizeString(n int, l Lengths) int {
 // SizeNullString is the encoded size of a nullable string.
 //
 //go:noinline
-func SizeNullString(s NullString, l Lengths) int {
+func SizeNullString(s runtime.NullString, l Lengths) int {
 	if !s.Valid {
 		return SizeString(-1, l)
 	}
@@ -45,7 +40,7 @@ func SizeNullString(s NullString, l Lengths) int {
 //go:noinline
 func SizeBytes(n int, l Lengths) int {
 	if l == Compact {
-		return SizeUvarint(uint32(n+1)) + max(n, 0)
+		return SizeUvarint(uint64(n+1)) + max(n, 0)
 	}
 	return 4 + max(n, 0)
 }
@@ -65,7 +60,7 @@ func SizeNullBytes(v []byte, l Lengths) int {
 //go:noinline
 func SizeArrayLen(n int, l Lengths) int {
 	if l == Compact {
-		return SizeUvarint(uint32(n + 1))
+		return SizeUvarint(uint64(n + 1))
 	}
 	return 4
 }
@@ -74,9 +69,9 @@ func SizeArrayLen(n int, l Lengths) int {
 // tags t: one byte when there are none, the common case.
 //
 //go:noinline
-func SizeTagSection(t Tags) int {
+func SizeTagSection(t runtime.Tags) int {
 	if len(t) == 0 {
 		return 1
 	}
-	return t.SectionSize()
+	return SizeUvarint(uint64(len(t))) + TagsSize(t)
 }
