@@ -102,6 +102,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSpec$$' -fuzztime $(FUZZTIME) ./generator/schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./generator/compat/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzPairing$$' -fuzztime $(FUZZTIME) ./wire/
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./records/
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
 		$(GO) run ./internal/cmd/gencorpus && \
