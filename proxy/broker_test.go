@@ -186,13 +186,13 @@ func (b *fakeBroker) records(topic string) [][]byte {
 
 // startProxy serves cfg (the test package, 127.0.0.1) in front of brokers
 // until the test ends, and returns it with the log it writes.
-func startProxy(t *testing.T, cfg Config, brokers ...*fakeBroker) (*Proxy, *syncLog) {
+func startProxy(t *testing.T, cfg Config, brokers ...*fakeBroker) (*Proxy, *lockedBuffer) {
 	t.Helper()
 	for _, b := range brokers {
 		cfg.Upstream = append(cfg.Upstream, b.addr())
 	}
 	cfg.NewRequest, cfg.NewResponse = testRequests, testResponses
-	logs := &syncLog{}
+	logs := &lockedBuffer{}
 	cfg.Logger = log.New(logs, "", 0)
 	if cfg.Listen == "" {
 		cfg.Listen = "127.0.0.1:0"
@@ -232,24 +232,6 @@ func freePorts(t *testing.T, n int) int {
 	}
 	t.Fatal("no run of free ports on 127.0.0.1")
 	return 0
-}
-
-// syncLog collects log lines from many goroutines.
-type syncLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *syncLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *syncLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // dial connects a wire client to addr, closed when the test ends.

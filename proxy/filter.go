@@ -72,6 +72,9 @@ type Exchange struct {
 	ResponseVersion int16
 	// Started is when the request arrived.
 	Started time.Time
+	// Unanswered: Kafka sends no response to the request (Produce with
+	// acks 0), so response filters will not be called.
+	Unanswered bool
 
 	edited bool
 	answer runtime.APIMessage

@@ -139,7 +139,7 @@ func (rp *requestPump) filtered(info wire.RequestInfo, frame []byte, requests ui
 	if err := rp.decoder.Decode(frame[4:], &rp.req); err != nil {
 		return fmt.Errorf("decoding a request for the filters: %w", err)
 	}
-	x := &Exchange{Conn: &c.info, Header: rp.req.Header, Request: rp.req.Body, Started: time.Now()}
+	x := &Exchange{Conn: &c.info, Header: rp.req.Header, Request: rp.req.Body, Started: time.Now(), Unanswered: info.Unanswered}
 	answeredBy, err := c.p.filters.request(x, requests)
 	x.Request = nil // its memory is the frame's, reused next
 	if err != nil {
