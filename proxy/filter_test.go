@@ -166,3 +166,43 @@ func TestAddressRewritingNodeTooHigh(t *testing.T) {
 	require.Eventually(t, func() bool { return logs.String() != "" }, 5*time.Second, 10*time.Millisecond)
 	assert.Contains(t, logs.String(), "node id 70000 does not fit the proxy's ports")
 }
+
+// Shutdown lets a request in flight be answered, then closes; with a context
+// that ends first it closes what is left and says so.
+func TestShutdown(t *testing.T) {
+	b := startBroker(t)
+	p, logs := startProxy(t, Config{}, b)
+	cl := dial(t, p.Addr().String())
+	answered := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		answered <- cl.Do(ctx, produce("slow-drain", 1, records(10, 0)), 2, testResponses(0))
+	}()
+	require.Eventually(t, func() bool { return len(b.records("slow-drain")) == 1 }, 5*time.Second, 5*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, p.Shutdown(ctx))
+	require.NoError(t, <-answered, "the request in flight was answered")
+	_, err := net.DialTimeout("tcp", p.Addr().String(), time.Second)
+	require.Error(t, err, "the port is closed")
+	assert.Empty(t, logs.String())
+
+	held := startBroker(t)
+	held.hook = func(net.Conn, *wire.Request) bool { return true } // never answers
+	p2, _ := startProxy(t, Config{}, held)
+	cl2 := dial(t, p2.Addr().String())
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = cl2.Do(ctx, metadata(), 1, testResponses(3))
+	}()
+	require.Eventually(t, func() bool {
+		held.mu.Lock()
+		defer held.mu.Unlock()
+		return len(held.seen) == 1
+	}, 5*time.Second, 5*time.Millisecond)
+	short, cancel2 := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel2()
+	assert.ErrorIs(t, p2.Shutdown(short), context.DeadlineExceeded)
+}

@@ -206,11 +206,11 @@ func (r *relay) splice(n int) error {
 		r.lr.R, r.lr.N = r.srcTCP, int64(chunk)
 		moved, err := r.dstTCP.ReadFrom(&r.lr)
 		n -= int(moved)
-		if err != nil {
-			return fmt.Errorf("relaying a frame from the %s (%d bytes left): %w", r.side, n, err)
+		if err == nil && int(moved) < chunk {
+			err = io.ErrUnexpectedEOF // the source ended
 		}
-		if int(moved) < chunk {
-			return fmt.Errorf("relaying a frame from the %s (%d bytes left): %w", r.side, n, io.ErrUnexpectedEOF)
+		if err != nil {
+			return fmt.Errorf("relaying a frame from the %s to the %s (%d bytes left): %w", r.side, r.peer(), n, err)
 		}
 	}
 	return nil
