@@ -43,7 +43,9 @@ func NewAllowList(keys []int16, newResponse func(apiKey int16) runtime.APIMessag
 func (a *AllowList) Wants(key, _ int16) (requests, responses bool) { return !a.allowed[key], false }
 
 // LimitVersions leaves refused apis out of ApiVersions answers.
-func (a *AllowList) LimitVersions(key, lo, hi int16) (int16, int16, bool) { return lo, hi, a.allowed[key] }
+func (a *AllowList) LimitVersions(key, lo, hi int16) (int16, int16, bool) {
+	return lo, hi, a.allowed[key]
+}
 
 // Request answers a refused request with its api's error, or closes the
 // connection when there is no generic way to say it.

@@ -65,11 +65,13 @@ type Config struct {
 }
 
 // DefaultEndpointAPIs are the api keys of Kafka 4.0 whose responses carry
-// broker addresses (a node id, host and port): Produce, Fetch, Metadata,
-// FindCoordinator, Vote, BeginQuorumEpoch, EndQuorumEpoch, DescribeQuorum,
-// FetchSnapshot, DescribeCluster, ShareFetch, ShareAcknowledge and
-// UpdateRaftVoter.
-var DefaultEndpointAPIs = []int16{0, 1, 3, 10, 52, 53, 54, 55, 59, 60, 78, 79, 82}
+// broker addresses (a node id, a string host and an int32 port): Produce,
+// Fetch, Metadata, FindCoordinator, DescribeCluster, ShareFetch,
+// ShareAcknowledge and UpdateRaftVoter. The raft apis between controllers
+// (Vote, BeginQuorumEpoch, EndQuorumEpoch, DescribeQuorum, FetchSnapshot)
+// give listeners with uint16 ports, which runtime.Endpoints does not visit
+// and clients do not connect to.
+var DefaultEndpointAPIs = []int16{0, 1, 3, 10, 60, 78, 79, 82}
 
 // withDefaults fills in the zero values and checks what must be given.
 func (c Config) withDefaults() (Config, error) {

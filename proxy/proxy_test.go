@@ -103,4 +103,3 @@ func TestAPIVersionsAboveRange(t *testing.T) {
 	defer b.mu.Unlock()
 	assert.Equal(t, []int16{18}, b.seen, "only the v4 request reached the broker")
 }
-
