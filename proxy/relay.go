@@ -16,9 +16,14 @@ import (
 const relayBufferSize = 64 << 10
 
 // spliceMin is the shortest rest of a frame that is spliced (moved from
-// socket to socket by the kernel) instead of read through the buffer; a
-// splice costs two system calls, so short rests are cheaper read.
-const spliceMin = 64 << 10
+// socket to socket by the kernel) instead of read through the buffer: a
+// splice costs two system calls, as a read and a write do, but copies
+// nothing; a frame shorter than this often shares a read with others.
+const spliceMin = 32 << 10
+
+// headRead is how much is looked at, at a frame boundary after a spliced
+// frame (peeked, not taken: see peeker): enough for any header.
+const headRead = 512
 
 // spliceChunk bounds one splice, so that a slow peer gets a fresh deadline
 // for every chunk instead of one for a whole long frame.
@@ -46,6 +51,18 @@ type relay struct {
 	whole           []byte // a frame longer than buf, read whole
 	lr              io.LimitedReader
 
+	// The deadlines in force, moved only when less than half their timeout
+	// is left: a deadline set on every read and write costs a timer update
+	// each, some of them waking the poller.
+	readDeadline, writeDeadline time.Time
+	readIdle                    bool // readDeadline is the idle one
+
+	// spliced says the last frame was spliced: the next is likely long
+	// too, so its head is only peeked at, and then spliced with the rest.
+	// peeked says buf[pos:end] are such bytes, still waiting in the socket.
+	spliced, peeked bool
+	peeker          *peeker
+
 	// unlock and lock are called around reads that may block, so that the
 	// response pump does not hold the client's output while it waits.
 	unlock, lock func()
@@ -57,6 +74,7 @@ func newRelay(src, dst net.Conn, side string, t *Timeouts) *relay {
 	d, ok2 := dst.(*net.TCPConn)
 	if ok1 && ok2 {
 		r.srcTCP, r.dstTCP = s, d
+		r.peeker = newPeeker(src)
 	}
 	return r
 }
@@ -73,9 +91,35 @@ func (r *relay) flush() error {
 	return err
 }
 
+// extendRead makes the read deadline the idle or the read timeout from now,
+// within half of it.
+func (r *relay) extendRead(idle bool) error {
+	d := r.timeouts.Read
+	if idle {
+		d = r.timeouts.Idle
+	}
+	now := time.Now()
+	if idle == r.readIdle && r.readDeadline.Sub(now) > d/2 {
+		return nil
+	}
+	r.readIdle, r.readDeadline = idle, now.Add(d)
+	return r.src.SetReadDeadline(r.readDeadline)
+}
+
+// extendWrite makes the write deadline the write timeout from now, within
+// half of it.
+func (r *relay) extendWrite() error {
+	now := time.Now()
+	if r.writeDeadline.Sub(now) > r.timeouts.Write/2 {
+		return nil
+	}
+	r.writeDeadline = now.Add(r.timeouts.Write)
+	return r.dst.SetWriteDeadline(r.writeDeadline)
+}
+
 // write writes b to dst within the write timeout.
 func (r *relay) write(b []byte) error {
-	if err := r.dst.SetWriteDeadline(time.Now().Add(r.timeouts.Write)); err != nil {
+	if err := r.extendWrite(); err != nil {
 		return err
 	}
 	if _, err := r.dst.Write(b); err != nil {
@@ -104,16 +148,25 @@ func (r *relay) output(b []byte) error {
 // within the idle timeout between frames (boundary, and nothing of the next
 // frame read yet), the read timeout inside one.
 func (r *relay) read(boundary bool) error {
+	r.unpeek() // more is needed than was peeked: take it all
 	idle := boundary && r.pos == r.end
-	d := r.timeouts.Read
-	if idle {
-		d = r.timeouts.Idle
-	}
-	if err := r.src.SetReadDeadline(time.Now().Add(d)); err != nil {
+	if err := r.extendRead(idle); err != nil {
 		return err
 	}
+	room := r.buf[r.end:]
+	peek := idle && r.spliced && r.peeker != nil
+	if peek {
+		room = room[:min(len(room), headRead)]
+	}
 	r.unlock()
-	n, err := r.src.Read(r.buf[r.end:])
+	var n int
+	var err error
+	if peek {
+		n, err = r.peeker.peek(room)
+		r.peeked = n > 0
+	} else {
+		n, err = r.src.Read(room)
+	}
 	r.lock()
 	r.end += n
 	if n > 0 {
@@ -166,9 +219,26 @@ func (r *relay) prefix(size int) []byte {
 	return r.buf[r.pos+4 : r.pos+4+min(size, r.end-r.pos-4)]
 }
 
+// unpeek forgets the bytes peeked at: they will be read.
+func (r *relay) unpeek() {
+	if r.peeked {
+		r.end, r.peeked = r.pos, false
+	}
+}
+
 // pass relays the current frame, of size bytes after its size, unread.
 func (r *relay) pass(size int) error {
 	total := 4 + size
+	if r.peeked && total >= spliceMin {
+		// The whole frame is still in the socket.
+		r.unpeek()
+		if err := r.flush(); err != nil {
+			return err
+		}
+		return r.splice(total)
+	}
+	r.unpeek()
+	r.spliced = false
 	if r.end-r.pos >= total {
 		r.pos += total
 		return nil
@@ -181,6 +251,7 @@ func (r *relay) pass(size int) error {
 		}
 		r.start, r.pos, r.end = 0, 0, 0
 		if rest >= spliceMin && r.srcTCP != nil {
+			r.spliced = true
 			return r.splice(rest)
 		}
 		if err := r.read(false); err != nil {
@@ -196,18 +267,17 @@ func (r *relay) pass(size int) error {
 func (r *relay) splice(n int) error {
 	for n > 0 {
 		chunk := min(n, spliceChunk)
-		now := time.Now()
-		if err := r.src.SetReadDeadline(now.Add(r.timeouts.Read)); err != nil {
+		if err := r.extendRead(false); err != nil {
 			return err
 		}
-		if err := r.dst.SetWriteDeadline(now.Add(r.timeouts.Write)); err != nil {
+		if err := r.extendWrite(); err != nil {
 			return err
 		}
 		r.lr.R, r.lr.N = r.srcTCP, int64(chunk)
 		moved, err := r.dstTCP.ReadFrom(&r.lr)
 		n -= int(moved)
 		if err == nil && int(moved) < chunk {
-			err = io.ErrUnexpectedEOF // the source ended
+			err = fmt.Errorf("the %s closed the connection inside a frame: %w", r.side, io.ErrUnexpectedEOF)
 		}
 		if err != nil {
 			return fmt.Errorf("relaying a frame from the %s to the %s (%d bytes left): %w", r.side, r.peer(), n, err)
@@ -220,6 +290,7 @@ func (r *relay) splice(n int) error {
 // included, valid until the next call. What was relayed before it is
 // written first.
 func (r *relay) frame(size int) ([]byte, error) {
+	r.unpeek()
 	if err := r.flush(); err != nil {
 		return nil, err
 	}
@@ -240,7 +311,7 @@ func (r *relay) frame(size int) ([]byte, error) {
 	n := copy(f, r.buf[r.pos:r.end])
 	r.start, r.pos, r.end = 0, 0, 0
 	for n < total {
-		if err := r.src.SetReadDeadline(time.Now().Add(r.timeouts.Read)); err != nil {
+		if err := r.extendRead(false); err != nil {
 			return nil, err
 		}
 		r.unlock()

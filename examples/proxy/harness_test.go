@@ -14,30 +14,17 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafkagen/kafkagen/examples/proxy/internal/ports"
 )
 
 // freePorts finds a port with n-1 free ports above it on 127.0.0.1 (the
 // bootstrap port and the ports of nodes 0 to n-2).
 func freePorts(t *testing.T, n int) int {
 	t.Helper()
-	for range 50 {
-		ln := listen(t, 0)
-		base := ln.Addr().(*net.TCPAddr).Port
-		ln.Close()
-		free := base+n <= 65535
-		for i := 1; i < n && free; i++ {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+i))
-			free = err == nil
-			if free {
-				l.Close()
-			}
-		}
-		if free {
-			return base
-		}
-	}
-	t.Fatal("no run of free ports on 127.0.0.1")
-	return 0
+	port, err := ports.Free(n)
+	require.NoError(t, err)
+	return port
 }
 
 func listen(t *testing.T, port int) net.Listener {

@@ -15,6 +15,9 @@
 //	-allow-apis LIST       serve only these apis (names such as Produce,Fetch
 //	                       or api keys); ApiVersions always
 //	-log FILE              one JSON line per exchange ("-": stdout)
+//	-rewrite-addresses     give clients the proxy's addresses for the brokers
+//	                       (default true; false relays the brokers' own, for
+//	                       clients that reach them, and allows port 0)
 //
 // The first line on stdout is always "listening on HOST:PORT". SIGINT or
 // SIGTERM stops it: requests in flight are answered (for up to 10s), then
@@ -49,6 +52,7 @@ type options struct {
 	topicPrefix string
 	allowAPIs   []int16 // nil: every api
 	logFile     string
+	rewrite     bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -61,6 +65,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.topicPrefix, "topic-prefix", "", "prefix of topics, group ids and transactional ids at the broker")
 	fs.StringVar(&allow, "allow-apis", "", "serve only these apis: names (Produce,Fetch) or keys (0,1); ApiVersions always")
 	fs.StringVar(&o.logFile, "log", "", "write one JSON line per exchange to this file (- for stdout)")
+	fs.BoolVar(&o.rewrite, "rewrite-addresses", true, "give clients the proxy's addresses for the brokers (false: the brokers' own)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -70,7 +75,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.listen == "" || upstream == "" {
 		return o, errors.New("-listen and -upstream are required")
 	}
-	if _, port, err := net.SplitHostPort(o.listen); err != nil || port == "0" {
+	if _, port, err := net.SplitHostPort(o.listen); err != nil || port == "0" && o.rewrite {
 		return o, fmt.Errorf("-listen %q: want HOST:PORT with a fixed port (node N is served on PORT+1+N)", o.listen)
 	}
 	for _, u := range strings.Split(upstream, ",") {
@@ -166,15 +171,15 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 }
 
 // config is the proxy of the options: the log nearest the client (it sees
-// what the client sent and gets), then the allow-list, then the tenant;
-// address rewriting is always on.
+// what the client sent and gets), then the allow-list, then the tenant, then
+// (the proxy puts it last) address rewriting.
 func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
 	cfg := proxy.Config{
 		Listen:           o.listen,
 		Upstream:         o.upstream,
 		NewRequest:       kafkamsg.NewRequest,
 		NewResponse:      kafkamsg.NewResponse,
-		RewriteAddresses: true,
+		RewriteAddresses: o.rewrite,
 		Logger:           logger,
 	}
 	if logw != nil {
