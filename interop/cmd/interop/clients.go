@@ -102,15 +102,19 @@ func runClient(ctx context.Context, spec clientSpec, dir, goclient, broker strin
 	return res
 }
 
-// report prints a PASS line for each result that passed, and for each
-// other a FAIL line with its failed scenarios and its output. It returns
-// how many passed and a problem for each that failed.
-func report(w io.Writer, results []*clientResult) (passed int, problems []string) {
+// report prints a PASS line for each result that passed (followed by its
+// "ok" lines when withOK is set), and for each other a FAIL line with its
+// failed scenarios and its output. It returns how many passed and a
+// problem for each that failed.
+func report(w io.Writer, results []*clientResult, withOK bool) (passed int, problems []string) {
 	for _, r := range results {
 		took := r.Took.Round(100 * time.Millisecond)
 		if r.Passed() {
 			passed++
 			fmt.Fprintf(w, "PASS %s: %d scenarios in %v\n", r.Name, len(r.OK), took)
+			if withOK {
+				fmt.Fprintln(w, "  "+strings.Join(r.OK, "\n  "))
+			}
 			continue
 		}
 		problems = append(problems, "client "+r.Name+" failed")

@@ -111,7 +111,7 @@ func run(ctx context.Context, cfg config) error {
 	if brokerErr != nil {
 		problems = append(problems, brokerErr.Error())
 	}
-	passed, failures := report(os.Stdout, results)
+	passed, failures := report(os.Stdout, results, false)
 	problems = append(problems, failures...)
 	if passed < len(results) {
 		fmt.Println("broker log tail:\n    " + strings.ReplaceAll(b.logTail(30), "\n", "\n    "))

@@ -29,8 +29,9 @@ type securedOutcome struct {
 // at a time: one example broker per security protocol they need, each on
 // 127.0.0.1:0 with -security-protocol, a certificate made now by a CA the
 // clients trust through their CA-file options, and a users file with one
-// user, all in a temporary folder removed afterwards. It prints a PASS or
-// FAIL line per run (with the broker's log tail on failure).
+// user, all in a temporary folder removed afterwards. It prints a PASS line
+// with the scenarios' "ok" lines, or a FAIL line, per run (with the broker's
+// log tail on failure).
 func runSecured(ctx context.Context, w io.Writer, cfg config, specs []clientSpec, dir, goclient, brokerBin, bin string) *securedOutcome {
 	out := &securedOutcome{Stats: &stats{}}
 	runs := securedRunsOf(specs)
@@ -97,7 +98,9 @@ func runSecured(ctx context.Context, w io.Writer, cfg config, specs []clientSpec
 		r.Name = runs[i].String()
 		failedProtocols[runs[i].Protocol] = failedProtocols[runs[i].Protocol] || !r.Passed()
 	}
-	_, problems := report(w, results)
+	// The "ok" lines too: they say what each client reported for a wrong
+	// password.
+	_, problems := report(w, results, true)
 	out.Problems = append(out.Problems, problems...)
 	out.Passed = securedPassed(runs, results)
 

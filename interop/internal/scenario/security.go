@@ -73,10 +73,11 @@ func (s Security) Check() error {
 }
 
 // Label names the security in step names and client ids: "ssl",
-// "sasl-plaintext-plain", "sasl-ssl-scram-sha-512".
+// "sasl-plaintext-plain", "sasl-ssl-scram-sha-512" ("sasl-ssl" with no
+// mechanism set).
 func (s Security) Label() string {
 	label := strings.ToLower(strings.ReplaceAll(s.Protocol, "_", "-"))
-	if s.UsesSASL() {
+	if s.UsesSASL() && s.Mechanism != "" {
 		label += "-" + strings.ToLower(s.Mechanism)
 	}
 	return label

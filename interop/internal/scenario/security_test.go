@@ -57,6 +57,7 @@ func TestSecurityNames(t *testing.T) {
 			assert.Equal(t, tc.authFailedIn, tc.sec.AuthFailedMessage())
 		}
 	}
+	assert.Equal(t, "sasl-ssl", Security{Protocol: SASLSSL}.Label(), "a protocol's own label, for its broker")
 }
 
 func TestSecureSteps(t *testing.T) {
