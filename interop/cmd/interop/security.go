@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/kafkagen/kafkagen/interop/internal/certs"
 	"github.com/kafkagen/kafkagen/interop/internal/scenario"
@@ -43,6 +44,10 @@ func runSecured(ctx context.Context, w io.Writer, cfg config, specs []clientSpec
 		fmt.Fprintf(w, "FAIL secured runs: %v\n", err)
 		return out
 	}
+	start := time.Now()
+	defer func() {
+		fmt.Fprintf(w, "secured: %d runs against %d brokers in %v\n", len(runs), len(protocols(runs)), time.Since(start).Round(100*time.Millisecond))
+	}()
 	tmp, err := os.MkdirTemp("", "interop-security-")
 	if err != nil {
 		return fail(err)
