@@ -35,14 +35,28 @@ func (e *FrameSizeError) Error() string {
 // Unwrap returns ErrFrameSize.
 func (e *FrameSizeError) Unwrap() error { return ErrFrameSize }
 
+// DefaultRetainSize is the largest frame buffer a FrameReader keeps
+// between frames when no other size is set: a burst of large frames is
+// served, then its memory is given back.
+const DefaultRetainSize = 1 << 20
+
+// firstChunk is the most a FrameReader allocates for a frame before its
+// bytes arrive: a peer announcing a large frame gets this much, and more
+// only as it sends.
+const firstChunk = 64 << 10
+
 // FrameReader reads Kafka frames (a big-endian int32 size, then that many
-// bytes) from a stream into one buffer that it reuses: once the buffer has
-// grown to the largest frame seen, reading allocates nothing.
+// bytes) from a stream into a buffer that it reuses. The buffer grows with
+// the bytes that arrive, never from the size prefix alone: a peer that
+// announces 100 MiB and sends 10 bytes costs 64 KiB, not 100 MiB. A buffer
+// grown beyond the retain size (DefaultRetainSize) is dropped when the next
+// frame is read, so memory taken by a burst of large frames is given back.
 type FrameReader struct {
-	r    io.Reader
-	max  int
-	buf  []byte
-	size [4]byte
+	r      io.Reader
+	max    int
+	retain int
+	buf    []byte
+	size   [4]byte
 }
 
 // NewFrameReader reads frames from r, refusing any larger than max bytes;
@@ -51,11 +65,20 @@ func NewFrameReader(r io.Reader, max int) *FrameReader {
 	if max <= 0 {
 		max = DefaultMaxFrameSize
 	}
-	return &FrameReader{r: r, max: max}
+	return &FrameReader{r: r, max: max, retain: DefaultRetainSize}
 }
 
 // Max is the largest frame size the reader accepts.
 func (f *FrameReader) Max() int { return f.max }
+
+// SetRetainSize sets the largest buffer kept from one frame to the next;
+// n <= 0 keeps none.
+func (f *FrameReader) SetRetainSize(n int) { f.retain = max(n, 0) }
+
+// Release drops the frame buffer now (the slice Next returned last is
+// still valid: it is not reused). A server calls it on a connection going
+// idle.
+func (f *FrameReader) Release() { f.buf = nil }
 
 // Next reads the next frame and returns its bytes (without the size prefix).
 // The slice is valid until the next call to Next. At a clean end of stream,
@@ -63,27 +86,87 @@ func (f *FrameReader) Max() int { return f.max }
 // inside a frame gives an error wrapping io.ErrUnexpectedEOF; a negative size
 // or one above the limit gives a *FrameSizeError before anything is allocated.
 func (f *FrameReader) Next() ([]byte, error) {
+	size, err := f.readSize()
+	if err != nil {
+		return nil, err
+	}
+	if cap(f.buf) > f.retain {
+		f.buf = nil
+	}
+	if cap(f.buf) >= size {
+		f.buf = f.buf[:size]
+		if n, err := io.ReadFull(f.r, f.buf); err != nil {
+			return nil, shortFrame(size, n, err)
+		}
+		return f.buf, nil
+	}
+	// Grow as the bytes arrive: each step reads into the room there is,
+	// then doubles it, up to the announced size.
+	buf := f.buf[:0]
+	if cap(buf) == 0 {
+		buf = make([]byte, 0, min(size, firstChunk))
+	}
+	for len(buf) < size {
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), min(size, 2*cap(buf)))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := io.ReadFull(f.r, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			f.buf = buf[:0]
+			return nil, shortFrame(size, len(buf), err)
+		}
+	}
+	f.buf = buf
+	return buf, nil
+}
+
+// Skip reads the next frame's first len(head) bytes into head (fewer when
+// the frame is shorter) and discards the rest as it arrives, with no buffer
+// of the frame's size: for a frame nobody waits for any more. It returns
+// the frame's size and how many bytes of head were filled.
+func (f *FrameReader) Skip(head []byte) (size, n int, err error) {
+	if size, err = f.readSize(); err != nil {
+		return 0, 0, err
+	}
+	n, err = io.ReadFull(f.r, head[:min(len(head), size)])
+	if err != nil {
+		return size, n, shortFrame(size, n, err)
+	}
+	var scratch [4096]byte
+	for rest := size - n; rest > 0; {
+		m, err := io.ReadFull(f.r, scratch[:min(rest, len(scratch))])
+		rest -= m
+		if err != nil {
+			return size, n, shortFrame(size, size-rest, err)
+		}
+	}
+	return size, n, nil
+}
+
+// readSize reads a frame's size prefix and checks it against the limit.
+func (f *FrameReader) readSize() (int, error) {
 	if n, err := io.ReadFull(f.r, f.size[:]); err != nil {
 		if err == io.EOF {
-			return nil, io.EOF
+			return 0, io.EOF
 		}
-		return nil, fmt.Errorf("kafka frame: reading the size: got %d of 4 bytes: %w", n, err)
+		return 0, fmt.Errorf("kafka frame: reading the size: got %d of 4 bytes: %w", n, err)
 	}
 	size := int32(binary.BigEndian.Uint32(f.size[:]))
 	if size < 0 || int64(size) > int64(f.max) {
-		return nil, &FrameSizeError{Size: size, Max: f.max}
+		return 0, &FrameSizeError{Size: size, Max: f.max}
 	}
-	if cap(f.buf) < int(size) {
-		f.buf = make([]byte, size)
+	return int(size), nil
+}
+
+// shortFrame is the error of a stream that ended, or failed, inside a frame.
+func shortFrame(size, got int, err error) error {
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
 	}
-	f.buf = f.buf[:size]
-	if n, err := io.ReadFull(f.r, f.buf); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, fmt.Errorf("kafka frame: reading a %d-byte frame: got %d bytes: %w", size, n, err)
-	}
-	return f.buf, nil
+	return fmt.Errorf("kafka frame: reading a %d-byte frame: got %d bytes: %w", size, got, err)
 }
 
 // BeginFrame appends a placeholder for a frame's size to dst and returns the

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -138,4 +139,102 @@ func TestAppendFrame(t *testing.T) {
 	assert.Equal(t, "00000003"+"010203", hex.EncodeToString(b))
 
 	require.Error(t, EndFrame([]byte{0, 0}, 0), "no room for the size")
+}
+
+// A frame's buffer follows the bytes that arrived, not the size announced:
+// a peer that announces 100 MiB and sends a little costs a first chunk.
+func TestFrameReaderGrowsWithTheBytes(t *testing.T) {
+	cases := []struct {
+		name     string
+		announce int
+		send     int
+		maxCap   int
+	}{
+		{"100 MiB announced, 10 bytes sent", 100 << 20, 10, firstChunk},
+		{"100 MiB announced, 1 MiB sent", 100 << 20, 1 << 20, 2 << 20},
+		{"1 MiB announced, 300 KiB sent", 1 << 20, 300 << 10, 512 << 10},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stream := binary.BigEndian.AppendUint32(nil, uint32(c.announce))
+			stream = append(stream, make([]byte, c.send)...)
+			fr := NewFrameReader(bytes.NewReader(stream), 0)
+			_, err := fr.Next()
+			require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+			assert.LessOrEqual(t, cap(fr.buf), c.maxCap)
+		})
+	}
+}
+
+// Frames of every size around the growth steps arrive whole, through a
+// reader that hands out one byte at a time too.
+func TestFrameReaderGrowthKeepsTheBytes(t *testing.T) {
+	for _, size := range []int{0, 1, firstChunk - 1, firstChunk, firstChunk + 1, 3*firstChunk + 7, 1<<20 + 3} {
+		frame := make([]byte, size)
+		for i := range frame {
+			frame[i] = byte(i*7 + i>>8)
+		}
+		stream := binary.BigEndian.AppendUint32(nil, uint32(size))
+		stream = append(stream, frame...)
+		stream = append(stream, 0, 0, 0, 1, 0xaa)
+		for _, r := range []io.Reader{bytes.NewReader(stream), iotest.HalfReader(bytes.NewReader(stream))} {
+			fr := NewFrameReader(r, 0)
+			got, err := fr.Next()
+			require.NoError(t, err, "size %d", size)
+			require.True(t, bytes.Equal(frame, got), "size %d", size)
+			got, err = fr.Next()
+			require.NoError(t, err)
+			assert.Equal(t, []byte{0xaa}, got)
+		}
+	}
+}
+
+// A buffer grown past the retain size is given back at the next frame;
+// one within it is reused.
+func TestFrameReaderRetain(t *testing.T) {
+	big := 2 * DefaultRetainSize
+	stream := binary.BigEndian.AppendUint32(nil, uint32(big))
+	stream = append(stream, make([]byte, big)...)
+	stream = append(stream, 0, 0, 0, 2, 1, 2, 0, 0, 0, 1, 3)
+	fr := NewFrameReader(bytes.NewReader(stream), 0)
+	_, err := fr.Next()
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, cap(fr.buf), big)
+	_, err = fr.Next()
+	require.NoError(t, err)
+	assert.Less(t, cap(fr.buf), big, "the large buffer is dropped")
+	small := cap(fr.buf)
+	_, err = fr.Next()
+	require.NoError(t, err)
+	assert.Equal(t, small, cap(fr.buf), "a small buffer is reused")
+
+	fr.Release()
+	assert.Zero(t, cap(fr.buf))
+}
+
+func TestFrameReaderSkip(t *testing.T) {
+	body := make([]byte, 100_000)
+	copy(body, []byte{0, 0, 0, 42})
+	stream := binary.BigEndian.AppendUint32(nil, uint32(len(body)))
+	stream = append(stream, body...)
+	stream = append(stream, 0, 0, 0, 2, 7, 8, 0, 0, 0, 1)
+	fr := NewFrameReader(bytes.NewReader(stream), 0)
+	var head [4]byte
+	size, n, err := fr.Skip(head[:])
+	require.NoError(t, err)
+	assert.Equal(t, len(body), size)
+	assert.Equal(t, 4, n)
+	assert.Equal(t, []byte{0, 0, 0, 42}, head[:])
+	assert.Zero(t, cap(fr.buf), "skipping allocates no frame buffer")
+
+	size, n, err = fr.Skip(head[:])
+	require.NoError(t, err, "a frame shorter than head")
+	assert.Equal(t, 2, size)
+	assert.Equal(t, 2, n)
+	assert.Equal(t, []byte{7, 8}, head[:2])
+
+	_, _, err = fr.Skip(head[:])
+	require.ErrorIs(t, err, io.ErrUnexpectedEOF, "a frame cut short")
+	_, _, err = fr.Skip(head[:])
+	require.ErrorIs(t, err, io.EOF)
 }
