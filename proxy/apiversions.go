@@ -54,8 +54,8 @@ func (vc *versionClamp) packageRange() wire.VersionRange {
 
 // rewrite appends to dst the frame (size prefix included) of an ApiVersions
 // response whose body, read at version, is body, with its api list
-// narrowed: the error code, the list's other fields and everything after
-// the list are kept byte for byte.
+// narrowed and the feature levels that need what it took out lowered (see
+// featureNeeds): everything else is kept byte for byte.
 func (vc *versionClamp) rewrite(dst []byte, correlationID int32, body []byte, version int16) ([]byte, error) {
 	compact := version >= 3
 	fail := func(what string, off int) ([]byte, error) {
@@ -84,6 +84,7 @@ func (vc *versionClamp) rewrite(dst []byte, correlationID int32, body []byte, ve
 	countAt := len(b)
 	b = append(b, 0, 0, 0, 0) // the count, once known (compact: up to 4 bytes)
 	kept := 0
+	advertised := map[int16]int16{}
 	for i := 0; i < count; i++ {
 		entry := off
 		if len(body) < off+6 {
@@ -103,12 +104,17 @@ func (vc *versionClamp) rewrite(dst []byte, correlationID int32, body []byte, ve
 			continue
 		}
 		kept++
+		advertised[key] = hi
 		b = binary.BigEndian.AppendUint16(b, uint16(key))
 		b = binary.BigEndian.AppendUint16(b, uint16(lo))
 		b = binary.BigEndian.AppendUint16(b, uint16(hi))
 		b = append(b, body[entry+6:off]...)
 	}
+	restAt := len(b)
 	b = append(b, body[off:]...)
+	if err := clampFeatures(b[restAt:], version, advertised); err != nil {
+		return dst, err
+	}
 	b = putCount(b, countAt, kept, compact)
 	if err := wire.EndFrame(b, start); err != nil {
 		return dst, err

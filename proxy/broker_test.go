@@ -131,6 +131,11 @@ func (b *fakeBroker) answer(req *wire.Request) runtime.APIMessage {
 		for _, v := range b.versions {
 			resp.APIKeys = append(resp.APIKeys, generated.APIVersionsResponseAPIVersion{APIKey: v.APIKey, MinVersion: v.MinVersion, MaxVersion: v.MaxVersion})
 		}
+		for _, f := range []string{"group.version", "transaction.version"} {
+			resp.SupportedFeatures = append(resp.SupportedFeatures, generated.APIVersionsResponseSupportedFeatureKey{Name: f, MinVersion: 0, MaxVersion: 2})
+			resp.FinalizedFeatures = append(resp.FinalizedFeatures, generated.APIVersionsResponseFinalizedFeatureKey{Name: f, MaxVersionLevel: 2, MinVersionLevel: 2})
+		}
+		resp.FinalizedFeaturesEpoch = 9
 		return resp
 	case *generated.SaslHandshakeRequest:
 		resp := generated.NewSaslHandshakeResponse()

@@ -80,6 +80,33 @@ func TestAPIVersionsClamped(t *testing.T) {
 			got = append(got, wire.VersionRange{APIKey: k.APIKey, MinVersion: k.MinVersion, MaxVersion: k.MaxVersion})
 		}
 		assert.Equal(t, []wire.VersionRange{{APIKey: 0, MaxVersion: 2}, {APIKey: 3, MaxVersion: 2}, {APIKey: 17, MinVersion: 1, MaxVersion: 1}, {APIKey: 18, MaxVersion: 4}}, got, "v%d", v)
+		if v < 3 {
+			continue
+		}
+		// Produce stops at v2, so transaction.version 2 (Produce v12 and
+		// up) is lowered to 1; group.version is not the proxy's concern.
+		assert.Equal(t, []generated.APIVersionsResponseSupportedFeatureKey{{Name: "group.version", MaxVersion: 2}, {Name: "transaction.version", MaxVersion: 1}}, resp.SupportedFeatures)
+		assert.Equal(t, []generated.APIVersionsResponseFinalizedFeatureKey{{Name: "group.version", MaxVersionLevel: 2, MinVersionLevel: 2}, {Name: "transaction.version", MaxVersionLevel: 1, MinVersionLevel: 1}}, resp.FinalizedFeatures)
+		assert.Equal(t, int64(9), resp.FinalizedFeaturesEpoch)
+	}
+}
+
+func TestFeatureLimit(t *testing.T) {
+	tests := []struct {
+		feature    string
+		advertised map[int16]int16
+		limit      int16
+		known      bool
+	}{
+		{"transaction.version", map[int16]int16{0: 12, 26: 5, 28: 5}, 2, true},
+		{"transaction.version", map[int16]int16{0: 11, 26: 5, 28: 5}, 1, true},
+		{"transaction.version", map[int16]int16{0: 12, 28: 5}, 1, true},
+		{"group.version", map[int16]int16{}, 0, false},
+	}
+	for _, tt := range tests {
+		limit, known := featureLimit(tt.feature, tt.advertised)
+		assert.Equal(t, tt.known, known, "%s %v", tt.feature, tt.advertised)
+		assert.Equal(t, tt.limit, limit, "%s %v", tt.feature, tt.advertised)
 	}
 }
 

@@ -16,6 +16,10 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 const partitions = 6
@@ -169,8 +173,14 @@ func TestLogAndAllowList(t *testing.T) {
 	cl := client(t, bootstrap, kgo.DefaultProduceTopic("logged"))
 	createTopic(t, cl, "logged")
 	produce(t, cl, "logged", 3)
-	groups, err := kmsg.NewPtrListGroupsRequest().RequestWith(testContext(t), cl)
+	// franz-go sends no api the broker does not list; a client that does
+	// gets the error.
+	conn, err := net.Dial("tcp", bootstrap)
 	require.NoError(t, err)
+	raw := wire.NewClient(conn, wire.ClientConfig{ClientID: runtime.NewNullString("raw")})
+	defer raw.Close()
+	groups := kafkamsg.NewListGroupsResponse()
+	require.NoError(t, raw.Do(testContext(t), kafkamsg.NewListGroupsRequest(), 4, groups))
 	assert.Equal(t, int16(31), groups.ErrorCode, "CLUSTER_AUTHORIZATION_FAILED")
 
 	data, err := os.ReadFile(logFile)
