@@ -16,13 +16,16 @@ import (
 type Timeouts struct {
 	// Dial bounds connecting to a broker (default 10s).
 	Dial time.Duration
-	// Read bounds each read once a frame has started (default 30s): a
-	// peer that stops sending inside a frame is cut off.
+	// Read bounds each read of a frame the proxy reads whole, for the
+	// filters (default 30s): a peer that stops sending inside one is cut
+	// off before it holds the frame's buffer for long. A frame relayed as
+	// bytes holds nothing but the fixed buffer, and is bounded by Idle.
 	Read time.Duration
 	// Write bounds each write (default 30s): a peer that stops reading
 	// is cut off instead of holding the proxy's buffers.
 	Write time.Duration
-	// Idle bounds the wait for the next frame (default 10 minutes, Kafka's
+	// Idle bounds the wait for the next frame, and for more of a frame
+	// relayed as bytes (default 10 minutes, Kafka's
 	// connections.max.idle.ms).
 	Idle time.Duration
 }

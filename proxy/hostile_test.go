@@ -93,21 +93,42 @@ func TestHostileGarbage(t *testing.T) {
 	do(t, cl, produce("after", 1, records(10, 0)), 2, testResponses(0))
 }
 
-// A client that stops sending inside a frame, or sends nothing at all, is
-// cut off by the read and idle timeouts.
+// A client that stops sending inside a frame is cut off: by the read
+// timeout inside a frame a filter reads whole (whose buffer it would hold),
+// by the idle timeout inside a frame relayed as bytes, and by the idle
+// timeout when it sends nothing at all.
 func TestHostileSilentClient(t *testing.T) {
-	b := startBroker(t)
-	p, logs := startProxy(t, Config{Timeouts: Timeouts{Read: 200 * time.Millisecond, Idle: 400 * time.Millisecond, Write: time.Second}}, b)
-	stalled := rawDial(t, p.Addr().String())
-	_, err := stalled.Write([]byte{0, 0, 1, 0, 0, 3, 0, 1})
-	require.NoError(t, err)
-	closedSoon(t, stalled)
-	logSays(t, logs, "i/o timeout")
-
-	idle := rawDial(t, p.Addr().String())
-	start := time.Now()
-	closedSoon(t, idle)
-	assert.Greater(t, time.Since(start), 300*time.Millisecond, "closed for idleness before the idle timeout")
+	tests := []struct {
+		name    string
+		filters []Filter
+		frame   []byte
+		least   time.Duration // the connection lasts at least this
+		most    time.Duration // and closes before this
+	}{
+		{"inside a frame read whole", []Filter{&testFilter{}}, []byte{0, 0, 1, 0, 0, 3, 0, 1, 0, 0, 0, 7, 0, 1, 'c'}, 150 * time.Millisecond, time.Second},
+		{"inside a frame relayed", nil, []byte{0, 0, 1, 0, 0, 3, 0, 1}, time.Second, 5 * time.Second},
+		{"nothing at all", nil, nil, time.Second, 5 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := startBroker(t)
+			timeouts := Timeouts{Read: 200 * time.Millisecond, Idle: 1200 * time.Millisecond, Write: time.Second}
+			p, logs := startProxy(t, Config{Filters: tt.filters, Timeouts: timeouts}, b)
+			conn := rawDial(t, p.Addr().String())
+			start := time.Now()
+			if tt.frame != nil {
+				_, err := conn.Write(tt.frame)
+				require.NoError(t, err)
+			}
+			closedSoon(t, conn)
+			took := time.Since(start)
+			assert.Greater(t, took, tt.least)
+			assert.Less(t, took, tt.most)
+			if tt.frame != nil {
+				logSays(t, logs, "i/o timeout")
+			}
+		})
+	}
 }
 
 // A client that sends requests and never reads their answers: the proxy

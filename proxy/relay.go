@@ -91,6 +91,22 @@ func (r *relay) flush() error {
 	return err
 }
 
+// readKind says where in the stream a read is, which decides its deadline
+// and what the end of the stream means there.
+type readKind int8
+
+const (
+	// atBoundary: between frames, within the idle timeout; the peer may
+	// close the connection here.
+	atBoundary readKind = iota
+	// inFrame: inside a frame relayed as bytes, within the idle timeout:
+	// the proxy holds no more of it than its fixed buffer.
+	inFrame
+	// holding: inside a frame read whole for the filters, within the read
+	// timeout, so that a slow peer cannot hold a frame buffer for long.
+	holding
+)
+
 // extendRead makes the read deadline the idle or the read timeout from now,
 // within half of it.
 func (r *relay) extendRead(idle bool) error {
@@ -144,13 +160,12 @@ func (r *relay) output(b []byte) error {
 	return r.write(b)
 }
 
-// read reads once into buf[end:], releasing the pump's lock while it waits:
-// within the idle timeout between frames (boundary, and nothing of the next
-// frame read yet), the read timeout inside one.
-func (r *relay) read(boundary bool) error {
+// read reads once into buf[end:], releasing the pump's lock while it waits,
+// within the deadline of kind.
+func (r *relay) read(kind readKind) error {
 	r.unpeek() // more is needed than was peeked: take it all
-	idle := boundary && r.pos == r.end
-	if err := r.extendRead(idle); err != nil {
+	idle := kind == atBoundary && r.pos == r.end // nothing of the next frame yet
+	if err := r.extendRead(kind != holding); err != nil {
 		return err
 	}
 	room := r.buf[r.end:]
@@ -179,8 +194,8 @@ func (r *relay) read(boundary bool) error {
 }
 
 // fill makes at least n bytes (n <= len(buf)) available after pos, writing
-// what is relayed before it reads; boundary says pos is between frames.
-func (r *relay) fill(n int, boundary bool) error {
+// what is relayed before it reads.
+func (r *relay) fill(n int, kind readKind) error {
 	if r.end-r.pos >= n {
 		return nil
 	}
@@ -192,7 +207,7 @@ func (r *relay) fill(n int, boundary bool) error {
 		r.start, r.pos = 0, 0
 	}
 	for r.end < n {
-		if err := r.read(boundary); err != nil {
+		if err := r.read(kind); err != nil {
 			return err
 		}
 	}
@@ -203,14 +218,14 @@ func (r *relay) fill(n int, boundary bool) error {
 // it when shorter), and returns the size. A size that is negative or above
 // max is a *wire.FrameSizeError; io.EOF means the peer closed between frames.
 func (r *relay) next(peek, max int) (int, error) {
-	if err := r.fill(4, true); err != nil {
+	if err := r.fill(4, atBoundary); err != nil {
 		return 0, err
 	}
 	size := int32(binary.BigEndian.Uint32(r.buf[r.pos:]))
 	if size < 0 || int64(size) > int64(max) {
 		return 0, &wire.FrameSizeError{Size: size, Max: max}
 	}
-	return int(size), r.fill(4+min(peek, int(size)), false)
+	return int(size), r.fill(4+min(peek, int(size)), inFrame)
 }
 
 // prefix is what has been read of the current frame (after its size), up to
@@ -254,7 +269,7 @@ func (r *relay) pass(size int) error {
 			r.spliced = true
 			return r.splice(rest)
 		}
-		if err := r.read(false); err != nil {
+		if err := r.read(inFrame); err != nil {
 			return err
 		}
 		r.pos = min(r.end, rest)
@@ -267,7 +282,7 @@ func (r *relay) pass(size int) error {
 func (r *relay) splice(n int) error {
 	for n > 0 {
 		chunk := min(n, spliceChunk)
-		if err := r.extendRead(false); err != nil {
+		if err := r.extendRead(true); err != nil {
 			return err
 		}
 		if err := r.extendWrite(); err != nil {
@@ -296,7 +311,7 @@ func (r *relay) frame(size int) ([]byte, error) {
 	}
 	total := 4 + size
 	if total <= len(r.buf) {
-		if err := r.fill(total, false); err != nil {
+		if err := r.fill(total, holding); err != nil {
 			return nil, err
 		}
 		f := r.buf[r.pos : r.pos+total]

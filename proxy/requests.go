@@ -122,7 +122,7 @@ func (rp *requestPump) inspect(size int) (wire.RequestInfo, []byte, error) {
 		case need == 0:
 			return info, frame, nil
 		case 4+need <= len(r.buf):
-			err = r.fill(4+need, false)
+			err = r.fill(4+need, inFrame)
 		default:
 			frame, err = r.frame(size)
 		}
