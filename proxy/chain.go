@@ -14,9 +14,9 @@ type filterChain struct {
 	limiters []VersionLimiter
 }
 
-func newFilterChain(filters []Filter) filterChain {
+func newFilterChain(filters []Filter) (filterChain, error) {
 	if len(filters) > maxFilters {
-		panic(fmt.Sprintf("proxy: %d filters; at most %d", len(filters), maxFilters))
+		return filterChain{}, fmt.Errorf("proxy: %d filters; at most %d", len(filters), maxFilters)
 	}
 	fc := filterChain{filters: filters}
 	for _, f := range filters {
@@ -24,7 +24,7 @@ func newFilterChain(filters []Filter) filterChain {
 			fc.limiters = append(fc.limiters, l)
 		}
 	}
-	return fc
+	return fc, nil
 }
 
 // wants returns the filters that want the request and the response of key

@@ -48,7 +48,9 @@ func New(cfg Config) (*Proxy, error) {
 		// any other filter sees the response.
 		filters = append(filters[:len(filters):len(filters)], newEndpointRewriter(p.nodes, cfg.EndpointAPIs))
 	}
-	p.filters = newFilterChain(filters)
+	if p.filters, err = newFilterChain(filters); err != nil {
+		return nil, err
+	}
 	p.clamp = newVersionClamp(cfg.NewRequest, cfg.NewResponse, p.filters.limiters)
 	return p, nil
 }

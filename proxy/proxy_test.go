@@ -130,3 +130,31 @@ func TestAPIVersionsAboveRange(t *testing.T) {
 	defer b.mu.Unlock()
 	assert.Equal(t, []int16{18}, b.seen, "only the v4 request reached the broker")
 }
+
+// New says what is wrong with a configuration.
+func TestNewErrors(t *testing.T) {
+	ok := Config{Listen: "127.0.0.1:9192", Upstream: []string{"127.0.0.1:9092"}, NewRequest: testRequests, NewResponse: testResponses}
+	tests := []struct {
+		name string
+		edit func(*Config)
+		want string
+	}{
+		{"no package", func(c *Config) { c.NewResponse = nil }, "Config.NewRequest and NewResponse are required"},
+		{"no upstream", func(c *Config) { c.Upstream = nil }, "Config.Upstream lists no broker"},
+		{"a bad upstream", func(c *Config) { c.Upstream = []string{"broker"} }, `upstream "broker"`},
+		{"a bad listen address", func(c *Config) { c.Listen = "9192" }, `listen address "9192"`},
+		{"a bad port", func(c *Config) { c.Listen = "127.0.0.1:99999" }, "is not a number from 0 to 65535"},
+		{"port 0 with rewriting", func(c *Config) { c.Listen, c.RewriteAddresses = "127.0.0.1:0", true }, "PORT cannot be 0"},
+		{"no host", func(c *Config) { c.Listen = ":9192" }, "give the host clients reach the proxy at"},
+		{"too many filters", func(c *Config) { c.Filters = make([]Filter, 65) }, "65 filters; at most 64"},
+	}
+	for _, tt := range tests {
+		cfg := ok
+		tt.edit(&cfg)
+		_, err := New(cfg)
+		require.Error(t, err, tt.name)
+		assert.Contains(t, err.Error(), tt.want, tt.name)
+	}
+	_, err := New(ok)
+	require.NoError(t, err)
+}

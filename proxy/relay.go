@@ -163,8 +163,10 @@ func (r *relay) output(b []byte) error {
 // read reads once into buf[end:], releasing the pump's lock while it waits,
 // within the deadline of kind.
 func (r *relay) read(kind readKind) error {
-	r.unpeek()                                   // more is needed than was peeked: take it all
-	idle := kind == atBoundary && r.pos == r.end // nothing of the next frame yet
+	// More is needed than was peeked: take it all.
+	r.unpeek()
+	// Between frames, with nothing of the next one yet, the peer may end.
+	idle := kind == atBoundary && r.pos == r.end
 	if err := r.extendRead(kind != holding); err != nil {
 		return err
 	}

@@ -178,10 +178,11 @@ func preload(s *session, topic string, l load) error {
 
 // traffic is what one run measured.
 type traffic struct {
-	bytes     int64
-	latencies []time.Duration
-	failures  int
-	firstErr  error
+	bytes              int64
+	latencies          []time.Duration
+	failures           int
+	firstErr           error
+	syscalls, switches int64 // of the relaying process, with -perf
 }
 
 // drive sends the load's requests through s for d at its rate, after

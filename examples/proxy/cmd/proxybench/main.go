@@ -42,6 +42,9 @@ type mode struct {
 	prefix string   // what the broker calls the topic, before its name
 }
 
+// countSyscalls is -perf.
+var countSyscalls bool
+
 var modes = []mode{
 	{name: "relay", relay: true},
 	{name: "proxy", args: []string{"-rewrite-addresses=false"}},
@@ -56,19 +59,19 @@ func main() {
 		}
 		return
 	}
-	rounds := flag.Int("rounds", 3, "rounds; each runs every load through every mode once")
-	duration := flag.Duration("duration", 3*time.Second, "how long each run sends its load")
-	produceRate := flag.Float64("produce-rate", 400, "Produce requests per second")
-	fetchRate := flag.Float64("fetch-rate", 40, "Fetch requests per second (about 1 MiB each)")
+	rounds := flag.Int("rounds", 10, "rounds; each runs every load through every mode once")
+	duration := flag.Duration("duration", 2*time.Second, "how long each run sends its load")
+	scale := flag.Float64("rate", 1, "scale of the request rates (Produce of 1 KiB records 300/s, of 100 KiB records 150/s, Fetch of 1 MiB 40/s)")
 	onlyLoads := flag.String("loads", "", "run only these loads (comma-separated names, such as \"produce 1KiB\")")
 	onlyModes := flag.String("modes", "", "run only these modes besides the relay (comma-separated: proxy, proxy+rewrite+prefix)")
 	prebuilt := flag.String("kafkaproxy", "", "a kafkaproxy binary to measure instead of building this module's")
+	flag.BoolVar(&countSyscalls, "perf", false, "also count the relaying process's system calls and context switches (perf stat)")
 	flag.Parse()
 	loads := []load{
-		{name: "produce 1KiB", produce: true, recordSize: 1 << 10, recordsPerBatch: 16, rate: *produceRate, inFlight: 5},
-		{name: "produce 100KiB", produce: true, recordSize: 100 << 10, recordsPerBatch: 1, rate: *produceRate, inFlight: 5},
-		{name: "fetch 1KiB", recordSize: 1 << 10, recordsPerBatch: 16, rate: *fetchRate, inFlight: 2},
-		{name: "fetch 100KiB", recordSize: 100 << 10, recordsPerBatch: 1, rate: *fetchRate, inFlight: 2},
+		{name: "produce 1KiB", produce: true, recordSize: 1 << 10, recordsPerBatch: 16, rate: 300 * *scale, inFlight: 5},
+		{name: "produce 100KiB", produce: true, recordSize: 100 << 10, recordsPerBatch: 1, rate: 150 * *scale, inFlight: 5},
+		{name: "fetch 1KiB", recordSize: 1 << 10, recordsPerBatch: 16, rate: 40 * *scale, inFlight: 2},
+		{name: "fetch 100KiB", recordSize: 100 << 10, recordsPerBatch: 1, rate: 40 * *scale, inFlight: 2},
 	}
 	if *onlyLoads != "" {
 		loads = slices.DeleteFunc(loads, func(l load) bool { return !listed(*onlyLoads, l.name) })
@@ -138,8 +141,12 @@ func bench(loads []load, rounds int, d time.Duration, kafkaproxy string) error {
 					results[l.name+"/"+m.name] = s
 				}
 				s.add(t, cpu)
-				fmt.Fprintf(os.Stderr, "round %d %-15s %-21s %6.1f MiB %6.3f s CPU %5d requests %d failed\n",
+				fmt.Fprintf(os.Stderr, "round %d %-15s %-21s %6.1f MiB %6.3f s CPU %5d requests %d failed",
 					round+1, l.name, m.name, float64(t.bytes)/(1<<20), cpu.Seconds(), len(t.latencies), t.failures)
+				if countSyscalls {
+					fmt.Fprintf(os.Stderr, " %5.1f syscalls %5.1f switches per request", float64(t.syscalls)/float64(len(t.latencies)), float64(t.switches)/float64(len(t.latencies)))
+				}
+				fmt.Fprintln(os.Stderr)
 			}
 		}
 	}
@@ -203,13 +210,26 @@ func runOne(self, kafkaproxy string, l load, m mode, d time.Duration) (traffic, 
 	}
 	var marks []time.Duration
 	var markErr error
+	var perf *counting
+	var syscalls, switches int64
 	t := drive(s, l, req, newResp, 50, d, func() {
 		c, err := relay.cpu()
 		if err != nil && markErr == nil {
 			markErr = err
 		}
 		marks = append(marks, c)
+		switch {
+		case !countSyscalls:
+		case perf == nil:
+			perf, err = relay.countEvents()
+		default:
+			syscalls, switches, err = perf.stop()
+		}
+		if err != nil && markErr == nil {
+			markErr = err
+		}
 	})
+	t.syscalls, t.switches = syscalls, switches
 	if markErr != nil {
 		return t, 0, markErr
 	}

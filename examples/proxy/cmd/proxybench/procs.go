@@ -99,3 +99,47 @@ func (c *child) cpu() (time.Duration, error) {
 	}
 	return total, nil
 }
+
+// counting is `perf stat` counting a process's system calls and context
+// switches, for -perf.
+type counting struct {
+	cmd *exec.Cmd
+	out bytes.Buffer
+}
+
+// countEvents starts perf stat on the process.
+func (c *child) countEvents() (*counting, error) {
+	p := &counting{}
+	p.cmd = exec.Command("perf", "stat", "-x", ",", "-e", "raw_syscalls:sys_enter,context-switches", "-p", strconv.Itoa(c.cmd.Process.Pid))
+	p.cmd.Stderr = &p.out
+	if err := p.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("perf: %w", err)
+	}
+	time.Sleep(100 * time.Millisecond) // perf attaches
+	return p, nil
+}
+
+// stop ends perf stat and returns the system calls and context switches
+// it counted.
+func (p *counting) stop() (syscalls, switches int64, err error) {
+	_ = p.cmd.Process.Signal(syscall.SIGINT)
+	_ = p.cmd.Wait()
+	for _, line := range strings.Split(p.out.String(), "\n") {
+		f := strings.Split(line, ",")
+		if len(f) < 3 {
+			continue
+		}
+		n, perr := strconv.ParseInt(f[0], 10, 64)
+		switch {
+		case perr != nil:
+		case f[2] == "raw_syscalls:sys_enter":
+			syscalls = n
+		case f[2] == "context-switches":
+			switches = n
+		}
+	}
+	if syscalls == 0 {
+		return 0, 0, fmt.Errorf("perf counted nothing: %s", p.out.String())
+	}
+	return syscalls, switches, nil
+}
