@@ -43,6 +43,13 @@
 //     not read at the version sent is read at v0, as Kafka's clients do: it
 //     is the UNSUPPORTED_VERSION answer of KIP-511, listing the versions to
 //     ask again with.
+//   - Watching a connection one did not open (proxies, sniffers): Pairing
+//     pairs each response with its request by the correlation id its first
+//     4 bytes hold, reading no more of a request than it must (8 bytes, or a
+//     Produce's header and acks: acks 0 is never answered); requests newer
+//     than the package pass by their header alone, and a bounded number wait
+//     at once. ResponseDecoder decodes a paired response, reading an
+//     ApiVersions answer that does not fit the version asked at v0.
 //   - Version negotiation: Negotiate intersects a broker's ApiVersions answer
 //     with a package's Min/MaxVersion and picks the highest common version.
 //   - Error codes: every error code of Kafka 4.0 as an *Error with Kafka's
