@@ -80,9 +80,13 @@ func newConn(p *Proxy, info ConnInfo, client, upstream net.Conn) *conn {
 func (c *conn) run() error {
 	requests := &requestPump{c: c}
 	responses := &responsePump{c: c}
-	go func() { c.close(responses.run()) }()
+	relayed := make(chan struct{})
+	go func() {
+		defer close(relayed)
+		c.close(responses.run())
+	}()
 	c.close(requests.run())
-	<-c.done
+	<-relayed
 	err := c.err
 	if errors.Is(err, io.EOF) || errors.Is(err, errDrained) {
 		return nil

@@ -61,7 +61,8 @@ type ConnInfo struct {
 type Exchange struct {
 	Conn *ConnInfo
 	// Header is the request's header: api key, version and correlation
-	// id always; the client id and tags when the request was decoded.
+	// id always; the client id when the request was decoded; its tags
+	// only while request filters run.
 	Header wire.RequestHeader
 	// Request is the decoded request while request filters run (its
 	// memory is reused after). Nil when no filter wanted it.

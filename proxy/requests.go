@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/kafkagen/kafkagen/wire"
@@ -166,6 +167,10 @@ func (rp *requestPump) filtered(info wire.RequestInfo, frame []byte, requests ui
 	}
 	x.edited = false
 	if s.filters != 0 {
+		// The header's strings point into the frame, which the next
+		// request overwrites.
+		x.Header.ClientID.Value = strings.Clone(x.Header.ClientID.Value)
+		x.Header.Tags = nil
 		s.x = x
 	}
 	if err := rp.track(info, s); err != nil {

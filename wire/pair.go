@@ -82,7 +82,7 @@ func (e *UnpairedResponseError) Error() string {
 type Pairing struct {
 	newRequest  func(apiKey int16) runtime.APIMessage
 	newResponse func(apiKey int16) runtime.APIMessage
-	// keys caches the messages of each api key (nil when unknown), so that
+	// keys caches the messages of each api key the package knows, so that
 	// inspecting a request allocates nothing once its key has been seen.
 	keys    map[int16]pairKey
 	ring    []InFlight
@@ -123,10 +123,10 @@ func (p *Pairing) messages(key int16) pairKey {
 	if !ok {
 		k = pairKey{req: p.newRequest(key), resp: p.newResponse(key)}
 		if k.req == nil || k.resp == nil {
-			k = pairKey{}
+			// Not kept: a peer sending every key there is would make the
+			// cache grow past the package's keys.
+			return pairKey{}
 		}
-		// Bounded: there are 65536 keys at most, and unknown ones cost
-		// one empty entry.
 		p.keys[key] = k
 	}
 	return k
