@@ -137,16 +137,7 @@ func NewClient(conn net.Conn, cfg ClientConfig) *Client {
 // its range with a v0 response whose error is UNSUPPORTED_VERSION and whose
 // list holds its ApiVersions range, to ask again within (KIP-511).
 func (c *Client) Do(ctx context.Context, req runtime.APIMessage, version int16, resp runtime.APIMessage) error {
-	if resp.APIKey() != req.APIKey() {
-		return fmt.Errorf("kafka client: %s answered by %s", req.SpecName(), resp.SpecName())
-	}
-	ctx, cancel := c.bound(ctx)
-	defer cancel()
-	cl, err := c.start(ctx, req, version, resp)
-	if err != nil {
-		return err
-	}
-	return c.wait(ctx, cl)
+	return c.do(ctx, req, version, resp, nil)
 }
 
 // Send writes req at version without waiting for a response, for requests
@@ -154,13 +145,7 @@ func (c *Client) Do(ctx context.Context, req runtime.APIMessage, version int16, 
 // is written, or when ctx ends (a request already being written is still
 // written whole).
 func (c *Client) Send(ctx context.Context, req runtime.APIMessage, version int16) error {
-	ctx, cancel := c.bound(ctx)
-	defer cancel()
-	cl, err := c.start(ctx, req, version, nil)
-	if err != nil {
-		return err
-	}
-	return c.wait(ctx, cl)
+	return c.do(ctx, req, version, nil, nil)
 }
 
 // bound gives ctx the request timeout when it has no deadline.
