@@ -44,6 +44,12 @@ func (c *Conn) Do(ctx context.Context, req, resp runtime.APIMessage) error {
 	return c.client.do(ctx, req, v, resp, c.gate())
 }
 
+// DoAt is Do at a version of the caller's choosing (within Range, or the
+// broker will likely close the connection).
+func (c *Conn) DoAt(ctx context.Context, req runtime.APIMessage, version int16, resp runtime.APIMessage) error {
+	return c.client.do(ctx, req, version, resp, c.gate())
+}
+
 // Send writes req at the negotiated version without waiting for a
 // response (Produce with acks 0), as Client.Send does.
 func (c *Conn) Send(ctx context.Context, req runtime.APIMessage) error {
@@ -84,9 +90,9 @@ func (c *Conn) APIVersions() (*generated.APIVersionsResponse, int16) {
 	return c.apiVersions, c.avVersion
 }
 
-// Client is the connection's Client, for calls at versions of the
-// caller's choosing. Calls made through it bypass the re-authentication
-// gate: do not use it on a connection whose SASL session expires.
+// Client is the connection's Client. Calls made through it bypass the
+// re-authentication gate: on a connection whose SASL session expires, use
+// DoAt for calls at versions of the caller's choosing.
 func (c *Conn) Client() *Client { return c.client }
 
 // Err returns why the connection can no longer be used, or nil.

@@ -2,7 +2,9 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"time"
 
@@ -150,7 +152,9 @@ func (c *Conn) authenticate(ctx context.Context) error {
 	var aresp generated.SaslAuthenticateResponse
 	for {
 		areq.AuthBytes = msg
-		if err := c.client.Do(ctx, areq, av, &aresp); err != nil {
+		if err := c.client.Do(ctx, areq, av, &aresp); errors.Is(err, io.EOF) {
+			return fmt.Errorf("kafka sasl %s: the broker closed the connection during SaslAuthenticate, as brokers that do not answer SASL_AUTHENTICATION_FAILED do on wrong credentials: %w", name, err)
+		} else if err != nil {
 			return fmt.Errorf("kafka sasl %s: %w", name, err)
 		}
 		if aresp.ErrorCode != 0 {

@@ -35,6 +35,7 @@ type connBroker struct {
 	passwords                    map[string]string // user -> password, for PLAIN and SCRAM
 	tokens                       map[string]bool   // OAUTHBEARER tokens accepted
 	lifetime                     time.Duration
+	silentFailure                bool // close on a failed authentication without answering, as kfake does
 
 	mu         sync.Mutex
 	log        []string
@@ -207,6 +208,9 @@ func contains(list []string, s string) bool {
 func (b *connBroker) authenticate(msg []byte, st *saslState) (runtime.APIMessage, bool) {
 	resp := generated.NewSaslAuthenticateResponse()
 	fail := func(message string) (runtime.APIMessage, bool) {
+		if b.silentFailure {
+			return nil, true
+		}
 		resp.ErrorCode = SaslAuthenticationFailed.Code
 		resp.ErrorMessage = runtime.NewNullString(message)
 		return resp, true

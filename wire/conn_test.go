@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"sync"
 	"testing"
@@ -125,6 +126,15 @@ func TestDialSASL(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.code.Name)
 		})
 	}
+}
+
+// A broker that closes the connection on wrong credentials instead of
+// answering SASL_AUTHENTICATION_FAILED gets an error that says so.
+func TestDialSASLClosedDuringAuthentication(t *testing.T) {
+	b := startConnBroker(t, func(b *connBroker) { b.passwords = map[string]string{"alice": "secret"}; b.silentFailure = true })
+	_, err := dialTest(t, b.addr(), ConnConfig{SASL: PlainAuth("alice", "nope")})
+	require.ErrorIs(t, err, io.EOF)
+	assert.Contains(t, err.Error(), "kafka sasl PLAIN: the broker closed the connection during SaslAuthenticate")
 }
 
 // renamed is a mechanism under another name, which the broker lacks.
