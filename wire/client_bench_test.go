@@ -52,3 +52,17 @@ func BenchmarkClientPipelined(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkConnPerCall is the work a Conn adds to each call over the bare
+// Client: the version lookup (a map and an intersection) and the
+// re-authentication gate's check, for a session without a lifetime.
+func BenchmarkConnPerCall(b *testing.B) {
+	c := &Conn{broker: map[int16]VersionRange{5: {APIKey: 5, MinVersion: 0, MaxVersion: 3}, 18: {APIKey: 18, MaxVersion: 4}}}
+	req := stopReplica()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Version(req); err != nil || c.gate() != nil {
+			b.Fatal(err)
+		}
+	}
+}

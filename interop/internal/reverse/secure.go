@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
+	"github.com/kafkagen/kafkagen/interop/internal/loopbacktls"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
@@ -29,7 +30,7 @@ const (
 // (it must re-authenticate on the same connection, KIP-368), and a wrong
 // password, which must be refused.
 func Secure(ctx context.Context, n int) (string, error) {
-	serverTLS, clientTLS, err := loopbackTLS()
+	serverTLS, clientTLS, err := loopbacktls.Configs()
 	if err != nil {
 		return "", fmt.Errorf("TLS certificates: %w", err)
 	}

@@ -1,4 +1,6 @@
-package reverse
+// Package loopbacktls makes the TLS configurations of a broker and a
+// client on 127.0.0.1 at run time: nothing is kept on disk.
+package loopbacktls
 
 import (
 	"crypto/ecdsa"
@@ -13,10 +15,10 @@ import (
 	"time"
 )
 
-// loopbackTLS makes a certificate authority and a certificate for
-// 127.0.0.1 signed by it, now (nothing is kept on disk), and returns the
-// broker's TLS config and the client's, which trusts only that authority.
-func loopbackTLS() (server, client *tls.Config, err error) {
+// Configs makes a certificate authority and a certificate for 127.0.0.1
+// signed by it, and returns the broker's TLS config and the client's,
+// which trusts only that authority.
+func Configs() (server, client *tls.Config, err error) {
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, nil, err
