@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
@@ -25,7 +27,7 @@ import (
 // metadataStub serves ApiVersions and a canned one-topic Metadata answer
 // on 127.0.0.1 until the benchmark ends: a peer fast enough that the
 // client side's cost shows.
-func metadataStub(b *testing.B) string {
+func metadataStub(b testing.TB) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)
@@ -69,6 +71,28 @@ func serveMetadata(conn net.Conn, meta *clients.MetadataResponse) {
 		if err := sc.WriteResponse(req, resp); err != nil {
 			return
 		}
+	}
+}
+
+// The stub answers what the pipelined benchmark asks, through both paths.
+func TestBenchmarkPeers(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	conn, err := wire.Dial(ctx, metadataStub(t), wire.ConnConfig{})
+	require.NoError(t, err)
+	defer conn.Close()
+	v, err := conn.Version(clients.NewMetadataRequest())
+	require.NoError(t, err)
+	for _, viaClient := range []bool{false, true} {
+		resp := clients.NewMetadataResponse()
+		if viaClient {
+			err = conn.Client().Do(ctx, clients.NewMetadataRequest(), v, resp)
+		} else {
+			err = conn.Do(ctx, clients.NewMetadataRequest(), resp)
+		}
+		require.NoError(t, err)
+		require.Len(t, resp.Topics, 1)
+		assert.Equal(t, "bench", resp.Topics[0].Name.Value)
 	}
 }
 
