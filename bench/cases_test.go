@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/IBM/sarama"
+	"github.com/kafkagen/kafkagen/conformance/diff/saramashim"
 	"github.com/kafkagen/kafkagen/conformance/gen/clients"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -173,29 +174,29 @@ func kmsgImpl[M kmsgMessage](newMsg func() M, v int16, wire []byte, own func(M))
 	}
 }
 
-// saramaImpl builds sarama's impl (see sarama.go): encode always sizes and
+// saramaImpl builds sarama's impl (through saramashim): encode always sizes and
 // then allocates, so only encode-nil applies, and it has no aliasing decode.
 // T is the sarama body type, such as sarama.FetchResponse.
 func saramaImpl[T any](v int16, wire []byte) impl {
 	msg := new(T)
-	dec := saramaDecoder(msg)
-	must(saramaDecodeBody(wire, dec, v))
-	enc := saramaEncoder(msg)
-	tab := dec.tab // the itab is per type: only the data word changes
-	reused := saramaDecoder(new(T))
+	dec := saramashim.Decoder(msg)
+	must(saramashim.Decode(wire, dec, v))
+	enc := saramashim.Encoder(msg)
+	tab := dec.Tab // the itab is per type: only the data word changes
+	reused := saramashim.Decoder(new(T))
 	return impl{
 		name: "sarama",
 		encodeNil: func() []byte {
-			b, err := saramaEncodeBody(enc)
+			b, err := saramashim.Encode(enc)
 			must(err)
 			return b
 		},
 		decodeFresh: func(src []byte) error {
-			return saramaDecodeBody(src, saramaIface{tab, unsafe.Pointer(new(T))}, v)
+			return saramashim.Decode(src, saramashim.Iface{Tab: tab, Data: unsafe.Pointer(new(T))}, v)
 		},
-		decodeReused: func(src []byte) error { return saramaDecodeBody(src, reused, v) },
+		decodeReused: func(src []byte) error { return saramashim.Decode(src, reused, v) },
 		encoded: func() []byte {
-			b, err := saramaEncodeBody(enc)
+			b, err := saramashim.Encode(enc)
 			must(err)
 			return b
 		},

@@ -2,14 +2,17 @@ module github.com/kafkagen/kafkagen/bench
 
 go 1.26.0
 
-replace github.com/kafkagen/kafkagen => ../
+replace (
+	github.com/kafkagen/kafkagen => ../
+	github.com/kafkagen/kafkagen/conformance/diff => ../conformance/diff
+)
 
 require (
 	github.com/IBM/sarama v1.61.1
 	github.com/kafkagen/kafkagen v0.0.0
+	github.com/kafkagen/kafkagen/conformance/diff v0.0.0
 	github.com/klauspost/compress v1.20.3
 	github.com/pierrec/lz4/v4 v4.1.33
-	github.com/rcrowley/go-metrics v0.0.0-20250401214520-65e299d6c5c9
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/stretchr/testify v1.12.1
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1
@@ -26,6 +29,7 @@ require (
 	github.com/jcmturner/gofork v1.7.6 // indirect
 	github.com/jcmturner/gokrb5/v8 v8.4.4 // indirect
 	github.com/jcmturner/rpc/v2 v2.0.3 // indirect
+	github.com/rcrowley/go-metrics v0.0.0-20250401214520-65e299d6c5c9 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/net v0.59.0 // indirect

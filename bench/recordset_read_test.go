@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/IBM/sarama"
+	"github.com/kafkagen/kafkagen/conformance/diff/saramashim"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -91,7 +92,7 @@ func rsFetchBody(blob []byte) []byte {
 
 func rsReadSarama(body []byte) rsSummary {
 	resp := &sarama.FetchResponse{}
-	if err := saramaDecodeBody(body, saramaDecoder(resp), 4); err != nil {
+	if err := saramashim.Decode(body, saramashim.Decoder(resp), 4); err != nil {
 		panic(err)
 	}
 	var s rsSummary

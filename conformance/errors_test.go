@@ -21,7 +21,7 @@ import (
 	"github.com/kafkagen/kafkagen/runtime"
 )
 
-// Java's error behaviour (spec-facts §4.2-4.6, §8 items 5 and 6) over the
+// Java's error behaviour (docs/protocol.md, "Java's errors") over the
 // whole corpus: every error is tested with errors.Is against the exported
 // sentinel, and the *runtime.Error must name the message, the field (a dotted
 // path of spec field names with array indexes) and, for reads, the offset.
@@ -322,7 +322,7 @@ func TestCorpusWriteErrorsNonDefault(t *testing.T) {
 	}
 	t.Logf("non-default writes: %d refused (%d nested), %d ignorable drops, %d skipped; %d top-level non-ignorable fields of main specs",
 		refusals, nested, drops, skipped, len(topMain))
-	assert.Len(t, topMain, 113, "spec-facts §4.6: 113 top-level non-ignorable main fields are absent from some version")
+	assert.Len(t, topMain, 113, "docs/protocol.md: 113 top-level non-ignorable main fields are absent from some version")
 	assert.Positive(t, nested)
 	assert.Positive(t, drops)
 	assert.Zero(t, skipped)
@@ -368,7 +368,7 @@ func TestCorpusWriteErrorsNull(t *testing.T) {
 		}
 	}
 	t.Logf("null writes: %d fields, %d refused, %d written", len(fields), refusals, written)
-	// spec-facts §4.5: 6 main fields, plus the fixtures'.
+	// docs/protocol.md, "Versions": 6 main fields, plus the fixtures'.
 	for _, name := range []string{
 		"MetadataRequest.Topics", "MetadataRequest.Topics.Name", "MetadataResponse.Topics.Name",
 		"JoinGroupResponse.ProtocolName", "DeleteTopicsResponse.Responses.Name", "OffsetFetchRequest.Topics",

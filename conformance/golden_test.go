@@ -19,7 +19,7 @@ import (
 
 // TestJavaGolden reproduces ../shared/kafka-vectors/java-golden.tsv, the
 // known-answer vectors written and read by Apache Kafka's Java classes
-// (spec-facts.md Appendix B: row n of the file is Vn).
+// (docs/protocol.md, known-answer vectors: row n of the file is Vn).
 func TestJavaGolden(t *testing.T) {
 	rows := loadGoldenRows(t)
 	require.NotEmpty(t, rows)

@@ -55,7 +55,7 @@ func goldenNewByName(name string) runtime.Message {
 // A read row (B.2) starts with "READ " and has four: description, version,
 // input hex, "-> <outcome>".
 type goldenRow struct {
-	Line    int // 1-based; row n is Vn of spec-facts.md Appendix B
+	Line    int // 1-based; row n is Vn of docs/protocol.md
 	Desc    string
 	Version int16
 	Read    bool

@@ -4,6 +4,7 @@ package conformance
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -101,6 +102,8 @@ func TestJSONAcceptsWhatJavaWould(t *testing.T) {
 	out, err := q.AppendJSON(nil, 1, runtime.JSONOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, `{"throttleTimeMs":0,"errorCode":0,"errorMessage":null,"entries":[{"entity":[],"values":[{"key":"a","value":"NaN"},{"key":"b","value":"-Infinity"},{"key":"c","value":1.0E308}]}]}`, string(out))
+	assert.Equal(t, uint64(0x7ff8000000000000), math.Float64bits(q.Entries[0].Values[0].Value),
+		"NaN reads as Java's Double.NaN, so the wire bytes a Java peer wrote come back")
 }
 
 // TestJSONWithEncodingJSON: MarshalJSON and UnmarshalJSON use the latest

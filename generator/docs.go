@@ -79,6 +79,9 @@ func structDoc(sm *structModel) string {
 		if spec.LatestVersionUnstable {
 			doc += " The latest version is unstable."
 		}
+		if vs := sm.p.Within; vs != spec.ValidVersions {
+			doc += fmt.Sprintf("\nGenerated versions: %s (kafkagen -min-version); the others are refused\nwith runtime.ErrUnsupportedVersion.", vs)
+		}
 		return doc
 	}
 	where := "used by " + spec.Name

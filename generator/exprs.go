@@ -253,7 +253,7 @@ func (fm *fieldModel) scalarDefault() *Statement {
 }
 
 // notDefault is the Go condition "val differs from the field's default",
-// with Java's comparison rules (spec-facts §4.4): numbers by !=, so NaN is
+// with Java's comparison rules (docs/protocol.md): numbers by !=, so NaN is
 // never the default; arrays, bytes and structs by emptiness or nullness.
 func (fm *fieldModel) notDefault(val *Statement) *Statement {
 	t := fm.f.Type

@@ -11,7 +11,7 @@ import (
 )
 
 // notDefault is the Go condition "val differs from the field's default",
-// with the comparisons of Java's generated code (spec-facts §4.4), which
+// with the comparisons of Java's generated code (docs/protocol.md), which
 // decide whether a tagged field is written and whether an absent field may
 // be left out: numbers by !=, so NaN never equals its default; bytes,
 // records and arrays by null or emptiness; structs by their isDefault

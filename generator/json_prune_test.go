@@ -170,7 +170,7 @@ func TestRunJSONPruned(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "prunedjson")
 	prune := Prune{MinVersion: 2}
-	require.NoError(t, Run(Config{In: in, Out: out, JSON: true, Prune: prune}))
+	require.NoError(t, runErr(Config{In: in, Out: out, JSON: true, Prune: prune}))
 
 	specs := loadJSONPruneSpecs(t)
 	pruned, err := GenerateWith("prunedjson", specs, prune)

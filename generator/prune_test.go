@@ -2,7 +2,6 @@ package generator
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkagen/kafkagen/generator/schema"
+	"github.com/kafkagen/kafkagen/internal/modtest"
 )
 
 // pruneSpecs are the specs selectSpecs chooses from: two APIs, the headers
@@ -25,6 +25,8 @@ func pruneSpecs() []*schema.Spec {
 		api("FetchResponse", schema.TypeResponse, 1, 17),
 		api("SaslHandshakeRequest", schema.TypeRequest, 17, 1),
 		api("SaslHandshakeResponse", schema.TypeResponse, 17, 1),
+		api("ApiVersionsRequest", schema.TypeRequest, 18, 4),
+		api("ApiVersionsResponse", schema.TypeResponse, 18, 4),
 		{Name: "RequestHeader", Type: schema.TypeHeader, ValidVersions: v(0, 2)},
 		{Name: "ResponseHeader", Type: schema.TypeHeader, ValidVersions: v(0, 1)},
 		{Name: "LeaderChangeMessage", Type: schema.TypeData, ValidVersions: v(0, 0)},
@@ -33,7 +35,7 @@ func pruneSpecs() []*schema.Spec {
 
 func TestPruneSelectSpecs(t *testing.T) {
 	apiAndHeaders := []string{"FetchRequest", "FetchResponse", "RequestHeader", "ResponseHeader"}
-	all := []string{"FetchRequest", "FetchResponse", "LeaderChangeMessage", "RequestHeader", "ResponseHeader", "SaslHandshakeRequest", "SaslHandshakeResponse"}
+	all := []string{"ApiVersionsRequest", "ApiVersionsResponse", "FetchRequest", "FetchResponse", "LeaderChangeMessage", "RequestHeader", "ResponseHeader", "SaslHandshakeRequest", "SaslHandshakeResponse"}
 	cases := []struct {
 		name  string
 		prune Prune
@@ -48,11 +50,22 @@ func TestPruneSelectSpecs(t *testing.T) {
 		{"a data spec alone", Prune{Messages: []string{"LeaderChangeMessage"}}, []string{"LeaderChangeMessage"}, ""},
 		{"two", Prune{Messages: []string{"Fetch", "17"}}, []string{"FetchRequest", "FetchResponse", "RequestHeader", "ResponseHeader", "SaslHandshakeRequest", "SaslHandshakeResponse"}, ""},
 		// An API whose versions all lie below the minimum is left out...
-		{"min version drops old APIs", Prune{MinVersion: 4}, []string{"FetchRequest", "FetchResponse", "LeaderChangeMessage", "RequestHeader", "ResponseHeader"}, ""},
+		// (ApiVersions keeps v0 whatever the floor.)
+		{"min version drops old APIs", Prune{MinVersion: 4}, []string{"ApiVersionsRequest", "ApiVersionsResponse", "FetchRequest", "FetchResponse", "LeaderChangeMessage", "RequestHeader", "ResponseHeader"}, ""},
+		{"a floor of its own keeps an old API", Prune{MinVersion: 4, MinVersions: map[string]int16{"SaslHandshake": 0}}, all, ""},
 		// ...but asking for it by name is an error.
-		{"min version above an API asked for", Prune{Messages: []string{"17"}, MinVersion: 4}, nil, "SaslHandshakeRequest has no version from 4"},
-		{"unknown", Prune{Messages: []string{"Fetch", "Nope"}}, nil, `no spec, API name or API key "Nope"`},
+		{"min version above an API asked for", Prune{Messages: []string{"17"}, MinVersion: 4}, nil, "-messages 17: SaslHandshakeRequest has no version from 4 (valid versions 0-1)"},
+		{"a floor above an API asked for", Prune{Messages: []string{"17"}, MinVersions: map[string]int16{"saslhandshake": 2}}, nil, "-messages 17: SaslHandshakeRequest has no version from 2 (valid versions 0-1)"},
+		{"names in any case", Prune{Messages: []string{"fetch", "LEADERCHANGEMESSAGE"}}, append(apiAndHeaders[:2:2], "LeaderChangeMessage", "RequestHeader", "ResponseHeader"), ""},
+		{"a spec name in any case brings both sides", Prune{Messages: []string{"fetchresponse"}}, apiAndHeaders, ""},
+		{"unknown", Prune{Messages: []string{"Fetch", "Nope"}}, nil, `-messages: no spec, API name or API key "Nope" in the input folder`},
+		{"typo", Prune{Messages: []string{"Fecth"}}, nil, `-messages: no spec, API name or API key "Fecth" in the input folder; did you mean Fetch?`},
+		{"typo of a spec name", Prune{Messages: []string{"LeaderChangeMesage"}}, nil, "did you mean LeaderChangeMessage?"},
+		{"empty name", Prune{Messages: []string{"Fetch", " "}}, nil, "-messages: an empty name"},
 		{"negative", Prune{MinVersion: -1}, nil, "negative"},
+		{"negative floor", Prune{MinVersions: map[string]int16{"Fetch": -1}}, nil, "-min-version Fetch=-1: the version is negative"},
+		{"floor of no API", Prune{MinVersions: map[string]int16{"Fetchh": 1}}, nil, `-min-version: no spec, API name or API key "Fetchh" in the input folder; did you mean Fetch?`},
+		{"floor of a data spec", Prune{MinVersions: map[string]int16{"LeaderChangeMessage": 1}}, nil, "-min-version LeaderChangeMessage: LeaderChangeMessage is not a request or response"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -72,6 +85,41 @@ func TestPruneSelectSpecs(t *testing.T) {
 	}
 	_, err := Prune{MinVersion: 100}.selectSpecs(pruneSpecs()[:4])
 	assert.ErrorContains(t, err, "no spec left to generate from version 100")
+}
+
+// TestPruneMinVersionOf: the floor of each spec under a global minimum,
+// floors of single APIs, and ApiVersions' exception.
+func TestPruneMinVersionOf(t *testing.T) {
+	specs := map[string]*schema.Spec{}
+	for _, s := range pruneSpecs() {
+		specs[s.Name] = s
+	}
+	cases := []struct {
+		name  string
+		prune Prune
+		want  map[string]int16 // the specs not listed: 0
+	}{
+		{"none", Prune{}, nil},
+		{"a minimum for every API but ApiVersions", Prune{MinVersion: 4},
+			map[string]int16{"FetchRequest": 4, "FetchResponse": 4, "SaslHandshakeRequest": 4, "SaslHandshakeResponse": 4}},
+		{"a floor by API name", Prune{MinVersion: 4, MinVersions: map[string]int16{"Fetch": 2}},
+			map[string]int16{"FetchRequest": 2, "FetchResponse": 2, "SaslHandshakeRequest": 4, "SaslHandshakeResponse": 4}},
+		{"a floor by spec name sets both sides", Prune{MinVersions: map[string]int16{"fetchREQUEST": 3}},
+			map[string]int16{"FetchRequest": 3, "FetchResponse": 3}},
+		{"a floor by API key", Prune{MinVersion: 1, MinVersions: map[string]int16{"1": 5}},
+			map[string]int16{"FetchRequest": 5, "FetchResponse": 5, "SaslHandshakeRequest": 1, "SaslHandshakeResponse": 1}},
+		// Named, ApiVersions' request takes its floor; its response
+		// keeps v0, the version a broker answers an unknown one in.
+		{"ApiVersions named", Prune{MinVersion: 4, MinVersions: map[string]int16{"ApiVersions": 3}},
+			map[string]int16{"ApiVersionsRequest": 3, "FetchRequest": 4, "FetchResponse": 4, "SaslHandshakeRequest": 4, "SaslHandshakeResponse": 4}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for name, s := range specs {
+				assert.Equal(t, c.want[name], c.prune.minVersionOf(s), name)
+			}
+		})
+	}
 }
 
 // prunedProbe is a test run in a pruned package generated from the golden
@@ -123,26 +171,13 @@ func TestPruned(t *testing.T) {
 // TestRunPruned generates a pruned package with Run and runs prunedProbe
 // in it, in a folder of this module (.pruned-*, out of ./... patterns).
 func TestRunPruned(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the go command")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH")
-	}
-	root, err := filepath.Abs("..")
-	require.NoError(t, err)
-	dir, err := os.MkdirTemp(root, ".pruned-")
-	require.NoError(t, err)
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := modtest.Dir(t, "pruned")
 	out := filepath.Join(dir, "pruned")
-	require.NoError(t, Run(Config{
+	require.NoError(t, runErr(Config{
 		In: filepath.Join(goldenDir, "request_response"), Out: out,
 		Prune: Prune{Messages: []string{"Echo", "EchoRecord"}, MinVersion: 1},
 	}))
 	require.NoError(t, os.WriteFile(filepath.Join(out, "probe_test.go"), []byte(prunedProbe), 0o644))
-	cmd := exec.Command(goTool, "test", "-count=1", "./"+filepath.Base(dir)+"/pruned/")
-	cmd.Dir = root
-	output, err := cmd.CombinedOutput()
+	output, err := modtest.Go(dir, "pruned", "test", "-count=1")
 	assert.NoError(t, err, "go test of the pruned package:\n%s", output)
 }

@@ -39,37 +39,82 @@ var ErrStale = errors.New("generated code is stale")
 // writeFile is os.WriteFile; tests replace it to simulate a failing disk.
 var writeFile = os.WriteFile
 
+// Summary says what a successful run did, for the one line a command
+// prints.
+type Summary struct {
+	Out   string // the output folder, as configured
+	Check bool   // the run compared instead of writing
+	// Files counts the files generated; Changed those of them that were
+	// missing or different in Out before the run (0 after a clean check),
+	// and Removed the generated files no spec produces any more, which a
+	// write prunes.
+	Files, Changed, Removed int
+}
+
+// String is the summary line: "wrote 23 files to generated (2 changed)",
+// or for a check "checked 23 files in generated: up to date".
+func (s Summary) String() string {
+	if s.Check {
+		return fmt.Sprintf("checked %d files in %s: up to date", s.Files, s.Out)
+	}
+	line := fmt.Sprintf("wrote %d files to %s (%d changed", s.Files, s.Out, s.Changed)
+	if s.Removed > 0 {
+		line += fmt.Sprintf(", %d stale removed", s.Removed)
+	}
+	return line + ")"
+}
+
 // Run loads every spec of cfg.In, generates the package and writes it to
-// cfg.Out, or with Check reports whether cfg.Out is up to date. A Config
-// that cannot run is reported before anything is read or written, with an
-// error matching ErrConfig; spec problems are returned as
-// schema.Diagnostics. Nothing in cfg.Out changes unless the whole run
-// succeeds.
-func Run(cfg Config) error {
+// cfg.Out, or with Check reports whether cfg.Out is up to date, and
+// returns what it did. A Config that cannot run is reported before
+// anything is read or written, with an error matching ErrConfig; spec
+// problems are returned as schema.Diagnostics, and a stale output of a
+// check as an error matching ErrStale. Nothing in cfg.Out changes unless
+// the whole run succeeds.
+func Run(cfg Config) (Summary, error) {
 	rules, err := validateConfig(&cfg)
 	if err != nil {
-		return err
+		return Summary{}, err
 	}
-	specs, err := rules.LoadDir(cfg.In)
+	specs, err := loadSpecs(cfg, rules)
 	if err != nil {
-		return err
+		return Summary{}, err
 	}
 	if specs, err = cfg.Prune.selectSpecs(specs); err != nil {
-		return &configError{err.Error()}
+		return Summary{}, &configError{err.Error()}
 	}
 	files, err := GenerateWith(cfg.Package, specs, cfg.Prune)
 	if err != nil {
-		return err
+		return Summary{}, err
 	}
 	if cfg.JSON {
 		if err := addJSONWith(files, cfg.Package, specs, cfg.Prune); err != nil {
-			return err
+			return Summary{}, err
 		}
 	}
-	if cfg.Check {
-		return check(cfg.Out, files)
+	diff, err := compareOutput(cfg.Out, files)
+	if err != nil {
+		return Summary{}, err
 	}
-	return write(cfg.Out, files)
+	sum := Summary{Out: cfg.Out, Check: cfg.Check, Files: len(files), Changed: len(diff.missing) + len(diff.differ), Removed: len(diff.stale)}
+	if cfg.Check {
+		return sum, diff.err(cfg.Out)
+	}
+	return sum, write(cfg.Out, files)
+}
+
+// loadSpecs loads the spec folder under the rules of cfg.Release. A
+// folder of Kafka 2.x specs given without a release is one line saying so
+// (releaseHint), not a diagnostic for every spec.
+func loadSpecs(cfg Config, rules schema.Rules) ([]*schema.Spec, error) {
+	specs, err := rules.LoadDir(cfg.In)
+	var diags schema.Diagnostics
+	if cfg.Release == "" && errors.As(err, &diags) {
+		if hint := releaseHint(cfg.In, diags); hint != nil {
+			return nil, hint
+		}
+	}
+	return specs, err
 }
 
 // ErrConfig marks a Config that cannot run: a package name that is no
@@ -125,6 +170,9 @@ func validateConfig(cfg *Config) (schema.Rules, error) {
 		return schema.Rules{}, configErrorf("input %s is not a folder", cfg.In)
 	}
 	if specs, _ := filepath.Glob(filepath.Join(cfg.In, "*.json")); len(specs) == 0 {
+		if hint := checkoutHint(cfg.In); hint != nil {
+			return schema.Rules{}, hint
+		}
 		return schema.Rules{}, configErrorf("no *.json spec files in %s", cfg.In)
 	}
 	return rules, nil
@@ -181,28 +229,52 @@ func isGenerated(path string) bool {
 	return string(buf[:n]) == GeneratedPrefix
 }
 
-// check compares the output folder with the files that would be generated.
-func check(out string, files map[string][]byte) error {
-	var problems []string
+// outputDiff is how the output folder differs from the files a run
+// generates, by file name.
+type outputDiff struct {
+	missing, differ []string // generated files absent from the folder, or different there
+	stale           []string // generated files in the folder that no spec produces
+}
+
+// compareOutput compares the output folder (which may not exist yet) with
+// the files that would be generated.
+func compareOutput(out string, files map[string][]byte) (outputDiff, error) {
+	var d outputDiff
 	for _, name := range sortedNames(files) {
 		have, err := os.ReadFile(filepath.Join(out, name))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			problems = append(problems, name+" is missing")
+			d.missing = append(d.missing, name)
 		case err != nil:
-			return err
+			return d, err
 		case !bytes.Equal(have, files[name]):
-			problems = append(problems, name+" differs")
+			d.differ = append(d.differ, name)
 		}
 	}
 	entries, err := os.ReadDir(out)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
+		return d, err
 	}
 	for _, e := range entries {
 		if _, ok := files[e.Name()]; !ok && !e.IsDir() && isGenerated(filepath.Join(out, e.Name())) {
-			problems = append(problems, e.Name()+" is stale (no spec generates it)")
+			d.stale = append(d.stale, e.Name())
 		}
+	}
+	return d, nil
+}
+
+// err is a check's verdict: nil when the folder is up to date, else an
+// ErrStale naming every file at fault.
+func (d outputDiff) err(out string) error {
+	var problems []string
+	for _, name := range d.missing {
+		problems = append(problems, name+" is missing")
+	}
+	for _, name := range d.differ {
+		problems = append(problems, name+" differs")
+	}
+	for _, name := range d.stale {
+		problems = append(problems, name+" is stale (no spec generates it)")
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%w in %s: %s", ErrStale, out, strings.Join(problems, "; "))

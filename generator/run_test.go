@@ -19,8 +19,14 @@ import (
 
 // TestGeneratedIsFresh fails when generated/ is not what schemas/ generates.
 func TestGeneratedIsFresh(t *testing.T) {
-	err := Run(Config{In: "../schemas", Out: "../generated", Check: true})
+	err := runErr(Config{In: "../schemas", Out: "../generated", Check: true})
 	require.NoError(t, err, "generated/ is stale: run `go run ./cmd/kafkagen` at the repository root")
+}
+
+// runErr is Run for the tests that look at its error only.
+func runErr(cfg Config) error {
+	_, err := Run(cfg)
+	return err
 }
 
 // runSpecs are three small specs: an API's request and response and a data
@@ -149,7 +155,7 @@ func TestRunWritesPackage(t *testing.T) {
 	in := writeSpecs(t, filepath.Join(tmp, "specs"))
 	out := filepath.Join(tmp, "nested", "ping-msgs") // parent created; package "pingmsgs"
 
-	require.NoError(t, Run(Config{In: in, Out: out}))
+	require.NoError(t, runErr(Config{In: in, Out: out}))
 	entries, err := os.ReadDir(out)
 	require.NoError(t, err)
 	var names []string
@@ -174,9 +180,9 @@ func TestRunWritesPackage(t *testing.T) {
 	assert.Empty(t, tempLeftovers(t, filepath.Dir(out)))
 
 	// A check right after a write is clean, and so is a second write.
-	require.NoError(t, Run(Config{In: in, Out: out, Check: true}))
+	require.NoError(t, runErr(Config{In: in, Out: out, Check: true}))
 	before := snapshot(t, out)
-	require.NoError(t, Run(Config{In: in, Out: out}))
+	require.NoError(t, runErr(Config{In: in, Out: out}))
 	assert.Equal(t, before, snapshot(t, out), "rewriting unchanged output changes nothing")
 	assert.Empty(t, tempLeftovers(t, filepath.Dir(out)))
 }
@@ -185,14 +191,14 @@ func TestRunPackageOption(t *testing.T) {
 	tmp := t.TempDir()
 	in := writeSpecs(t, filepath.Join(tmp, "specs"))
 	out := filepath.Join(tmp, "out")
-	require.NoError(t, Run(Config{In: in, Out: out, Package: "custom"}))
+	require.NoError(t, runErr(Config{In: in, Out: out, Package: "custom"}))
 	src, err := os.ReadFile(filepath.Join(out, "ping_state.go"))
 	require.NoError(t, err)
 	assert.Contains(t, string(src), "\npackage custom\n")
 	// The package name is part of what a check compares.
-	err = Run(Config{In: in, Out: out, Check: true})
+	err = runErr(Config{In: in, Out: out, Check: true})
 	require.ErrorIs(t, err, ErrStale)
-	require.NoError(t, Run(Config{In: in, Out: out, Package: "custom", Check: true}))
+	require.NoError(t, runErr(Config{In: in, Out: out, Package: "custom", Check: true}))
 }
 
 func TestRunCheckReportsStale(t *testing.T) {
@@ -201,7 +207,7 @@ func TestRunCheckReportsStale(t *testing.T) {
 	out := filepath.Join(tmp, "out")
 
 	// Nothing written yet: every file is missing.
-	err := Run(Config{In: in, Out: out, Check: true})
+	err := runErr(Config{In: in, Out: out, Check: true})
 	require.ErrorIs(t, err, ErrStale)
 	for _, name := range runFiles {
 		assert.Contains(t, err.Error(), name+" is missing")
@@ -209,7 +215,7 @@ func TestRunCheckReportsStale(t *testing.T) {
 	_, statErr := os.Stat(out)
 	assert.ErrorIs(t, statErr, fs.ErrNotExist, "a check writes nothing")
 
-	require.NoError(t, Run(Config{In: in, Out: out}))
+	require.NoError(t, runErr(Config{In: in, Out: out}))
 	tests := []struct {
 		name   string
 		change func(t *testing.T)
@@ -239,7 +245,7 @@ func TestRunCheckReportsStale(t *testing.T) {
 			before := snapshot(t, out)
 			tt.change(t)
 			changed := snapshot(t, out)
-			err := Run(Config{In: in, Out: out, Check: true})
+			err := runErr(Config{In: in, Out: out, Check: true})
 			require.Error(t, err)
 			assert.ErrorIs(t, err, ErrStale)
 			assert.Contains(t, err.Error(), tt.want)
@@ -247,8 +253,8 @@ func TestRunCheckReportsStale(t *testing.T) {
 			assert.Equal(t, changed, snapshot(t, out), "a check writes nothing")
 
 			// Writing repairs it, and the check is clean again.
-			require.NoError(t, Run(Config{In: in, Out: out}))
-			require.NoError(t, Run(Config{In: in, Out: out, Check: true}))
+			require.NoError(t, runErr(Config{In: in, Out: out}))
+			require.NoError(t, runErr(Config{In: in, Out: out, Check: true}))
 			if tt.name != "spec changed" {
 				assert.Equal(t, before, snapshot(t, out))
 			}
@@ -260,7 +266,7 @@ func TestRunKeepsHandWrittenFiles(t *testing.T) {
 	tmp := t.TempDir()
 	in := writeSpecs(t, filepath.Join(tmp, "specs"))
 	out := filepath.Join(tmp, "out")
-	require.NoError(t, Run(Config{In: in, Out: out}))
+	require.NoError(t, runErr(Config{In: in, Out: out}))
 
 	hand := map[string]string{
 		"doc.go":           "// Package out is documented by hand.\npackage out\n",
@@ -286,7 +292,7 @@ func TestRunKeepsHandWrittenFiles(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(out, "ping_state.go"), []byte(GeneratedPrefix+" but edited\n"), 0o644))
 
 	// The check reports the stale file; the hand-written ones are not its business.
-	err := Run(Config{In: in, Out: out, Check: true})
+	err := runErr(Config{In: in, Out: out, Check: true})
 	require.ErrorIs(t, err, ErrStale)
 	assert.Contains(t, err.Error(), "old_request.go is stale")
 	assert.Contains(t, err.Error(), "ping_state.go differs")
@@ -295,7 +301,7 @@ func TestRunKeepsHandWrittenFiles(t *testing.T) {
 	}
 
 	before := snapshot(t, out)
-	require.NoError(t, Run(Config{In: in, Out: out}))
+	require.NoError(t, runErr(Config{In: in, Out: out}))
 	after := snapshot(t, out)
 
 	_, err = os.Lstat(stale)
@@ -315,7 +321,7 @@ func TestRunKeepsHandWrittenFiles(t *testing.T) {
 		assert.True(t, existed, "%s appeared", rel)
 	}
 	assert.Equal(t, fs.ModeDir|0o750, after["."].mode, "the folder keeps its mode")
-	require.NoError(t, Run(Config{In: in, Out: out, Check: true}))
+	require.NoError(t, runErr(Config{In: in, Out: out, Check: true}))
 	assert.Empty(t, tempLeftovers(t, tmp))
 }
 
@@ -323,7 +329,7 @@ func TestRunBrokenSpecChangesNothing(t *testing.T) {
 	tmp := t.TempDir()
 	in := writeSpecs(t, filepath.Join(tmp, "specs"))
 	out := filepath.Join(tmp, "out")
-	require.NoError(t, Run(Config{In: in, Out: out}))
+	require.NoError(t, runErr(Config{In: in, Out: out}))
 	require.NoError(t, os.WriteFile(filepath.Join(out, "doc.go"), []byte("package out\n"), 0o644))
 	// Make the output stale too, so that a write would have had work to do.
 	require.NoError(t, os.WriteFile(filepath.Join(out, "ping_state.go"), []byte(GeneratedPrefix+"\n"), 0o644))
@@ -333,7 +339,7 @@ func TestRunBrokenSpecChangesNothing(t *testing.T) {
 		t.Run(fmt.Sprintf("check=%v", check), func(t *testing.T) {
 			before := snapshot(t, out)
 			parent := snapshot(t, tmp)
-			err := Run(Config{In: in, Out: out, Check: check})
+			err := runErr(Config{In: in, Out: out, Check: check})
 			require.Error(t, err)
 			var diags schema.Diagnostics
 			require.True(t, errors.As(err, &diags), "spec problems are schema.Diagnostics, got %T: %v", err, err)
@@ -354,14 +360,14 @@ func TestRunWriteFailureChangesNothing(t *testing.T) {
 		tmp := t.TempDir()
 		in := writeSpecs(t, filepath.Join(tmp, "specs"))
 		out := filepath.Join(tmp, "out")
-		require.NoError(t, Run(Config{In: in, Out: out}))
+		require.NoError(t, runErr(Config{In: in, Out: out}))
 		require.NoError(t, os.WriteFile(filepath.Join(out, "doc.go"), []byte("package out\n"), 0o644))
 		require.NoError(t, os.WriteFile(filepath.Join(out, "old_request.go"), []byte(GeneratedPrefix+"\n"), 0o644))
 		require.NoError(t, os.WriteFile(filepath.Join(out, "ping_state.go"), []byte(GeneratedPrefix+" edited\n"), 0o644))
 		before := snapshot(t, tmp)
 
 		calls := failingWrites(t, 3)
-		err := Run(Config{In: in, Out: out})
+		err := runErr(Config{In: in, Out: out})
 		require.Error(t, err)
 		assert.ErrorIs(t, err, fs.ErrPermission, "the write error is wrapped")
 		assert.Contains(t, err.Error(), "writing "+runFiles[2])
@@ -375,7 +381,7 @@ func TestRunWriteFailureChangesNothing(t *testing.T) {
 		out := filepath.Join(tmp, "out")
 		before := snapshot(t, tmp)
 		failingWrites(t, 3)
-		require.Error(t, Run(Config{In: in, Out: out}))
+		require.Error(t, runErr(Config{In: in, Out: out}))
 		_, err := os.Stat(out)
 		assert.ErrorIs(t, err, fs.ErrNotExist, "no partial output folder")
 		assert.Equal(t, before, snapshot(t, tmp))
@@ -419,7 +425,7 @@ func TestRunConfigErrors(t *testing.T) {
 				if check && tt.wantCheck != "" {
 					want = tt.wantCheck
 				}
-				err := Run(cfg)
+				err := runErr(cfg)
 				require.Error(t, err, "check=%v", check)
 				assert.Contains(t, err.Error(), want, "check=%v", check)
 				assert.NotErrorIs(t, err, ErrStale)
@@ -459,4 +465,39 @@ func TestCorpusGenerates(t *testing.T) {
 	elapsed := time.Since(start)
 	assert.Equal(t, 258, total, "spec files in the corpus")
 	t.Logf("loaded and generated %d specs in %d folders in %v", total, len(corpus.Dirs), elapsed.Round(time.Millisecond))
+}
+
+// TestRunSummary: Run says what it did, counting the files it generates,
+// those that were missing or different before, and the stale ones pruned.
+func TestRunSummary(t *testing.T) {
+	tmp := t.TempDir()
+	in := writeSpecs(t, filepath.Join(tmp, "specs"))
+	out := filepath.Join(tmp, "out")
+	n := len(runFiles)
+
+	steps := []struct {
+		name   string
+		before func(t *testing.T)
+		check  bool
+		want   Summary
+		line   string
+	}{
+		{"first write", nil, false, Summary{Out: out, Files: n, Changed: n}, fmt.Sprintf("wrote %d files to %s (%d changed)", n, out, n)},
+		{"nothing to do", nil, false, Summary{Out: out, Files: n}, fmt.Sprintf("wrote %d files to %s (0 changed)", n, out)},
+		{"clean check", nil, true, Summary{Out: out, Check: true, Files: n}, fmt.Sprintf("checked %d files in %s: up to date", n, out)},
+		{"one edited, one deleted, one stale", func(t *testing.T) {
+			require.NoError(t, os.WriteFile(filepath.Join(out, "ping_state.go"), []byte(GeneratedPrefix+" edited\n"), 0o644))
+			require.NoError(t, os.Remove(filepath.Join(out, "ping_request.go")))
+			require.NoError(t, os.WriteFile(filepath.Join(out, "old_request.go"), []byte(GeneratedPrefix+"\n"), 0o644))
+		}, false, Summary{Out: out, Files: n, Changed: 2, Removed: 1}, fmt.Sprintf("wrote %d files to %s (2 changed, 1 stale removed)", n, out)},
+	}
+	for _, st := range steps {
+		if st.before != nil {
+			st.before(t)
+		}
+		got, err := Run(Config{In: in, Out: out, Check: st.check})
+		require.NoError(t, err, st.name)
+		assert.Equal(t, st.want, got, st.name)
+		assert.Equal(t, st.line, got.String(), st.name)
+	}
 }

@@ -119,7 +119,7 @@ func TestAllocsLegacy(t *testing.T) {
 	for _, c := range []Compression{CompressionNone, CompressionGzip, CompressionSnappy, CompressionLZ4} {
 		for _, magic := range []int8{MagicV0, MagicV1} {
 			t.Run(fmt.Sprintf("%s-v%d", c, magic), func(t *testing.T) {
-				m := MessageSetBuilder{Magic: magic, Compression: c, LogAppendTime: NoTimestamp}
+				m := NewMessageSetBuilder(magic, c)
 				dst := make([]byte, 0, 64<<10)
 				build := func() []byte {
 					m.Reset()

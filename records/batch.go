@@ -29,6 +29,11 @@ type Batch struct {
 	// legacy message it is the message's offset field: the record's offset,
 	// or for a compressed wrapper the offset of its last inner message
 	// (Kafka's convention), which is also LastOffset.
+	//
+	// So for a compressed wrapper it is not what Java's baseOffset() returns:
+	// Java decompresses the wrapper and gives its first inner message's
+	// offset. Reading in place, Batch cannot know that; the first Record a
+	// RecordReader returns for the batch has it.
 	BaseOffset int64
 	// Length is the length field: the bytes after it (len(Raw)-12).
 	Length               int32

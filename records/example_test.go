@@ -119,3 +119,70 @@ func ExampleBatchBuilder_Start() {
 	// batch offsets 0-1, sequence 0-1
 	// batch offsets 10-11, sequence 10-11
 }
+
+// The records of one Produce partition, from the producer to the log: an
+// idempotent producer builds a batch (the ProduceRequest's
+// partitionData[].records field holds these bytes), the broker reads its
+// producer fields, assigns offsets at the end of its log, and a consumer
+// reads the stored batch back with offsets and the old client's message
+// set beside it.
+func Example_produce() {
+	// The producer: producer id 4000, epoch 0, sequence 0.
+	bb := records.NewBatchBuilder()
+	bb.ProducerID, bb.ProducerEpoch, bb.BaseSequence = 4000, 0, 0
+	bb.Compression = records.CompressionZstd
+	bb.Append(1700000000000, []byte("order-1"), []byte(`{"qty":1}`))
+	bb.Append(1700000000002, []byte("order-2"), []byte(`{"qty":5}`))
+	produced, err := bb.AppendTo(nil)
+	if err != nil {
+		panic(err)
+	}
+	// An old client (magic 1) sends a gzip message set instead.
+	m := records.NewMessageSetBuilder(records.MagicV1, records.CompressionGzip)
+	m.Append(0, 1700000000003, []byte("order-3"), []byte(`{"qty":2}`))
+	old, err := m.AppendTo(nil)
+	if err != nil {
+		panic(err)
+	}
+
+	// The broker: check each batch, then append it at the log end offset.
+	var r records.Reader
+	r.Reset(produced)
+	for r.Next() {
+		b := r.Batch()
+		fmt.Printf("produced: producer %d epoch %d sequence %d-%d, %d records\n",
+			b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.LastSequence(), b.NumRecords)
+	}
+	var d records.Decompressor
+	log, next, err := records.AssignOffsets(nil, produced, 500, &d, nil)
+	if err != nil {
+		panic(err)
+	}
+	log, next, err = records.AssignOffsets(log, old, next, &d, nil)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("log end offset:", next)
+
+	// The consumer: what a Fetch response's records field carries.
+	var rr records.RecordReader
+	var rec records.Record
+	r.Reset(log)
+	for r.Next() {
+		if err := rr.Reset(r.Batch(), &d); err != nil {
+			panic(err)
+		}
+		for rr.Next(&rec) {
+			fmt.Printf("magic %d offset %d %s=%s\n", r.Batch().Magic, rec.Offset, rec.Key, rec.Value)
+		}
+	}
+	if err := r.Err(); err != nil {
+		panic(err)
+	}
+	// Output:
+	// produced: producer 4000 epoch 0 sequence 0-1, 2 records
+	// log end offset: 503
+	// magic 2 offset 500 order-1={"qty":1}
+	// magic 2 offset 501 order-2={"qty":5}
+	// magic 1 offset 502 order-3={"qty":2}
+}

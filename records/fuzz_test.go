@@ -37,7 +37,7 @@ func builtSeeds(f *testing.F) [][]byte {
 				seeds = append(seeds, b)
 				continue
 			}
-			m := MessageSetBuilder{Magic: magic, Compression: c, LogAppendTime: NoTimestamp}
+			m := NewMessageSetBuilder(magic, c)
 			m.Reset()
 			_ = m.Append(0, 1, nil, []byte("a"))
 			_ = m.Append(1, 2, []byte("k"), []byte("b"))

@@ -16,7 +16,7 @@ func rebuildLegacy(t testing.TB, dst []byte, rb readBack) []byte {
 		require.NoError(t, err)
 		return out
 	}
-	m := MessageSetBuilder{Magic: b.Magic, Compression: b.Compression(), LogAppendTime: NoTimestamp}
+	m := NewMessageSetBuilder(b.Magic, b.Compression())
 	m.Reset()
 	if b.TimestampType() == LogAppendTime {
 		m.LogAppendTime = b.MaxTimestamp

@@ -45,6 +45,10 @@ func appendLegacyBytes(dst, b []byte) []byte {
 // (0, 1, ...), magic 0 absolute, as Java's MemoryRecordsBuilder does.
 // Uncompressed message sets need no builder: AppendMessage each message.
 // Reset it to build the next wrapper; its buffers are kept.
+//
+// Start from NewMessageSetBuilder: in magic 1 the zero value's
+// LogAppendTime, 0, would stamp every wrapper LogAppendTime 1970-01-01, so
+// Append and AppendTo refuse it.
 type MessageSetBuilder struct {
 	Magic       int8
 	Compression Compression
@@ -52,7 +56,7 @@ type MessageSetBuilder struct {
 	// creates on first need and keeps.
 	Compressor *Compressor
 	// LogAppendTime, when not -1 (magic 1), makes the wrapper LogAppendTime
-	// with this timestamp.
+	// with this timestamp, which a broker sets to its clock; 0 is refused.
 	LogAppendTime int64
 
 	inner      []byte
@@ -65,6 +69,22 @@ type MessageSetBuilder struct {
 	innerAttrs int8
 }
 
+// NewMessageSetBuilder returns a builder of wrappers of magic 0 or 1
+// compressed with c, CreateTime (LogAppendTime -1).
+func NewMessageSetBuilder(magic int8, c Compression) *MessageSetBuilder {
+	return &MessageSetBuilder{Magic: magic, Compression: c, LogAppendTime: NoTimestamp}
+}
+
+// checkLogAppendTime refuses the LogAppendTime of a builder that did not
+// come from NewMessageSetBuilder and was not given one.
+func (m *MessageSetBuilder) checkLogAppendTime() error {
+	if m.Magic == MagicV1 && m.LogAppendTime == 0 {
+		return writeError("LogAppendTime", ErrInvalidRecord,
+			"0 would stamp the wrapper 1970-01-01: start from NewMessageSetBuilder (CreateTime), or set -1 or the broker's append time")
+	}
+	return nil
+}
+
 // Reset drops the messages, keeping Magic, Compression, Compressor and
 // LogAppendTime.
 func (m *MessageSetBuilder) Reset() {
@@ -73,6 +93,15 @@ func (m *MessageSetBuilder) Reset() {
 
 // Append adds an inner message at an absolute offset (above the previous).
 func (m *MessageSetBuilder) Append(offset, timestamp int64, key, value []byte) error {
+	if err := m.checkLogAppendTime(); err != nil {
+		return err
+	}
+	return m.append(offset, timestamp, key, value)
+}
+
+// append is Append for any LogAppendTime: rewriteWrapper keeps a
+// wrapper's, 0 included.
+func (m *MessageSetBuilder) append(offset, timestamp int64, key, value []byte) error {
 	if m.count > 0 && offset <= m.last {
 		return writeError("offset", ErrInvalidRecord, strconv.FormatInt(offset, 10)+" after "+strconv.FormatInt(m.last, 10))
 	}
@@ -98,6 +127,14 @@ func (m *MessageSetBuilder) Append(offset, timestamp int64, key, value []byte) e
 
 // AppendTo appends the wrapper message to dst.
 func (m *MessageSetBuilder) AppendTo(dst []byte) ([]byte, error) {
+	if err := m.checkLogAppendTime(); err != nil {
+		return dst, err
+	}
+	return m.appendTo(dst)
+}
+
+// appendTo is AppendTo for any LogAppendTime.
+func (m *MessageSetBuilder) appendTo(dst []byte) ([]byte, error) {
 	if m.count == 0 {
 		return dst, writeError("records", ErrInvalidRecord, "a wrapper needs at least one message")
 	}

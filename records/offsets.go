@@ -110,7 +110,8 @@ func rewriteWrapper(dst []byte, b *Batch, next int64, d *Decompressor, z *Compre
 	if z == nil {
 		z = &Compressor{}
 	}
-	m := MessageSetBuilder{Magic: b.Magic, Compression: b.Compression(), Compressor: z, LogAppendTime: NoTimestamp}
+	m := NewMessageSetBuilder(b.Magic, b.Compression())
+	m.Compressor = z
 	if b.TimestampType() == LogAppendTime {
 		m.LogAppendTime = b.MaxTimestamp
 	}
@@ -120,14 +121,14 @@ func rewriteWrapper(dst []byte, b *Batch, next int64, d *Decompressor, z *Compre
 		return dst, err
 	}
 	for i := int64(0); rr.Next(&rec); i++ {
-		if err := m.Append(next+i, rec.Timestamp, rec.Key, rec.Value); err != nil {
+		if err := m.append(next+i, rec.Timestamp, rec.Key, rec.Value); err != nil {
 			return dst, err
 		}
 	}
 	if err := rr.Err(); err != nil {
 		return dst, err
 	}
-	out, err := m.AppendTo(dst)
+	out, err := m.appendTo(dst)
 	if err != nil {
 		return dst, batchError(b.Pos, b.BaseOffset, "rewrite", ErrInvalidRecord, "writing the wrapper again: "+err.Error()+" ("+strconv.Itoa(len(b.Raw))+" bytes)")
 	}

@@ -28,7 +28,7 @@ func producedBlob(t *testing.T, magic int8, c Compression) []byte {
 				blob, err = AppendMessage(blob, magic, int64(j), int64(100+j), 0, []byte{byte('a' + j)}, []byte("value"))
 			}
 		default:
-			m := MessageSetBuilder{Magic: magic, Compression: c, LogAppendTime: NoTimestamp}
+			m := NewMessageSetBuilder(magic, c)
 			m.Reset()
 			for j := 0; j < 3; j++ {
 				require.NoError(t, m.Append(int64(j), int64(100+j), []byte{byte('a' + j)}, []byte("value")))
@@ -131,7 +131,7 @@ func TestBuilderRules(t *testing.T) {
 	assert.Equal(t, []int64{3, 7, 8}, []int64{got[0].records[0].Offset, got[0].records[1].Offset, got[0].records[2].Offset})
 	assert.Equal(t, []int64{10, 5, 20}, []int64{got[0].records[0].Timestamp, got[0].records[1].Timestamp, got[0].records[2].Timestamp})
 
-	m := MessageSetBuilder{Magic: MagicV1, Compression: CompressionNone}
+	m := NewMessageSetBuilder(MagicV1, CompressionNone)
 	require.NoError(t, m.Append(1, 1, nil, nil))
 	_, err = m.AppendTo(nil)
 	assert.ErrorIs(t, err, ErrCompression)

@@ -129,9 +129,15 @@ func (r *JSONReader) Uint32() uint32 {
 	return uint32(mag)
 }
 
+// javaNaNBits is Java's Double.NaN, the NaN Kafka's peers write; Go's
+// math.NaN() has other bits (0x7ff8000000000001).
+const javaNaNBits = 0x7ff8000000000000
+
 // Float64 reads a JSON number, or one of the strings "NaN", "Infinity" and
 // "-Infinity" that AppendJSONFloat64 writes (Jackson's form; Kafka's
-// own reader refuses them).
+// own reader refuses them). "NaN" reads as Java's NaN, so that the bytes a
+// Java peer wrote re-encode as they were; other NaN payloads, which JSON
+// cannot carry, come back as it too.
 func (r *JSONReader) Float64() float64 {
 	if r.err != nil {
 		return 0
@@ -145,7 +151,7 @@ func (r *JSONReader) Float64() float64 {
 		}
 		switch string(s) {
 		case "NaN":
-			return math.NaN()
+			return math.Float64frombits(javaNaNBits)
 		case "Infinity":
 			return math.Inf(1)
 		case "-Infinity":

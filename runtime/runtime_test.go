@@ -9,7 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Unsigned varint vectors from Kafka's ByteUtilsTest (spec-facts §6).
+// Unsigned varint vectors from Kafka's ByteUtilsTest (docs/protocol.md,
+// "Unsigned varints").
 var uvarints = []struct {
 	value uint32
 	hex   string

@@ -22,24 +22,24 @@ import (
 // bytes of a frame left, responses nobody waits for discarded as they
 // arrive, and a default request timeout.
 
-// bigStopReplica is a StopReplica request (key 5, v0) whose body is n
+// bigRequest is a StopReplica request (key 5, v0) whose body is n
 // bytes: the peers of these tests read frames, not messages.
-type bigStopReplica struct{ n int }
+type bigRequest struct{ n int }
 
-func (b bigStopReplica) Size(int16) int { return b.n }
-func (b bigStopReplica) AppendTo(dst []byte, _ int16) ([]byte, error) {
+func (b bigRequest) Size(int16) int { return b.n }
+func (b bigRequest) AppendTo(dst []byte, _ int16) ([]byte, error) {
 	return append(dst, make([]byte, b.n)...), nil
 }
-func (bigStopReplica) Decode([]byte, int16) (int, error)        { return 0, nil }
-func (bigStopReplica) DecodeAliased([]byte, int16) (int, error) { return 0, nil }
-func (bigStopReplica) Reset()                                   {}
-func (bigStopReplica) SpecName() string                         { return "BigStopReplica" }
-func (bigStopReplica) APIKey() int16                            { return 5 }
-func (bigStopReplica) MinVersion() int16                        { return 0 }
-func (bigStopReplica) MaxVersion() int16                        { return 0 }
-func (bigStopReplica) IsFlexible(int16) bool                    { return false }
-func (bigStopReplica) IsRequest() bool                          { return true }
-func (bigStopReplica) HeaderVersion(int16) int16                { return 1 }
+func (bigRequest) Decode([]byte, int16) (int, error)        { return 0, nil }
+func (bigRequest) DecodeAliased([]byte, int16) (int, error) { return 0, nil }
+func (bigRequest) Reset()                                   {}
+func (bigRequest) SpecName() string                         { return "BigStopReplica" }
+func (bigRequest) APIKey() int16                            { return 5 }
+func (bigRequest) MinVersion() int16                        { return 0 }
+func (bigRequest) MaxVersion() int16                        { return 0 }
+func (bigRequest) IsFlexible(int16) bool                    { return false }
+func (bigRequest) IsRequest() bool                          { return true }
+func (bigRequest) HeaderVersion(int16) int16                { return 1 }
 
 // rawPeer reads request frames and answers them by hand.
 type rawPeer struct {
@@ -81,7 +81,7 @@ func TestClientQueuedCallReturnsAtItsDeadline(t *testing.T) {
 			go func() {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
-				bigDone <- c.Do(ctx, bigStopReplica{32 << 20}, 0, generated.NewStopReplicaResponse())
+				bigDone <- c.Do(ctx, bigRequest{32 << 20}, 0, generated.NewStopReplicaResponse())
 			}()
 			require.Eventually(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.nextID == 1 },
 				30*time.Second, time.Millisecond, "the writer took the 32 MiB request")
@@ -126,7 +126,7 @@ func TestClientWriteTimeoutBreaksTheConnection(t *testing.T) {
 	go func() { first <- c.Do(ctx, stopReplica(), 0, generated.NewStopReplicaResponse()) }()
 	require.Eventually(t, func() bool { c.mu.Lock(); defer c.mu.Unlock(); return len(c.pending) == 1 }, 5*time.Second, time.Millisecond)
 
-	err := c.Do(ctx, bigStopReplica{32 << 20}, 0, generated.NewStopReplicaResponse())
+	err := c.Do(ctx, bigRequest{32 << 20}, 0, generated.NewStopReplicaResponse())
 	require.ErrorIs(t, err, os.ErrDeadlineExceeded)
 	assert.Contains(t, err.Error(), "writing BigStopReplica v0 (correlation id 1)")
 	require.ErrorIs(t, <-first, os.ErrDeadlineExceeded, "the call in flight gets the write's error")
@@ -263,4 +263,4 @@ func TestClientSkipChecksTheCorrelationID(t *testing.T) {
 	assert.Equal(t, CorrelationError{Want: 0, Got: 3, APIKey: 5}, *ce)
 }
 
-var _ kruntime.APIMessage = bigStopReplica{}
+var _ kruntime.APIMessage = bigRequest{}

@@ -34,12 +34,27 @@
 //     the client id and the header tag section kept so that a header
 //     re-encodes to the bytes it came from. The version each message
 //     version travels with is its HeaderVersion method.
-//   - Server side: RequestDecoder and ServerConn decode a request frame into
-//     its header and the generated request type of its api key, and write
-//     responses behind the right header. Requests that cannot be served get
-//     Kafka's answer: an ApiVersions request above the supported range gets a
-//     v0 ApiVersionsResponse with UNSUPPORTED_VERSION and the supported
-//     ApiVersions range (AppendAPIVersionsUnsupported); anything else is an
+//   - Server side: Server serves the connections of any generated package
+//     for a Handler, which is given each decoded request of a connection in
+//     arrival order with the Peer that sent it (address, TLS state, SASL
+//     principal) and returns the response, nothing (acks 0) or an error
+//     that closes the connection. It holds under load and attack with
+//     Kafka-named Limits: connections per listener and per client address,
+//     a request read timeout (slowloris), idle reaping, a write timeout
+//     (peers that do not read), and the bytes of requests being read and
+//     responses being written bounded in total, a connection waiting for
+//     room before reading a large body. Its accept loop backs off on
+//     EMFILE as net/http's does; idle connections give back their buffers.
+//     It serves TLS and SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, KIP-368
+//     re-authentication) with credentials the application looks up, and
+//     refuses requests before authentication as Kafka does. Shutdown ends
+//     it gracefully. Underneath, RequestDecoder and ServerConn decode a
+//     request frame into its header and the generated request type of its
+//     api key, and write responses behind the right header. Requests that
+//     cannot be served get Kafka's answer: an ApiVersions request above the
+//     supported range gets a v0 ApiVersionsResponse with
+//     UNSUPPORTED_VERSION and the supported ApiVersions range
+//     (AppendAPIVersionsUnsupported); anything else is an
 //     *UnsupportedRequestError after which Kafka closes the connection.
 //   - Client connections: Dial (or NewConn on a connection of the
 //     caller's) opens a Conn: TCP within a context, TLS when

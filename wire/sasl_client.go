@@ -64,17 +64,17 @@ func (s *scramAuth) Begin(context.Context) (SASLExchange, []byte, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("kafka sasl %s: %w", s.name, err)
 	}
-	return &scramExchange{name: s.name, conv: conv}, []byte(first), nil
+	return &scramClientExchange{name: s.name, conv: conv}, []byte(first), nil
 }
 
-type scramExchange struct {
+type scramClientExchange struct {
 	name string
 	conv *scram.ClientConversation
 }
 
 // Next answers the server-first message with the client-final one, then
 // checks the server-final message's signature.
-func (x *scramExchange) Next(answer []byte) ([]byte, bool, error) {
+func (x *scramClientExchange) Next(answer []byte) ([]byte, bool, error) {
 	msg, err := x.conv.Step(string(answer))
 	if err != nil {
 		return nil, false, fmt.Errorf("kafka sasl %s: %w", x.name, err)

@@ -45,7 +45,7 @@ func runCompat(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	flags.Usage = func() {
 		fmt.Fprint(stderr, compatUsage)
 		flags.PrintDefaults()
-		fmt.Fprintf(stderr, "\nExit status: 0 no violations, 1 violations (or specs that do not load), 2 misuse.\n")
+		fmt.Fprintf(stderr, "\nExit status: 0 no violations, 1 violations, 2 misuse, 3 a spec that does not\nload or a file that cannot be read (what it holds is not checked).\n")
 	}
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -90,7 +90,7 @@ func runCompat(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "kafkagen compat: %v\n", err)
-		return 1
+		return exitUnchecked
 	}
 	return printReport(report, *verbose, stdout, stderr)
 }
@@ -107,11 +107,19 @@ func isDir(flagName, path string) (bool, error) {
 	return st.IsDir(), nil
 }
 
+// exitUnchecked is compat's exit status when a spec does not load or a
+// file cannot be read: the check is incomplete, which a script must tell
+// from "incompatible" (1).
+const exitUnchecked = 3
+
 // printReport prints the findings (notes only when verbose) and a summary
 // on stderr, and returns the exit status.
 func printReport(r *compat.Report, verbose bool, stdout, stderr io.Writer) int {
-	notes := 0
+	notes, unloaded := 0, 0
 	for _, f := range r.Findings {
+		if f.Rule == compat.RuleLoad {
+			unloaded++
+		}
 		if f.Note {
 			notes++
 			if !verbose {
@@ -120,8 +128,11 @@ func printReport(r *compat.Report, verbose bool, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stdout, f)
 	}
-	violations := r.Violations()
+	violations := r.Violations() - unloaded
 	fmt.Fprintf(stderr, "kafkagen compat: %d of %d spec pairs compared, %d violation(s)", r.Compared, r.Pairs, violations)
+	if unloaded > 0 {
+		fmt.Fprintf(stderr, ", %d load problem(s)", unloaded)
+	}
 	switch {
 	case notes > 0 && !verbose:
 		fmt.Fprintf(stderr, ", %d note(s) (-v prints them)\n", notes)
@@ -130,7 +141,10 @@ func printReport(r *compat.Report, verbose bool, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintln(stderr)
 	}
-	if violations > 0 {
+	switch {
+	case unloaded > 0:
+		return exitUnchecked
+	case violations > 0:
 		return 1
 	}
 	return 0

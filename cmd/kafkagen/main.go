@@ -4,21 +4,22 @@
 //	kafkagen [-in DIR] [-out DIR] [-package NAME] [-check] [-release VERSION]
 //	kafkagen COMMAND [flags]   (see subcommands below)
 //
-// With no flags it regenerates generated/ from schemas/. Exit status: 0 on
+// With no flags it regenerates generated/ from schemas/. A run that succeeds
+// prints one line on stdout ("wrote 23 files to generated (2 changed)", or
+// for -check "checked 23 files in generated: up to date"). Exit status: 0 on
 // success, 1 when the specs have problems or the output is stale, 2 on misuse
 // (bad flags, a package name Go refuses or reserves, an input that is not a
 // folder of specs, an output that is not a folder), in one line of stderr.
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/kafkagen/kafkagen/generator"
 	"github.com/kafkagen/kafkagen/generator/schema"
@@ -61,26 +62,25 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if the output folder is not what would be generated")
 	fs.StringVar(&opts.Release, "release", "", "Kafka release of the spec folder, such as 2.8: accept its specs as that release's generator did (default: the current rules)")
 	fs.BoolVar(&opts.JSON, "json", false, "also generate AppendJSON/DecodeJSON/MarshalJSON/UnmarshalJSON in Kafka's JSON form (a <spec>_json.go file per spec)")
-	fs.Func("messages", "generate only these `LIST`, comma-separated: spec names (FetchRequest), API names (Fetch) or API keys (1); an API brings its request, response and the header specs", func(v string) error {
-		before := len(opts.Prune.Messages)
-		for _, m := range strings.Split(v, ",") {
-			if m = strings.TrimSpace(m); m != "" {
-				opts.Prune.Messages = append(opts.Prune.Messages, m)
-			}
-		}
-		if len(opts.Prune.Messages) == before {
-			// An empty list (an unset variable, say) would otherwise
-			// generate every message without a word.
-			return fmt.Errorf("%q names no message: give spec names, API names or API keys", v)
-		}
+	var valueErr error // the first bad value of -messages or -min-version
+	fs.Func("messages", "generate only these `LIST`, comma-separated: spec names (FetchRequest), API names (Fetch) or API keys (1), in any case; an API brings its request, response and the header specs", func(v string) error {
+		names, err := parseMessages(v)
+		opts.Prune.Messages = append(opts.Prune.Messages, names...)
+		valueErr = cmp.Or(valueErr, err)
 		return nil
 	})
-	fs.Func("min-version", "generate requests and responses from this `VERSION` up; lower versions are refused with runtime.ErrUnsupportedVersion", func(v string) error {
-		n, err := strconv.ParseInt(v, 10, 16)
-		if err != nil || n < 0 {
-			return fmt.Errorf("%q is not a version (0 to 32767)", v)
+	fs.Func("min-version", "generate requests and responses from `VERSION` up (lower versions are refused with runtime.ErrUnsupportedVersion); NAME=VERSION items, comma-separated, set the floor of single APIs, named as in -messages (4,Metadata=1). ApiVersions keeps v0 unless named: a broker answers an ApiVersions version it lacks in v0 (KIP-511)", func(v string) error {
+		all, floors, err := parseMinVersion(v)
+		if all >= 0 {
+			opts.Prune.MinVersion = all
 		}
-		opts.Prune.MinVersion = int16(n)
+		for name, floor := range floors {
+			if opts.Prune.MinVersions == nil {
+				opts.Prune.MinVersions = map[string]int16{}
+			}
+			opts.Prune.MinVersions[name] = floor
+		}
+		valueErr = cmp.Or(valueErr, err)
 		return nil
 	})
 	fs.Usage = func() {
@@ -89,7 +89,8 @@ func generate(args []string, stdout, stderr io.Writer) int {
 			"kafkagen generates Go encoders and decoders from Apache Kafka JSON message specs:\n"+
 			"one Go file per spec in -in, all in one package in -out. With no flags it\n"+
 			"regenerates generated/ from schemas/. Hand-written files in -out are kept;\n"+
-			"a failed run leaves -out exactly as it was.\n\nFlags:\n")
+			"a failed run leaves -out exactly as it was. A run prints one line saying\n"+
+			"what it wrote (or checked).\n\nFlags:\n")
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\nExit status: 0 success, 1 spec problems or stale output, 2 misuse.\n")
 		printCommands(stderr)
@@ -105,10 +106,19 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	err := generator.Run(opts)
+	if valueErr != nil {
+		fmt.Fprintf(stderr, "kafkagen: %v (kafkagen -h for usage)\n", valueErr)
+		return 2
+	}
+	if err := defaultInput(fs, opts.In); err != nil {
+		fmt.Fprintf(stderr, "kafkagen: %v (kafkagen -h for usage)\n", err)
+		return 2
+	}
+	summary, err := generator.Run(opts)
 	var diags schema.Diagnostics
 	switch {
 	case err == nil:
+		fmt.Fprintln(stdout, summary)
 		return 0
 	case errors.As(err, &diags):
 		fmt.Fprintln(stderr, diags.Error())
@@ -124,6 +134,18 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "kafkagen: %v\n", err)
 		return 1
 	}
+}
+
+// defaultInput explains what a run with no -in expected when the default
+// input, schemas/ (this repository's own specs), is not there: in a user's
+// module, go tool kafkagen needs -in and -out.
+func defaultInput(fs *flag.FlagSet, in string) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "in" })
+	if _, err := os.Stat(in); given || !errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return fmt.Errorf("no -in, and no %s folder here to read by default: give -in, a folder of Kafka spec files (such as a Kafka checkout's clients/src/main/resources/common/message), and -out, the package folder to write", in)
 }
 
 // printCommands lists the subcommands, sorted, for the usage text.

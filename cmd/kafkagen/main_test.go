@@ -91,9 +91,6 @@ func TestMisuse(t *testing.T) {
 		{"flag without value", []string{"-in"}, "flag needs an argument: -in"},
 		{"bad bool", []string{"-check=maybe"}, `invalid boolean value "maybe" for -check`},
 		{"extra argument", []string{"-in", in, "-out", out, "extra"}, `kafkagen: unexpected argument "extra"`},
-		{"empty message list", []string{"-in", in, "-out", out, "-messages", ""}, `invalid value "" for flag -messages: "" names no message`},
-		{"message list of commas", []string{"-in", in, "-out", out, "-messages", " , ,"}, `invalid value " , ," for flag -messages: " , ," names no message`},
-		{"negative minimum version", []string{"-in", in, "-out", out, "-min-version", "-1"}, `invalid value "-1" for flag -min-version: "-1" is not a version (0 to 32767)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -117,6 +114,19 @@ func TestConfigMisuse(t *testing.T) {
 	require.NoError(t, os.WriteFile(file, []byte("a file\n"), 0o644))
 	empty := filepath.Join(tmp, "empty")
 	require.NoError(t, os.Mkdir(empty, 0o755))
+	// A Kafka checkout: spec folders below its root, the client protocol's
+	// among them.
+	checkout := filepath.Join(tmp, "kafka")
+	for _, dir := range []string{"metadata/src/main/resources/common/metadata", "clients/src/main/resources/common/message", "raft/src/main/resources/common/message"} {
+		path := filepath.Join(checkout, filepath.FromSlash(dir))
+		require.NoError(t, os.MkdirAll(path, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(path, "PingRequest.json"), []byte(requestSpec), 0o644))
+	}
+	clients := filepath.Join(checkout, "clients")
+	// A Kafka 2.4 to 2.8 folder: flexible specs beside one without
+	// flexibleVersions, which the 2.x rules read as none.
+	kafka28 := specDir(t, map[string]string{"PingRequest.json": requestSpec, "PingResponse.json": responseSpec,
+		"OldData.json": strings.TrimSuffix(legacySpec, "]\n")})
 	tests := []struct {
 		name string
 		args []string
@@ -140,6 +150,27 @@ func TestConfigMisuse(t *testing.T) {
 		{"output under a file", []string{"-in", in, "-out", filepath.Join(file, "out")}, "kafkagen: output " + filepath.Join(file, "out") + ": " + file + " is not a folder"},
 		{"unknown release", []string{"-in", in, "-out", out, "-release", "two"}, `kafkagen: release "two" is not MAJOR.MINOR or MAJOR.MINOR.PATCH`},
 		{"release without specs", []string{"-in", in, "-out", out, "-release", "2.1"}, "kafkagen: release 2.1 has no JSON message specs: Kafka ships them from 2.2"},
+		{"a Kafka checkout", []string{"-in", checkout, "-out", out}, "kafkagen: no *.json spec files in " + checkout + ", but Kafka spec folders below it: give -in " +
+			filepath.Join(checkout, "clients/src/main/resources/common/message") + " (the client protocol); more spec folders in metadata, raft (kafkagen -h for usage)\n"},
+		{"a Kafka module", []string{"-in", clients, "-out", out}, "kafkagen: no *.json spec files in " + clients + ", but Kafka spec folders below it: give -in " +
+			filepath.Join(clients, "src/main/resources/common/message") + " (the client protocol) (kafkagen -h for usage)\n"},
+		{"a Kafka 2.8 folder", []string{"-in", kafka28, "-out", out}, "kafkagen: 1 of the 3 specs in " + kafka28 + " lack flexibleVersions (OldData.json), as in Kafka 2.4 to 2.8 (3.0 made it mandatory): " +
+			`add -release 2.4 for such a release, or give a new spec "flexibleVersions": "0+" (kafkagen -h for usage)` + "\n"},
+		// The tests run where there is no schemas folder, as in a user's module.
+		{"no -in and no schemas folder", []string{"-out", out}, "kafkagen: no -in, and no schemas folder here to read by default: give -in, a folder of Kafka spec files " +
+			"(such as a Kafka checkout's clients/src/main/resources/common/message), and -out, the package folder to write (kafkagen -h for usage)\n"},
+		{"empty message list", []string{"-in", in, "-out", out, "-messages", ""}, `kafkagen: -messages "" names no message: give spec names, API names or API keys, comma-separated`},
+		{"message list of commas", []string{"-in", in, "-out", out, "-messages", " , ,"}, `kafkagen: -messages " , ," names no message`},
+		{"empty name in a message list", []string{"-in", in, "-out", out, "-messages", "PingRequest,,PingResponse"}, `kafkagen: -messages "PingRequest,,PingResponse" has an empty name between its commas`},
+		{"message typo", []string{"-in", in, "-out", out, "-messages", "Pign"}, `kafkagen: -messages: no spec, API name or API key "Pign" in the input folder; did you mean Ping?`},
+		{"message typo in a spec name", []string{"-in", in, "-out", out, "-messages", "pingrequets"}, `kafkagen: -messages: no spec, API name or API key "pingrequets" in the input folder; did you mean PingRequest?`},
+		{"unknown message", []string{"-in", in, "-out", out, "-messages", "Metadata"}, `kafkagen: -messages: no spec, API name or API key "Metadata" in the input folder (kafkagen -h for usage)`},
+		{"negative minimum version", []string{"-in", in, "-out", out, "-min-version", "-1"}, `kafkagen: -min-version "-1": "-1" is not a version (0 to 32767)`},
+		{"minimum version not a number", []string{"-in", in, "-out", out, "-min-version", "4,Ping=x"}, `kafkagen: -min-version "4,Ping=x": "x" is not a version (0 to 32767)`},
+		{"empty item in minimum versions", []string{"-in", in, "-out", out, "-min-version", "4,,Ping=0"}, `kafkagen: -min-version "4,,Ping=0" has an empty item between its commas`},
+		{"floor without a name", []string{"-in", in, "-out", out, "-min-version", "=0"}, `kafkagen: -min-version "=0": "=0" names no API`},
+		{"two minimum versions", []string{"-in", in, "-out", out, "-min-version", "4,5"}, `kafkagen: -min-version "4,5" gives two versions for every API`},
+		{"floor typo", []string{"-in", in, "-out", out, "-min-version", "0,Pong=0"}, `kafkagen: -min-version: no spec, API name or API key "Pong" in the input folder; did you mean Ping?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,7 +217,7 @@ func TestGenerateAndCheck(t *testing.T) {
 
 	code, stdout, stderr = runMain(t, "-in", in, "-out", out)
 	assert.Equal(t, 0, code, stderr)
-	assert.Empty(t, stdout)
+	assert.Equal(t, "wrote 4 files to "+out+" (4 changed)\n", stdout, "one line says what the run did")
 	assert.Empty(t, stderr)
 	for _, name := range []string{"kafkagen_registry.go", "ping_request.go", "ping_response.go"} {
 		src, err := os.ReadFile(filepath.Join(out, name))
@@ -196,7 +227,7 @@ func TestGenerateAndCheck(t *testing.T) {
 
 	code, stdout, stderr = runMain(t, "-check", "-in", in, "-out", out)
 	assert.Equal(t, 0, code, stderr)
-	assert.Empty(t, stdout)
+	assert.Equal(t, "checked 4 files in "+out+": up to date\n", stdout)
 	assert.Empty(t, stderr)
 
 	// Edit a generated file: the check fails and names it.
@@ -206,13 +237,13 @@ func TestGenerateAndCheck(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, append(src, "// edited\n"...), 0o644))
 	code, stdout, stderr = runMain(t, "-in", in, "-out", out, "-check")
 	assert.Equal(t, 1, code)
-	assert.Empty(t, stdout)
-	assert.Contains(t, stderr, "generated code is stale")
-	assert.Contains(t, stderr, "ping_request.go differs")
+	assert.Empty(t, stdout, "a stale check says so once, on stderr")
+	assert.Equal(t, "kafkagen: generated code is stale in "+out+": ping_request.go differs\n", stderr)
 
 	// Regenerating repairs it.
-	code, _, stderr = runMain(t, "-in", in, "-out", out)
+	code, stdout, stderr = runMain(t, "-in", in, "-out", out)
 	assert.Equal(t, 0, code, stderr)
+	assert.Equal(t, "wrote 4 files to "+out+" (1 changed)\n", stdout)
 	code, _, stderr = runMain(t, "-in", in, "-out", out, "-check")
 	assert.Equal(t, 0, code, stderr)
 }
@@ -226,4 +257,16 @@ func TestPackageFlag(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(src), "\npackage ping\n")
 
+}
+
+// TestMessagesAnyCase: -messages matches names regardless of case, and an
+// API's spec name brings both sides.
+func TestMessagesAnyCase(t *testing.T) {
+	in := goodSpecs(t)
+	for _, list := range []string{"ping", "PINGRESPONSE", "pingRequest,900"} {
+		out := filepath.Join(t.TempDir(), "ping")
+		code, stdout, stderr := runMain(t, "-in", in, "-out", out, "-messages", list)
+		require.Equal(t, 0, code, stderr)
+		assert.Equal(t, "wrote 4 files to "+out+" (4 changed)\n", stdout, list)
+	}
 }

@@ -26,8 +26,9 @@ const legacySpec = `{
 ]
 `
 
-// TestReleaseRules: the current rules refuse a 2.x spec with 4.0's
-// diagnostics; -release 2.8 generates exactly what the same spec with
+// TestReleaseRules: the current rules refuse a 2.x spec, with one line
+// naming -release when the 2.x rules read it, else with 4.0's diagnostics;
+// -release 2.8 generates exactly what the same spec with
 // "flexibleVersions": "none" and no trailing text generates by default.
 func TestReleaseRules(t *testing.T) {
 	legacy := specDir(t, map[string]string{"OldData.json": legacySpec})
@@ -38,11 +39,18 @@ func TestReleaseRules(t *testing.T) {
 	assert.Empty(t, stdout)
 	file := filepath.Join(legacy, "OldData.json")
 	assert.Equal(t, file+":7:1: invalid JSON: unexpected character ']' after the end of the JSON document\n"+
-		"kafkagen: 1 problem(s); nothing written\n", stderr)
+		"kafkagen: 1 problem(s); nothing written\n", stderr, "the current parser stops at the trailing text, before the attributes")
 	withoutTail := specDir(t, map[string]string{"OldData.json": strings.TrimSuffix(legacySpec, "]\n")})
-	code, _, stderr = runMain(t, "-in", withoutTail, "-out", filepath.Join(tmp, "refused"))
-	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, filepath.Join(withoutTail, "OldData.json")+":1:1: OldData: You must specify a value for flexibleVersions. Please use 0+ for all new messages.\n")
+	code, stdout, stderr = runMain(t, "-in", withoutTail, "-out", filepath.Join(tmp, "refused"))
+	assert.Equal(t, 2, code)
+	assert.Empty(t, stdout)
+	assert.Equal(t, "kafkagen: 1 of the 1 specs in "+withoutTail+" lack flexibleVersions (OldData.json), as in Kafka 2.2 and 2.3 (3.0 made it mandatory): "+
+		`add -release 2.2 for such a release, or give a new spec "flexibleVersions": "0+" (kafkagen -h for usage)`+"\n", stderr)
+	withBroken := specDir(t, map[string]string{"OldData.json": strings.TrimSuffix(legacySpec, "]\n"), "Bad.json": badSpec})
+	code, _, stderr = runMain(t, "-in", withBroken, "-out", filepath.Join(tmp, "refused"))
+	assert.Equal(t, 1, code, "a folder the 2.x rules do not read either gets every diagnostic")
+	assert.Contains(t, stderr, filepath.Join(withBroken, "OldData.json")+":1:1: OldData: You must specify a value for flexibleVersions. Please use 0+ for all new messages.\n")
+	assert.Contains(t, stderr, "Bad.Flag: Can't parse type booleanint8.")
 	assert.NoDirExists(t, filepath.Join(tmp, "refused"))
 
 	for _, release := range []string{"2.2", "2.8", "2.8.0"} {
@@ -133,8 +141,8 @@ func TestReleaseFolders(t *testing.T) {
 		t.Run(f.pkg, func(t *testing.T) {
 			refused := filepath.Join(t.TempDir(), f.pkg)
 			code, _, stderr := runMain(t, "-in", f.path, "-out", refused)
-			assert.Equal(t, 1, code, "the current rules refuse a %s folder", f.release)
-			assert.Contains(t, stderr, "You must specify a value for flexibleVersions. Please use 0+ for all new messages.")
+			assert.Equal(t, 2, code, "the current rules refuse a %s folder", f.release)
+			assert.Regexp(t, `^kafkagen: \d+ of the \d+ specs in .* lack flexibleVersions .*: add -release 2\.[24] for such a release.*\n$`, stderr, "in one line naming -release")
 
 			dir, err := os.MkdirTemp(moduleRoot, ".release-build-"+f.pkg+"-")
 			require.NoError(t, err)

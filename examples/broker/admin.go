@@ -4,17 +4,17 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
-func (b *Broker) handleCreateTopics(c *call, req *kmsg.CreateTopicsRequest) *kmsg.CreateTopicsResponse {
-	resp := kmsg.NewCreateTopicsResponse()
+func (b *Broker) handleCreateTopics(c *call, req *kafkamsg.CreateTopicsRequest) *kafkamsg.CreateTopicsResponse {
+	resp := kafkamsg.NewCreateTopicsResponse()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, rt := range req.Topics {
-		res := defaults[kmsg.CreateTopicsResponseCreatableTopicResult]()
+		res := defaults[kafkamsg.CreateTopicsResponseCreatableTopicResult]()
 		res.Name = rt.Name
 		partitions := rt.NumPartitions
 		if len(rt.Assignments) > 0 {
@@ -40,7 +40,7 @@ func (b *Broker) handleCreateTopics(c *call, req *kmsg.CreateTopicsRequest) *kms
 			res.ErrorMessage = runtime.NewNullString(msg)
 		} else if c.version >= 5 {
 			res.NumPartitions, res.ReplicationFactor = partitions, 1
-			res.Configs = []kmsg.CreateTopicsResponseCreatableTopicConfigs{}
+			res.Configs = []kafkamsg.CreateTopicsResponseCreatableTopicConfigs{}
 		}
 		if c.version < 1 {
 			res.ErrorMessage = runtime.Null // v0 has no message
@@ -50,17 +50,17 @@ func (b *Broker) handleCreateTopics(c *call, req *kmsg.CreateTopicsRequest) *kms
 	return resp
 }
 
-func (b *Broker) handleDeleteTopics(c *call, req *kmsg.DeleteTopicsRequest) *kmsg.DeleteTopicsResponse {
-	resp := kmsg.NewDeleteTopicsResponse()
+func (b *Broker) handleDeleteTopics(c *call, req *kafkamsg.DeleteTopicsRequest) *kafkamsg.DeleteTopicsResponse {
+	resp := kafkamsg.NewDeleteTopicsResponse()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	// v0-5 name topics in TopicNames, v6 in Topics (by name or id).
 	targets := slices.Clone(req.Topics)
 	for _, name := range req.TopicNames {
-		targets = append(targets, kmsg.DeleteTopicsRequestDeleteTopicState{Name: runtime.NewNullString(name)})
+		targets = append(targets, kafkamsg.DeleteTopicsRequestDeleteTopicState{Name: runtime.NewNullString(name)})
 	}
 	for _, rt := range targets {
-		res := defaults[kmsg.DeleteTopicsResponseDeletableTopicResult]()
+		res := defaults[kafkamsg.DeleteTopicsResponseDeletableTopicResult]()
 		var t *topic
 		if rt.Name.Valid {
 			t = b.topics[rt.Name.Value]

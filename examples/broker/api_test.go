@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
@@ -19,16 +19,16 @@ func TestAPIVersions(t *testing.T) {
 	tb := startBroker(t, Config{})
 	cl := tb.client(t, "c")
 	for v := int16(0); v <= 4; v++ {
-		resp := do(t, cl, kmsg.NewAPIVersionsRequest(), v, kmsg.NewAPIVersionsResponse())
+		resp := do(t, cl, kafkamsg.NewAPIVersionsRequest(), v, kafkamsg.NewAPIVersionsResponse())
 		require.Equal(t, codeNone, resp.ErrorCode)
 		got := map[int16][2]int16{}
 		for _, k := range resp.APIKeys {
 			got[k.APIKey] = [2]int16{k.MinVersion, k.MaxVersion}
 		}
 		require.Len(t, got, len(servedAPIs), "v%d", v)
-		assert.Equal(t, [2]int16{0, 11}, got[kmsg.APIKeyProduce])
-		assert.Equal(t, [2]int16{0, 17}, got[kmsg.APIKeyFetch])
-		assert.Equal(t, [2]int16{0, 4}, got[kmsg.APIKeyEndTxn], "EndTxn v5 is unstable in the spec: not advertised")
+		assert.Equal(t, [2]int16{0, 11}, got[kafkamsg.APIKeyProduce])
+		assert.Equal(t, [2]int16{0, 17}, got[kafkamsg.APIKeyFetch])
+		assert.Equal(t, [2]int16{0, 4}, got[kafkamsg.APIKeyEndTxn], "EndTxn v5 is unstable in the spec: not advertised")
 	}
 }
 
@@ -43,14 +43,14 @@ func TestEveryServedVersionAnswers(t *testing.T) {
 	for _, key := range servedAPIs {
 		r := supported[key]
 		for v := r.min; v <= r.max; v++ {
-			req := kmsg.NewRequest(key)
+			req := kafkamsg.NewRequest(key)
 			switch m := req.(type) {
-			case *kmsg.ProduceRequest:
+			case *kafkamsg.ProduceRequest:
 				m.Acks = -1
-			case *kmsg.FetchRequest:
+			case *kafkamsg.FetchRequest:
 				m.MaxWaitMs = 0
 			}
-			resp := kmsg.NewResponse(key)
+			resp := kafkamsg.NewResponse(key)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			err := cl.Do(ctx, req, v, resp)
 			cancel()
@@ -61,22 +61,23 @@ func TestEveryServedVersionAnswers(t *testing.T) {
 }
 
 func TestHandlerForEveryServedAPI(t *testing.T) {
-	b := NewBroker(Config{Logger: discardLogger()}, "127.0.0.1", 1)
+	b, err := NewBroker(Config{Logger: discardLogger()}, "127.0.0.1", 1)
+	require.NoError(t, err)
 	defer b.Close()
 	for _, key := range servedAPIs {
-		req := kmsg.NewRequest(key)
-		if p, ok := req.(*kmsg.ProduceRequest); ok {
+		req := kafkamsg.NewRequest(key)
+		if p, ok := req.(*kafkamsg.ProduceRequest); ok {
 			p.Acks = 1
 		}
-		c := &call{ctx: context.Background(), version: supported[key].max, rec: &recordTools{}}
+		c := &call{ctx: context.Background(), version: supported[key].max, rec: newRecordTools()}
 		resp, err := b.Handle(c, req)
 		require.NoError(t, err, apiName(key))
 		require.NotNil(t, resp, apiName(key))
 		assert.Equal(t, key, resp.(runtime.Versioned).APIKey())
 	}
-	_, err := b.Handle(&call{ctx: context.Background()}, kmsg.NewDescribeACLsRequest())
+	_, err = b.Handle(&call{ctx: context.Background()}, kafkamsg.NewDescribeACLsRequest())
 	assert.ErrorContains(t, err, "no handler")
-	assert.Equal(t, "ApiVersions", apiName(kmsg.APIKeyAPIVersions))
+	assert.Equal(t, "ApiVersions", apiName(kafkamsg.APIKeyAPIVersions))
 	assert.Equal(t, "Unknown999", apiName(999))
 }
 
@@ -114,25 +115,25 @@ func TestUnsupportedRequests(t *testing.T) {
 
 	// ApiVersions above the supported range: a v0 answer with
 	// UNSUPPORTED_VERSION and the range, as Kafka gives (KIP-511).
-	resp, err := rawRequest(t, tb.addr, header(t, kmsg.APIKeyAPIVersions, 9, "future", true))
+	resp, err := rawRequest(t, tb.addr, header(t, kafkamsg.APIKeyAPIVersions, 9, "future", true))
 	require.NoError(t, err)
 	var rh wire.ResponseHeader
 	n, err := rh.Decode(resp, 0, false)
 	require.NoError(t, err)
 	assert.Equal(t, int32(7), rh.CorrelationID)
-	av := kmsg.NewAPIVersionsResponse()
+	av := kafkamsg.NewAPIVersionsResponse()
 	_, err = av.Decode(resp[n:], 0)
 	require.NoError(t, err)
 	assert.Equal(t, wire.UnsupportedVersion.Code, av.ErrorCode)
 	require.NotEmpty(t, av.APIKeys)
-	assert.Equal(t, kmsg.APIVersionsResponseAPIVersion{APIKey: kmsg.APIKeyAPIVersions, MinVersion: 0, MaxVersion: 4}, av.APIKeys[0])
+	assert.Equal(t, kafkamsg.APIVersionsResponseAPIVersion{APIKey: kafkamsg.APIKeyAPIVersions, MinVersion: 0, MaxVersion: 4}, av.APIKeys[0])
 
 	// Any other unsupported version, an unserved key or a malformed body
 	// closes the connection.
 	for _, frame := range [][]byte{
-		header(t, kmsg.APIKeyProduce, 99, "future", true),
-		header(t, kmsg.NewDescribeACLsRequest().APIKey(), 1, "acl", false),
-		append(header(t, kmsg.APIKeyMetadata, 1, "broken", false), 0, 0, 0, 9), // 9 topics, no bytes
+		header(t, kafkamsg.APIKeyProduce, 99, "future", true),
+		header(t, kafkamsg.NewDescribeACLsRequest().APIKey(), 1, "acl", false),
+		append(header(t, kafkamsg.APIKeyMetadata, 1, "broken", false), 0, 0, 0, 9), // 9 topics, no bytes
 	} {
 		_, err := rawRequest(t, tb.addr, frame)
 		assert.Error(t, err, "%x", frame)
@@ -144,16 +145,16 @@ func TestUnsupportedRequests(t *testing.T) {
 func TestMetadata(t *testing.T) {
 	tb := startBroker(t, Config{AutoCreate: true, Partitions: 3})
 	cl := tb.client(t, "meta")
-	ask := func(version int16, allow bool, topics ...kmsg.MetadataRequestTopic) *kmsg.MetadataResponse {
-		req := kmsg.NewMetadataRequest()
+	ask := func(version int16, allow bool, topics ...kafkamsg.MetadataRequestTopic) *kafkamsg.MetadataResponse {
+		req := kafkamsg.NewMetadataRequest()
 		req.Topics = topics
 		if version >= 4 {
 			req.AllowAutoTopicCreation = allow
 		}
-		return do(t, cl, req, version, kmsg.NewMetadataResponse())
+		return do(t, cl, req, version, kafkamsg.NewMetadataResponse())
 	}
-	named := func(name string) kmsg.MetadataRequestTopic {
-		return kmsg.MetadataRequestTopic{Name: runtime.NewNullString(name)}
+	named := func(name string) kafkamsg.MetadataRequestTopic {
+		return kafkamsg.MetadataRequestTopic{Name: runtime.NewNullString(name)}
 	}
 
 	resp := ask(4, false, named("absent"))
@@ -171,38 +172,38 @@ func TestMetadata(t *testing.T) {
 	id := resp.Topics[0].TopicID
 	require.NotEqual(t, runtime.UUID{}, id)
 	p := resp.Topics[0].Partitions[2]
-	assert.Equal(t, kmsg.MetadataResponsePartition{PartitionIndex: 2, LeaderID: 0, LeaderEpoch: 0,
+	assert.Equal(t, kafkamsg.MetadataResponsePartition{PartitionIndex: 2, LeaderID: 0, LeaderEpoch: 0,
 		ReplicaNodes: []int32{0}, IsrNodes: []int32{0}, OfflineReplicas: []int32{}}, p)
 
-	byID := ask(12, false, kmsg.MetadataRequestTopic{TopicID: id})
+	byID := ask(12, false, kafkamsg.MetadataRequestTopic{TopicID: id})
 	assert.Equal(t, "second", byID.Topics[0].Name.Value)
-	unknownID := ask(12, false, kmsg.MetadataRequestTopic{TopicID: runtime.UUID{9}})
+	unknownID := ask(12, false, kafkamsg.MetadataRequestTopic{TopicID: runtime.UUID{9}})
 	assert.Equal(t, wire.UnknownTopicID.Code, unknownID.Topics[0].ErrorCode)
 
-	none := kmsg.NewMetadataRequest()
-	none.Topics = []kmsg.MetadataRequestTopic{}
-	assert.Empty(t, do(t, cl, none, 12, kmsg.NewMetadataResponse()).Topics, "an empty list at v1+ asks for no topics")
-	all := kmsg.NewMetadataRequest()
+	none := kafkamsg.NewMetadataRequest()
+	none.Topics = []kafkamsg.MetadataRequestTopic{}
+	assert.Empty(t, do(t, cl, none, 12, kafkamsg.NewMetadataResponse()).Topics, "an empty list at v1+ asks for no topics")
+	all := kafkamsg.NewMetadataRequest()
 	all.Topics = nil
 	var names []string
-	for _, t := range do(t, cl, all, 12, kmsg.NewMetadataResponse()).Topics {
+	for _, t := range do(t, cl, all, 12, kafkamsg.NewMetadataResponse()).Topics {
 		names = append(names, t.Name.Value)
 	}
 	assert.Equal(t, []string{"auto", "second"}, names, "a null list asks for all")
-	v0 := do(t, cl, none, 0, kmsg.NewMetadataResponse())
+	v0 := do(t, cl, none, 0, kafkamsg.NewMetadataResponse())
 	assert.Len(t, v0.Topics, 2, "an empty list at v0 asks for all")
 }
 
 func TestCreateAndDeleteTopics(t *testing.T) {
 	tb := startBroker(t, Config{Partitions: 2})
 	cl := tb.client(t, "admin")
-	create := func(version int16, validateOnly bool, topics ...kmsg.CreateTopicsRequestCreatableTopic) []kmsg.CreateTopicsResponseCreatableTopicResult {
-		req := kmsg.NewCreateTopicsRequest()
+	create := func(version int16, validateOnly bool, topics ...kafkamsg.CreateTopicsRequestCreatableTopic) []kafkamsg.CreateTopicsResponseCreatableTopicResult {
+		req := kafkamsg.NewCreateTopicsRequest()
 		req.Topics, req.ValidateOnly = topics, validateOnly
-		return do(t, cl, req, version, kmsg.NewCreateTopicsResponse()).Topics
+		return do(t, cl, req, version, kafkamsg.NewCreateTopicsResponse()).Topics
 	}
-	topic := func(name string, partitions int32, rf int16) kmsg.CreateTopicsRequestCreatableTopic {
-		ct := defaults[kmsg.CreateTopicsRequestCreatableTopic]()
+	topic := func(name string, partitions int32, rf int16) kafkamsg.CreateTopicsRequestCreatableTopic {
+		ct := defaults[kafkamsg.CreateTopicsRequestCreatableTopic]()
 		ct.Name, ct.NumPartitions, ct.ReplicationFactor = name, partitions, rf
 		return ct
 	}
@@ -226,16 +227,16 @@ func TestCreateAndDeleteTopics(t *testing.T) {
 	res = create(0, false, topic("e", 1, 1))
 	assert.Equal(t, codeNone, res[0].ErrorCode, "validate-only created nothing")
 
-	del := kmsg.NewDeleteTopicsRequest()
+	del := kafkamsg.NewDeleteTopicsRequest()
 	del.TopicNames = []string{"a", "zzz"}
-	dr := do(t, cl, del, 5, kmsg.NewDeleteTopicsResponse())
+	dr := do(t, cl, del, 5, kafkamsg.NewDeleteTopicsResponse())
 	assert.Equal(t, codeNone, dr.Responses[0].ErrorCode)
 	assert.Equal(t, wire.UnknownTopicOrPartition.Code, dr.Responses[1].ErrorCode)
 
 	idOfB := tb.topics["b"].id
-	del = kmsg.NewDeleteTopicsRequest()
-	del.Topics = []kmsg.DeleteTopicsRequestDeleteTopicState{{Name: runtime.Null, TopicID: idOfB}, {Name: runtime.Null, TopicID: runtime.UUID{1}}}
-	dr = do(t, cl, del, 6, kmsg.NewDeleteTopicsResponse())
+	del = kafkamsg.NewDeleteTopicsRequest()
+	del.Topics = []kafkamsg.DeleteTopicsRequestDeleteTopicState{{Name: runtime.Null, TopicID: idOfB}, {Name: runtime.Null, TopicID: runtime.UUID{1}}}
+	dr = do(t, cl, del, 6, kafkamsg.NewDeleteTopicsResponse())
 	assert.Equal(t, "b", dr.Responses[0].Name.Value)
 	assert.Equal(t, codeNone, dr.Responses[0].ErrorCode)
 	assert.Equal(t, wire.UnknownTopicID.Code, dr.Responses[1].ErrorCode)

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 )
 
@@ -10,23 +10,23 @@ type versionRange struct{ min, max int16 }
 
 // servedAPIs are the API keys the broker answers, in ApiVersions order.
 var servedAPIs = []int16{
-	kmsg.APIKeyProduce, kmsg.APIKeyFetch, kmsg.APIKeyListOffsets, kmsg.APIKeyMetadata, kmsg.APIKeyOffsetCommit, kmsg.APIKeyOffsetFetch,
-	kmsg.APIKeyFindCoordinator, kmsg.APIKeyJoinGroup, kmsg.APIKeyHeartbeat, kmsg.APIKeyLeaveGroup, kmsg.APIKeySyncGroup,
-	kmsg.APIKeyDescribeGroups, kmsg.APIKeyListGroups, kmsg.APIKeyAPIVersions, kmsg.APIKeyCreateTopics, kmsg.APIKeyDeleteTopics,
-	kmsg.APIKeyInitProducerID, kmsg.APIKeyAddPartitionsToTxn, kmsg.APIKeyAddOffsetsToTxn, kmsg.APIKeyEndTxn, kmsg.APIKeyTxnOffsetCommit,
+	kafkamsg.APIKeyProduce, kafkamsg.APIKeyFetch, kafkamsg.APIKeyListOffsets, kafkamsg.APIKeyMetadata, kafkamsg.APIKeyOffsetCommit, kafkamsg.APIKeyOffsetFetch,
+	kafkamsg.APIKeyFindCoordinator, kafkamsg.APIKeyJoinGroup, kafkamsg.APIKeyHeartbeat, kafkamsg.APIKeyLeaveGroup, kafkamsg.APIKeySyncGroup,
+	kafkamsg.APIKeyDescribeGroups, kafkamsg.APIKeyListGroups, kafkamsg.APIKeyAPIVersions, kafkamsg.APIKeyCreateTopics, kafkamsg.APIKeyDeleteTopics,
+	kafkamsg.APIKeyInitProducerID, kafkamsg.APIKeyAddPartitionsToTxn, kafkamsg.APIKeyAddOffsetsToTxn, kafkamsg.APIKeyEndTxn, kafkamsg.APIKeyTxnOffsetCommit,
 }
 
 // unstableLatest are the served APIs whose newest spec version is marked
 // latestVersionUnstable: Kafka does not advertise it by default, and neither
 // does this broker (EndTxn v5 belongs to transactions v2, KIP-890).
-var unstableLatest = map[int16]bool{kmsg.APIKeyEndTxn: true}
+var unstableLatest = map[int16]bool{kafkamsg.APIKeyEndTxn: true}
 
 // supported maps every served API key to the versions the generated package
 // implements (less an unstable latest).
 var supported = func() map[int16]versionRange {
 	m := map[int16]versionRange{}
 	for _, key := range servedAPIs {
-		req := kmsg.NewRequest(key)
+		req := kafkamsg.NewRequest(key)
 		r := versionRange{req.MinVersion(), req.MaxVersion()}
 		if unstableLatest[key] {
 			r.max--
@@ -42,14 +42,14 @@ func newServedRequest(key int16) runtime.APIMessage {
 	if _, ok := supported[key]; !ok {
 		return nil
 	}
-	return kmsg.NewRequest(key)
+	return kafkamsg.NewRequest(key)
 }
 
-func (b *Broker) handleAPIVersions(c *call, req *kmsg.APIVersionsRequest) *kmsg.APIVersionsResponse {
-	resp := kmsg.NewAPIVersionsResponse()
+func (b *Broker) handleAPIVersions(c *call, req *kafkamsg.APIVersionsRequest) *kafkamsg.APIVersionsResponse {
+	resp := kafkamsg.NewAPIVersionsResponse()
 	for _, key := range servedAPIs {
 		r := supported[key]
-		resp.APIKeys = append(resp.APIKeys, kmsg.APIVersionsResponseAPIVersion{APIKey: key, MinVersion: r.min, MaxVersion: r.max})
+		resp.APIKeys = append(resp.APIKeys, kafkamsg.APIVersionsResponseAPIVersion{APIKey: key, MinVersion: r.min, MaxVersion: r.max})
 	}
 	return resp
 }

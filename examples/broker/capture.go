@@ -4,17 +4,21 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
 // Capture writes the first request frame (header and body, without the
 // size prefix) of every distinct (client id, api key, version) to
 // DIR/<sanitized client id>/<ApiName>-v<version>.bin: golden files of real
-// clients' traffic.
+// clients' traffic. Like Stats it keeps at most maxTrackedClients client
+// ids apart, each cut to maxClientIDKeyLen bytes; later ones are not
+// captured.
 type Capture struct {
-	dir  string
-	mu   sync.Mutex
-	seen map[captureKey]bool
+	dir     string
+	mu      sync.Mutex
+	seen    map[captureKey]bool
+	clients map[string]string // each kept client id, as its own copy
 }
 
 type captureKey struct {
@@ -28,20 +32,30 @@ func NewCapture(dir string) (*Capture, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("capture folder: %w", err)
 	}
-	return &Capture{dir: dir, seen: map[captureKey]bool{}}, nil
+	return &Capture{dir: dir, seen: map[captureKey]bool{}, clients: map[string]string{}}, nil
 }
 
 // Frame writes frame unless a frame of the same client, key and version
 // was written before.
 func (c *Capture) Frame(clientID string, apiKey, version int16, frame []byte) error {
-	key := captureKey{clientID, apiKey, version}
+	id := clientKey(clientID)
+	key := captureKey{id, apiKey, version}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.seen[key] {
 		return nil
 	}
+	kept, ok := c.clients[id]
+	if !ok {
+		if len(c.clients) >= maxTrackedClients {
+			return nil
+		}
+		kept = strings.Clone(id)
+		c.clients[kept] = kept
+	}
+	key.clientID = kept
 	c.seen[key] = true
-	dir := filepath.Join(c.dir, sanitizeClientID(clientID))
+	dir := filepath.Join(c.dir, sanitizeClientID(kept))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("capture: %w", err)
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
@@ -15,47 +15,47 @@ import (
 // serve, or a failed Produce with acks 0.
 func (b *Broker) Handle(c *call, body runtime.APIMessage) (runtime.APIMessage, error) {
 	switch req := body.(type) {
-	case *kmsg.APIVersionsRequest:
+	case *kafkamsg.APIVersionsRequest:
 		return b.handleAPIVersions(c, req), nil
-	case *kmsg.MetadataRequest:
+	case *kafkamsg.MetadataRequest:
 		return b.handleMetadata(c, req), nil
-	case *kmsg.CreateTopicsRequest:
+	case *kafkamsg.CreateTopicsRequest:
 		return b.handleCreateTopics(c, req), nil
-	case *kmsg.DeleteTopicsRequest:
+	case *kafkamsg.DeleteTopicsRequest:
 		return b.handleDeleteTopics(c, req), nil
-	case *kmsg.ProduceRequest:
+	case *kafkamsg.ProduceRequest:
 		return b.produceAnswer(req, b.handleProduce(c, req))
-	case *kmsg.FetchRequest:
+	case *kafkamsg.FetchRequest:
 		return b.handleFetch(c, req), nil
-	case *kmsg.ListOffsetsRequest:
+	case *kafkamsg.ListOffsetsRequest:
 		return b.handleListOffsets(c, req), nil
-	case *kmsg.FindCoordinatorRequest:
+	case *kafkamsg.FindCoordinatorRequest:
 		return b.handleFindCoordinator(c, req), nil
-	case *kmsg.JoinGroupRequest:
+	case *kafkamsg.JoinGroupRequest:
 		return b.handleJoinGroup(c, req), nil
-	case *kmsg.SyncGroupRequest:
+	case *kafkamsg.SyncGroupRequest:
 		return b.handleSyncGroup(c, req), nil
-	case *kmsg.HeartbeatRequest:
+	case *kafkamsg.HeartbeatRequest:
 		return b.handleHeartbeat(c, req), nil
-	case *kmsg.LeaveGroupRequest:
+	case *kafkamsg.LeaveGroupRequest:
 		return b.handleLeaveGroup(c, req), nil
-	case *kmsg.OffsetCommitRequest:
+	case *kafkamsg.OffsetCommitRequest:
 		return b.handleOffsetCommit(c, req), nil
-	case *kmsg.OffsetFetchRequest:
+	case *kafkamsg.OffsetFetchRequest:
 		return b.handleOffsetFetch(c, req), nil
-	case *kmsg.DescribeGroupsRequest:
+	case *kafkamsg.DescribeGroupsRequest:
 		return b.handleDescribeGroups(c, req), nil
-	case *kmsg.ListGroupsRequest:
+	case *kafkamsg.ListGroupsRequest:
 		return b.handleListGroups(c, req), nil
-	case *kmsg.InitProducerIDRequest:
+	case *kafkamsg.InitProducerIDRequest:
 		return b.handleInitProducerID(c, req), nil
-	case *kmsg.AddPartitionsToTxnRequest:
+	case *kafkamsg.AddPartitionsToTxnRequest:
 		return b.handleAddPartitionsToTxn(c, req), nil
-	case *kmsg.AddOffsetsToTxnRequest:
+	case *kafkamsg.AddOffsetsToTxnRequest:
 		return b.handleAddOffsetsToTxn(c, req), nil
-	case *kmsg.TxnOffsetCommitRequest:
+	case *kafkamsg.TxnOffsetCommitRequest:
 		return b.handleTxnOffsetCommit(c, req), nil
-	case *kmsg.EndTxnRequest:
+	case *kafkamsg.EndTxnRequest:
 		return b.handleEndTxn(c, req), nil
 	}
 	// Unreachable while the server's decoder accepts only servedAPIs (a
@@ -67,7 +67,7 @@ func (b *Broker) Handle(c *call, body runtime.APIMessage) (runtime.APIMessage, e
 // or with acks 0 send nothing, unless a partition failed. Kafka then closes
 // the connection, the one way to tell a producer that expects no answer
 // that it must refresh its metadata (KafkaApis.handleProduceRequest).
-func (b *Broker) produceAnswer(req *kmsg.ProduceRequest, resp *kmsg.ProduceResponse) (runtime.APIMessage, error) {
+func (b *Broker) produceAnswer(req *kafkamsg.ProduceRequest, resp *kafkamsg.ProduceResponse) (runtime.APIMessage, error) {
 	if req.Acks != 0 {
 		return resp, nil
 	}

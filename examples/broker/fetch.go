@@ -1,10 +1,9 @@
 package main
 
 import (
-	"math"
 	"time"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
@@ -26,10 +25,23 @@ func fetchMagic(version int16) int8 {
 	return 2
 }
 
+// partitionRead is a partition of a Fetch answer whose records are
+// gathered once the broker's lock is released: the batches chosen under it,
+// and where the answer sits in the response.
+type partitionRead struct {
+	topic, partition int // indices into the response
+	batches          []storedBatch
+	offset           int64
+	maxBytes         int
+	takeFirst        bool
+}
+
 // handleFetch answers a Fetch, waiting up to MaxWaitMs for MinBytes of data
 // (a long poll) unless the first look already has enough or finds an error.
-func (b *Broker) handleFetch(c *call, req *kmsg.FetchRequest) *kmsg.FetchResponse {
-	resp := kmsg.NewFetchResponse()
+// Under the broker's lock it only chooses the batches; their bytes are
+// copied (or converted down) into the answer after it.
+func (b *Broker) handleFetch(c *call, req *kafkamsg.FetchRequest) *kafkamsg.FetchResponse {
+	resp := kafkamsg.NewFetchResponse()
 	// Fetch sessions (v7+) are not kept: a session id of 0 in the answer
 	// tells the client so, and it keeps sending full fetches. An
 	// incremental fetch of a session this broker never created is refused.
@@ -38,14 +50,17 @@ func (b *Broker) handleFetch(c *call, req *kmsg.FetchRequest) *kmsg.FetchRespons
 		return resp
 	}
 	deadline := time.Now().Add(time.Duration(req.MaxWaitMs) * time.Millisecond)
+	var reads []partitionRead
 	for {
 		b.mu.Lock()
 		wake := b.appended
-		size, failed := b.fillFetch(c, req, resp)
+		var size int
+		var failed bool
+		reads, size, failed = b.fillFetch(c, req, resp, reads[:0])
 		b.mu.Unlock()
 		wait := time.Until(deadline)
 		if failed || size >= int(req.MinBytes) || wait <= 0 {
-			return resp
+			break
 		}
 		timer := time.NewTimer(wait)
 		select {
@@ -55,23 +70,29 @@ func (b *Broker) handleFetch(c *call, req *kmsg.FetchRequest) *kmsg.FetchRespons
 		}
 		timer.Stop()
 		if c.ctx.Err() != nil {
-			return resp
+			break
 		}
 	}
+	magic := fetchMagic(c.version)
+	for _, r := range reads {
+		p := &resp.Responses[r.topic].Partitions[r.partition]
+		p.Records = c.rec.fetchRecords(r.batches, r.offset, r.maxBytes, r.takeFirst, magic)
+	}
+	return resp
 }
 
-// fillFetch (re)builds the response from the logs and returns the bytes of
-// records it holds and whether a partition failed. b.mu must be held.
-func (b *Broker) fillFetch(c *call, req *kmsg.FetchRequest, resp *kmsg.FetchResponse) (size int, failed bool) {
+// fillFetch (re)builds the response from the logs, but for the records,
+// which it chooses into reads. It returns the bytes of records chosen and
+// whether a partition failed. b.mu must be held.
+func (b *Broker) fillFetch(c *call, req *kafkamsg.FetchRequest, resp *kafkamsg.FetchResponse, reads []partitionRead) (_ []partitionRead, size int, failed bool) {
 	resp.Responses = resp.Responses[:0]
-	maxBytes := int(req.MaxBytes)
-	if c.version < 3 { // no response limit before v3
-		maxBytes = math.MaxInt32
+	maxBytes := b.fetchMaxBytes // the broker's clamp (fetch.max.bytes)
+	if c.version >= 3 {         // no response limit of the client's before v3
+		maxBytes = min(maxBytes, int(req.MaxBytes))
 	}
-	magic := fetchMagic(c.version)
 	for _, ft := range req.Topics {
 		var t *topic
-		rt := kmsg.FetchResponseFetchableTopicResponse{}
+		rt := kafkamsg.FetchResponseFetchableTopicResponse{}
 		missing := wire.UnknownTopicOrPartition.Code
 		if c.version >= 13 {
 			t, rt.TopicID, missing = b.topicIDs[ft.TopicID], ft.TopicID, wire.UnknownTopicID.Code
@@ -79,7 +100,7 @@ func (b *Broker) fillFetch(c *call, req *kmsg.FetchRequest, resp *kmsg.FetchResp
 			t, rt.Topic = b.topics[ft.Topic], ft.Topic
 		}
 		for _, fp := range ft.Partitions {
-			p := defaults[kmsg.FetchResponsePartitionData]()
+			p := defaults[kafkamsg.FetchResponsePartitionData]()
 			p.PartitionIndex = fp.Partition
 			p.AbortedTransactions = nil // null unless read_committed, as Kafka answers
 			log := t.partition(fp.Partition)
@@ -109,15 +130,18 @@ func (b *Broker) fillFetch(c *call, req *kmsg.FetchRequest, resp *kmsg.FetchResp
 			if req.IsolationLevel == readCommitted {
 				upTo = log.lastStable()
 			}
-			limit := min(int(fp.PartitionMaxBytes), maxBytes-size)
-			var last int64
-			p.Records, last = c.rec.fetchRecords(log, fp.FetchOffset, upTo, limit, size == 0, magic)
-			size += len(p.Records)
+			r := partitionRead{topic: len(resp.Responses), partition: len(rt.Partitions), offset: fp.FetchOffset,
+				maxBytes: max(0, min(int(fp.PartitionMaxBytes), maxBytes-size)), takeFirst: size == 0}
+			var n int
+			r.batches, n = log.batchesFor(fp.FetchOffset, upTo, r.maxBytes, r.takeFirst)
+			size += n
+			reads = append(reads, r)
 			if c.version >= 4 && req.IsolationLevel == readCommitted {
-				p.AbortedTransactions = []kmsg.FetchResponseAbortedTransaction{}
-				if len(p.Records) > 0 {
+				p.AbortedTransactions = []kafkamsg.FetchResponseAbortedTransaction{}
+				if len(r.batches) > 0 {
+					last := r.batches[len(r.batches)-1].LastOffset
 					for _, a := range log.abortedIn(fp.FetchOffset, last) {
-						p.AbortedTransactions = append(p.AbortedTransactions, kmsg.FetchResponseAbortedTransaction{ProducerID: a.producerID, FirstOffset: a.firstOffset})
+						p.AbortedTransactions = append(p.AbortedTransactions, kafkamsg.FetchResponseAbortedTransaction{ProducerID: a.producerID, FirstOffset: a.firstOffset})
 					}
 				}
 			}
@@ -125,5 +149,5 @@ func (b *Broker) fillFetch(c *call, req *kmsg.FetchRequest, resp *kmsg.FetchResp
 		}
 		resp.Responses = append(resp.Responses, rt)
 	}
-	return size, failed
+	return reads, size, failed
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
@@ -41,11 +41,41 @@ func TestFetchLimits(t *testing.T) {
 			req.MaxBytes = tt.responseMax
 			req.Topics[0].Partitions[0].PartitionMaxBytes = tt.partitionMax
 			req.Topics[0].Partitions = append(req.Topics[0].Partitions, req.Topics[0].Partitions[0])
-			resp := do(t, cl, req, 12, kmsg.NewFetchResponse())
+			resp := do(t, cl, req, 12, kafkamsg.NewFetchResponse())
 			parts := resp.Responses[0].Partitions
 			require.Len(t, parts, 2)
 			assert.Len(t, readRecords(t, parts[0].Records), tt.wantPartition0)
 			assert.Len(t, readRecords(t, parts[1].Records), tt.wantPartition0b)
+		})
+	}
+}
+
+// TestFetchBrokerClamp: the broker's -fetch-max-bytes caps an answer
+// whatever the client asks, at every version, the first batch aside.
+func TestFetchBrokerClamp(t *testing.T) {
+	blob := v2Batch(t, records.CompressionNone, testRecord{value: make([]byte, 100)})
+	tests := []struct {
+		name    string
+		clamp   int
+		version int16
+		want    int // records, one per batch
+	}{
+		{"two batches fit", 2 * len(blob), 12, 2},
+		{"two batches fit, v2 without a response limit", 2 * len(blob), 2, 2},
+		{"the first batch even when larger (KIP-74)", len(blob) / 2, 12, 1},
+		{"no clamp reached", 10 * len(blob), 12, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tb := startBroker(t, Config{AutoCreate: true, FetchMaxBytes: tt.clamp})
+			cl := tb.client(t, "clamp")
+			for i := 0; i < 3; i++ {
+				require.Equal(t, codeNone, produce(t, cl, 9, "c", 0, blob).ErrorCode)
+			}
+			req := fetchReq(tt.version, "c", runtime.UUID{}, 0, 0)
+			req.MaxBytes = 64 << 20
+			p := fetchOne(t, cl, tt.version, req)
+			assert.Len(t, readRecords(t, p.Records), tt.want)
 		})
 	}
 }
@@ -64,10 +94,10 @@ func TestFetchErrors(t *testing.T) {
 
 	req := fetchReq(12, "t", id, 0, 0)
 	req.SessionID, req.SessionEpoch = 42, 3
-	resp := do(t, cl, req, 12, kmsg.NewFetchResponse())
+	resp := do(t, cl, req, 12, kafkamsg.NewFetchResponse())
 	assert.Equal(t, wire.FetchSessionIDNotFound.Code, resp.ErrorCode, "incremental fetch sessions are not kept")
 	req.SessionID, req.SessionEpoch = 0, 0
-	resp = do(t, cl, req, 12, kmsg.NewFetchResponse())
+	resp = do(t, cl, req, 12, kafkamsg.NewFetchResponse())
 	assert.Equal(t, codeNone, resp.ErrorCode)
 	assert.Equal(t, int32(0), resp.SessionID, "a new session is declined with session id 0")
 }
@@ -88,9 +118,9 @@ func TestFetchLongPoll(t *testing.T) {
 
 	// A produce during the wait answers it with the new batch.
 	req.MaxWaitMs = 10000
-	got := make(chan kmsg.FetchResponsePartitionData, 1)
+	got := make(chan kafkamsg.FetchResponsePartitionData, 1)
 	go func() {
-		resp := kmsg.NewFetchResponse()
+		resp := kafkamsg.NewFetchResponse()
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
 		if cl.Do(ctx, req, 12, resp) == nil {
@@ -119,12 +149,12 @@ func TestListOffsets(t *testing.T) {
 			testRecord{value: []byte{byte(i)}, timestamp: ts}, testRecord{value: []byte{byte(i)}, timestamp: ts + 10}))
 		require.Equal(t, codeNone, res.ErrorCode)
 	}
-	list := func(version int16, ts int64) kmsg.ListOffsetsResponseListOffsetsPartitionResponse {
-		req := kmsg.NewListOffsetsRequest()
-		p := defaults[kmsg.ListOffsetsRequestListOffsetsPartition]()
+	list := func(version int16, ts int64) kafkamsg.ListOffsetsResponseListOffsetsPartitionResponse {
+		req := kafkamsg.NewListOffsetsRequest()
+		p := defaults[kafkamsg.ListOffsetsRequestListOffsetsPartition]()
 		p.Timestamp = ts
-		req.Topics = []kmsg.ListOffsetsRequestListOffsetsTopic{{Name: "times", Partitions: []kmsg.ListOffsetsRequestListOffsetsPartition{p}}}
-		resp := do(t, cl, req, version, kmsg.NewListOffsetsResponse())
+		req.Topics = []kafkamsg.ListOffsetsRequestListOffsetsTopic{{Name: "times", Partitions: []kafkamsg.ListOffsetsRequestListOffsetsPartition{p}}}
+		resp := do(t, cl, req, version, kafkamsg.NewListOffsetsResponse())
 		return resp.Topics[0].Partitions[0]
 	}
 	tests := []struct {

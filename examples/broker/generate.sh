@@ -1,5 +1,5 @@
 #!/bin/sh
-# Generates the client protocol package kmsg/ (git-ignored) from Kafka's spec
+# Generates the client protocol package kafkamsg/ (git-ignored) from Kafka's spec
 # files, exactly as a user of kafkagen would. KAFKA_SPEC_DIR points at a Kafka
 # spec tree (the folder holding clients/, metadata/...); by default the
 # project's shared copy, ../../../shared/kafka-spec relative to this folder.
@@ -11,4 +11,4 @@ if [ ! -d "$in" ]; then
 	echo "generate.sh: no Kafka spec folder at $in (set KAFKA_SPEC_DIR)" >&2
 	exit 1
 fi
-exec go run github.com/kafkagen/kafkagen/cmd/kafkagen -in "$in" -out kmsg -package kmsg
+exec go run github.com/kafkagen/kafkagen/cmd/kafkagen -in "$in" -out kafkamsg -package kafkamsg

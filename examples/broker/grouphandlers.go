@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
@@ -19,8 +19,8 @@ const (
 
 // handleFindCoordinator answers that this node coordinates every group and
 // transactional id; v4+ batches the keys.
-func (b *Broker) handleFindCoordinator(c *call, req *kmsg.FindCoordinatorRequest) *kmsg.FindCoordinatorResponse {
-	resp := kmsg.NewFindCoordinatorResponse()
+func (b *Broker) handleFindCoordinator(c *call, req *kafkamsg.FindCoordinatorRequest) *kafkamsg.FindCoordinatorResponse {
+	resp := kafkamsg.NewFindCoordinatorResponse()
 	code := codeNone
 	if req.KeyType != coordinatorGroup && req.KeyType != coordinatorTransaction {
 		code = wire.InvalidRequest.Code
@@ -35,7 +35,7 @@ func (b *Broker) handleFindCoordinator(c *call, req *kmsg.FindCoordinatorRequest
 		return resp
 	}
 	for _, key := range req.CoordinatorKeys {
-		co := defaults[kmsg.FindCoordinatorResponseCoordinator]()
+		co := defaults[kafkamsg.FindCoordinatorResponseCoordinator]()
 		co.Key, co.ErrorCode = key, code
 		co.NodeID, co.Host, co.Port = b.cfg.NodeID, b.host, b.port
 		if code != codeNone {
@@ -46,7 +46,7 @@ func (b *Broker) handleFindCoordinator(c *call, req *kmsg.FindCoordinatorRequest
 	return resp
 }
 
-func (b *Broker) handleJoinGroup(c *call, req *kmsg.JoinGroupRequest) *kmsg.JoinGroupResponse {
+func (b *Broker) handleJoinGroup(c *call, req *kafkamsg.JoinGroupRequest) *kafkamsg.JoinGroupResponse {
 	rebalance := req.RebalanceTimeoutMs
 	if c.version == 0 { // v0 has no rebalance timeout: the session timeout serves
 		rebalance = req.SessionTimeoutMs
@@ -67,7 +67,7 @@ func (b *Broker) handleJoinGroup(c *call, req *kmsg.JoinGroupRequest) *kmsg.Join
 	}
 	res := b.groups.join(c.ctx, jr)
 
-	resp := kmsg.NewJoinGroupResponse()
+	resp := kafkamsg.NewJoinGroupResponse()
 	resp.ErrorCode = res.errorCode
 	resp.GenerationID = res.generation
 	resp.Leader = res.leader
@@ -79,7 +79,7 @@ func (b *Broker) handleJoinGroup(c *call, req *kmsg.JoinGroupRequest) *kmsg.Join
 		resp.ProtocolName = runtime.Null
 	}
 	for _, m := range res.members {
-		rm := defaults[kmsg.JoinGroupResponseMember]()
+		rm := defaults[kafkamsg.JoinGroupResponseMember]()
 		rm.MemberID, rm.Metadata = m.memberID, m.metadata
 		if c.version >= 5 {
 			rm.GroupInstanceID = m.instanceID
@@ -89,7 +89,7 @@ func (b *Broker) handleJoinGroup(c *call, req *kmsg.JoinGroupRequest) *kmsg.Join
 	return resp
 }
 
-func (b *Broker) handleSyncGroup(c *call, req *kmsg.SyncGroupRequest) *kmsg.SyncGroupResponse {
+func (b *Broker) handleSyncGroup(c *call, req *kafkamsg.SyncGroupRequest) *kafkamsg.SyncGroupResponse {
 	sr := syncRequest{
 		groupID:      req.GroupID,
 		memberID:     req.MemberID,
@@ -102,7 +102,7 @@ func (b *Broker) handleSyncGroup(c *call, req *kmsg.SyncGroupRequest) *kmsg.Sync
 		sr.assignments[a.MemberID] = slices.Clone(a.Assignment)
 	}
 	res := b.groups.sync(c.ctx, sr)
-	resp := kmsg.NewSyncGroupResponse()
+	resp := kafkamsg.NewSyncGroupResponse()
 	resp.ErrorCode = res.errorCode
 	resp.Assignment = res.assignment
 	if resp.Assignment == nil {
@@ -115,14 +115,14 @@ func (b *Broker) handleSyncGroup(c *call, req *kmsg.SyncGroupRequest) *kmsg.Sync
 	return resp
 }
 
-func (b *Broker) handleHeartbeat(c *call, req *kmsg.HeartbeatRequest) *kmsg.HeartbeatResponse {
-	resp := kmsg.NewHeartbeatResponse()
+func (b *Broker) handleHeartbeat(c *call, req *kafkamsg.HeartbeatRequest) *kafkamsg.HeartbeatResponse {
+	resp := kafkamsg.NewHeartbeatResponse()
 	resp.ErrorCode = b.groups.heartbeat(req.GroupID, req.MemberID, req.GenerationID)
 	return resp
 }
 
-func (b *Broker) handleLeaveGroup(c *call, req *kmsg.LeaveGroupRequest) *kmsg.LeaveGroupResponse {
-	resp := kmsg.NewLeaveGroupResponse()
+func (b *Broker) handleLeaveGroup(c *call, req *kafkamsg.LeaveGroupRequest) *kafkamsg.LeaveGroupResponse {
+	resp := kafkamsg.NewLeaveGroupResponse()
 	if c.version < 3 {
 		codes, _ := b.groups.leave(req.GroupID, []leavingMember{{memberID: req.MemberID}})
 		resp.ErrorCode = codes[0]
@@ -134,18 +134,18 @@ func (b *Broker) handleLeaveGroup(c *call, req *kmsg.LeaveGroupRequest) *kmsg.Le
 	}
 	codes, ids := b.groups.leave(req.GroupID, leaving)
 	for i, m := range req.Members {
-		resp.Members = append(resp.Members, kmsg.LeaveGroupResponseMemberResponse{
+		resp.Members = append(resp.Members, kafkamsg.LeaveGroupResponseMemberResponse{
 			MemberID: ids[i], GroupInstanceID: m.GroupInstanceID, ErrorCode: codes[i],
 		})
 	}
 	return resp
 }
 
-func (b *Broker) handleDescribeGroups(c *call, req *kmsg.DescribeGroupsRequest) *kmsg.DescribeGroupsResponse {
-	resp := kmsg.NewDescribeGroupsResponse()
+func (b *Broker) handleDescribeGroups(c *call, req *kafkamsg.DescribeGroupsRequest) *kafkamsg.DescribeGroupsResponse {
+	resp := kafkamsg.NewDescribeGroupsResponse()
 	for _, id := range req.Groups {
 		s, _ := b.groups.describe(id)
-		dg := defaults[kmsg.DescribeGroupsResponseDescribedGroup]()
+		dg := defaults[kafkamsg.DescribeGroupsResponseDescribedGroup]()
 		dg.GroupID, dg.GroupState = s.id, s.state
 		dg.ProtocolType, dg.ProtocolData = s.protocolType, s.protocol
 		if id == "" {
@@ -155,7 +155,7 @@ func (b *Broker) handleDescribeGroups(c *call, req *kmsg.DescribeGroupsRequest) 
 			dg.AuthorizedOperations = math.MinInt32
 		}
 		for _, m := range s.members {
-			dm := defaults[kmsg.DescribeGroupsResponseDescribedGroupMember]()
+			dm := defaults[kafkamsg.DescribeGroupsResponseDescribedGroupMember]()
 			dm.MemberID, dm.ClientID, dm.ClientHost = m.id, m.clientID, m.clientHost
 			dm.MemberMetadata, dm.MemberAssignment = orEmpty(m.metadata), orEmpty(m.assignment)
 			if c.version >= 4 {
@@ -168,8 +168,8 @@ func (b *Broker) handleDescribeGroups(c *call, req *kmsg.DescribeGroupsRequest) 
 	return resp
 }
 
-func (b *Broker) handleListGroups(c *call, req *kmsg.ListGroupsRequest) *kmsg.ListGroupsResponse {
-	resp := kmsg.NewListGroupsResponse()
+func (b *Broker) handleListGroups(c *call, req *kafkamsg.ListGroupsRequest) *kafkamsg.ListGroupsResponse {
+	resp := kafkamsg.NewListGroupsResponse()
 	for _, s := range b.groups.list() {
 		if len(req.StatesFilter) > 0 && !containsFold(req.StatesFilter, s.state) {
 			continue
@@ -177,7 +177,7 @@ func (b *Broker) handleListGroups(c *call, req *kmsg.ListGroupsRequest) *kmsg.Li
 		if len(req.TypesFilter) > 0 && !containsFold(req.TypesFilter, "classic") {
 			continue
 		}
-		g := defaults[kmsg.ListGroupsResponseListedGroup]()
+		g := defaults[kafkamsg.ListGroupsResponseListedGroup]()
 		g.GroupID, g.ProtocolType = s.id, s.protocolType
 		if c.version >= 4 {
 			g.GroupState = s.state

@@ -10,53 +10,53 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
 // joinReq is a JoinGroup of the "consumer" protocol type with one assignor.
-func joinReq(group, memberID string, sessionMs int32, metadata string) *kmsg.JoinGroupRequest {
-	req := kmsg.NewJoinGroupRequest()
+func joinReq(group, memberID string, sessionMs int32, metadata string) *kafkamsg.JoinGroupRequest {
+	req := kafkamsg.NewJoinGroupRequest()
 	req.GroupID, req.MemberID = group, memberID
 	req.SessionTimeoutMs, req.RebalanceTimeoutMs = sessionMs, 5000
 	req.ProtocolType = "consumer"
-	req.Protocols = []kmsg.JoinGroupRequestProtocol{{Name: "range", Metadata: []byte(metadata)}}
+	req.Protocols = []kafkamsg.JoinGroupRequestProtocol{{Name: "range", Metadata: []byte(metadata)}}
 	return req
 }
 
 // joinAsNew runs the KIP-394 dance of JoinGroup v4+: a join without a
 // member id gets MEMBER_ID_REQUIRED and an id, and joins again with it.
-func joinAsNew(t *testing.T, cl *wire.Client, version int16, group string, metadata string) *kmsg.JoinGroupResponse {
+func joinAsNew(t *testing.T, cl *wire.Client, version int16, group string, metadata string) *kafkamsg.JoinGroupResponse {
 	t.Helper()
-	first := do(t, cl, joinReq(group, "", 10000, metadata), version, kmsg.NewJoinGroupResponse())
+	first := do(t, cl, joinReq(group, "", 10000, metadata), version, kafkamsg.NewJoinGroupResponse())
 	require.Equal(t, wire.MemberIDRequired.Code, first.ErrorCode)
 	require.NotEmpty(t, first.MemberID)
-	return do(t, cl, joinReq(group, first.MemberID, 10000, metadata), version, kmsg.NewJoinGroupResponse())
+	return do(t, cl, joinReq(group, first.MemberID, 10000, metadata), version, kafkamsg.NewJoinGroupResponse())
 }
 
-func syncReq(group, memberID string, generation int32, assignments map[string]string) *kmsg.SyncGroupRequest {
-	req := kmsg.NewSyncGroupRequest()
+func syncReq(group, memberID string, generation int32, assignments map[string]string) *kafkamsg.SyncGroupRequest {
+	req := kafkamsg.NewSyncGroupRequest()
 	req.GroupID, req.MemberID, req.GenerationID = group, memberID, generation
 	req.ProtocolType, req.ProtocolName = runtime.NewNullString("consumer"), runtime.NewNullString("range")
 	for id, a := range assignments {
-		req.Assignments = append(req.Assignments, kmsg.SyncGroupRequestAssignment{MemberID: id, Assignment: []byte(a)})
+		req.Assignments = append(req.Assignments, kafkamsg.SyncGroupRequestAssignment{MemberID: id, Assignment: []byte(a)})
 	}
 	return req
 }
 
 func heartbeat(t *testing.T, cl *wire.Client, group, memberID string, generation int32) int16 {
 	t.Helper()
-	req := kmsg.NewHeartbeatRequest()
+	req := kafkamsg.NewHeartbeatRequest()
 	req.GroupID, req.MemberID, req.GenerationID = group, memberID, generation
-	return do(t, cl, req, 4, kmsg.NewHeartbeatResponse()).ErrorCode
+	return do(t, cl, req, 4, kafkamsg.NewHeartbeatResponse()).ErrorCode
 }
 
-func describeGroup(t *testing.T, cl *wire.Client, group string) kmsg.DescribeGroupsResponseDescribedGroup {
+func describeGroup(t *testing.T, cl *wire.Client, group string) kafkamsg.DescribeGroupsResponseDescribedGroup {
 	t.Helper()
-	req := kmsg.NewDescribeGroupsRequest()
+	req := kafkamsg.NewDescribeGroupsRequest()
 	req.Groups = []string{group}
-	resp := do(t, cl, req, 5, kmsg.NewDescribeGroupsResponse())
+	resp := do(t, cl, req, 5, kafkamsg.NewDescribeGroupsResponse())
 	require.Len(t, resp.Groups, 1)
 	return resp.Groups[0]
 }
@@ -68,7 +68,7 @@ func TestConsumerGroupRebalance(t *testing.T) {
 	a, b := tb.client(t, "member-a"), tb.client(t, "member-b")
 
 	// Both join together; the first rebalance waits the initial delay.
-	var joinA, joinB *kmsg.JoinGroupResponse
+	var joinA, joinB *kafkamsg.JoinGroupResponse
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); joinA = joinAsNew(t, a, 7, "g", "meta-a") }()
@@ -94,13 +94,13 @@ func TestConsumerGroupRebalance(t *testing.T) {
 	assert.Equal(t, map[string]string{joinA.MemberID: "meta-a", joinB.MemberID: "meta-b"}, metadata)
 
 	// The follower's SyncGroup waits for the leader's assignments.
-	followerSync := make(chan *kmsg.SyncGroupResponse, 1)
+	followerSync := make(chan *kafkamsg.SyncGroupResponse, 1)
 	go func() {
-		followerSync <- do(t, followerCl, syncReq("g", follower.MemberID, 1, nil), 5, kmsg.NewSyncGroupResponse())
+		followerSync <- do(t, followerCl, syncReq("g", follower.MemberID, 1, nil), 5, kafkamsg.NewSyncGroupResponse())
 	}()
 	time.Sleep(50 * time.Millisecond)
 	assignments := map[string]string{leader.MemberID: "to-leader", follower.MemberID: "to-follower"}
-	ls := do(t, leaderCl, syncReq("g", leader.MemberID, 1, assignments), 5, kmsg.NewSyncGroupResponse())
+	ls := do(t, leaderCl, syncReq("g", leader.MemberID, 1, assignments), 5, kafkamsg.NewSyncGroupResponse())
 	require.Equal(t, codeNone, ls.ErrorCode)
 	assert.Equal(t, "to-leader", string(ls.Assignment))
 	fs := <-followerSync
@@ -121,20 +121,20 @@ func TestConsumerGroupRebalance(t *testing.T) {
 		assert.True(t, strings.HasPrefix(m.ClientID, "member-"))
 		assert.Equal(t, "127.0.0.1", m.ClientHost)
 	}
-	list := do(t, a, kmsg.NewListGroupsRequest(), 5, kmsg.NewListGroupsResponse())
+	list := do(t, a, kafkamsg.NewListGroupsRequest(), 5, kafkamsg.NewListGroupsResponse())
 	require.Len(t, list.Groups, 1)
-	assert.Equal(t, kmsg.ListGroupsResponseListedGroup{GroupID: "g", ProtocolType: "consumer", GroupState: "Stable", GroupType: "classic"}, list.Groups[0])
+	assert.Equal(t, kafkamsg.ListGroupsResponseListedGroup{GroupID: "g", ProtocolType: "consumer", GroupState: "Stable", GroupType: "classic"}, list.Groups[0])
 
 	// The follower leaves: the leader's heartbeat asks it to rejoin, and it
 	// forms generation 2 alone.
-	leave := kmsg.NewLeaveGroupRequest()
+	leave := kafkamsg.NewLeaveGroupRequest()
 	leave.GroupID = "g"
-	leave.Members = []kmsg.LeaveGroupRequestMemberIdentity{{MemberID: follower.MemberID}}
-	lr := do(t, followerCl, leave, 5, kmsg.NewLeaveGroupResponse())
+	leave.Members = []kafkamsg.LeaveGroupRequestMemberIdentity{{MemberID: follower.MemberID}}
+	lr := do(t, followerCl, leave, 5, kafkamsg.NewLeaveGroupResponse())
 	require.Len(t, lr.Members, 1)
 	assert.Equal(t, codeNone, lr.Members[0].ErrorCode)
 	assert.Equal(t, wire.RebalanceInProgress.Code, heartbeat(t, leaderCl, "g", leader.MemberID, 1))
-	rejoin := do(t, leaderCl, joinReq("g", leader.MemberID, 10000, "meta"), 7, kmsg.NewJoinGroupResponse())
+	rejoin := do(t, leaderCl, joinReq("g", leader.MemberID, 10000, "meta"), 7, kafkamsg.NewJoinGroupResponse())
 	require.Equal(t, codeNone, rejoin.ErrorCode)
 	assert.Equal(t, int32(2), rejoin.GenerationID)
 	assert.Equal(t, leader.MemberID, rejoin.Leader)
@@ -145,10 +145,10 @@ func TestConsumerGroupRebalance(t *testing.T) {
 func TestGroupSessionExpiry(t *testing.T) {
 	tb := startBroker(t, Config{})
 	cl := tb.client(t, "sleepy")
-	join := do(t, cl, joinReq("g", "", 300, "m"), 0, kmsg.NewJoinGroupResponse())
+	join := do(t, cl, joinReq("g", "", 300, "m"), 0, kafkamsg.NewJoinGroupResponse())
 	require.Equal(t, codeNone, join.ErrorCode, "JoinGroup v0 hands out the member id at once")
 	require.NotEmpty(t, join.MemberID)
-	sync := do(t, cl, syncReq("g", join.MemberID, join.GenerationID, map[string]string{join.MemberID: "all"}), 0, kmsg.NewSyncGroupResponse())
+	sync := do(t, cl, syncReq("g", join.MemberID, join.GenerationID, map[string]string{join.MemberID: "all"}), 0, kafkamsg.NewSyncGroupResponse())
 	require.Equal(t, codeNone, sync.ErrorCode)
 	assert.Equal(t, "all", string(sync.Assignment))
 	require.Eventually(t, func() bool { return describeGroup(t, cl, "g").GroupState == "Empty" },
@@ -161,27 +161,27 @@ func TestJoinGroupErrors(t *testing.T) {
 	cl := tb.client(t, "c")
 	tests := []struct {
 		name string
-		req  *kmsg.JoinGroupRequest
+		req  *kafkamsg.JoinGroupRequest
 		code int16
 	}{
 		{"empty group id", joinReq("", "", 1000, "m"), wire.InvalidGroupID.Code},
 		{"unknown member id", joinReq("g", "who", 1000, "m"), wire.UnknownMemberID.Code},
-		{"no protocols", func() *kmsg.JoinGroupRequest { r := joinReq("g", "", 1000, "m"); r.Protocols = nil; return r }(), wire.InconsistentGroupProtocol.Code},
+		{"no protocols", func() *kafkamsg.JoinGroupRequest { r := joinReq("g", "", 1000, "m"); r.Protocols = nil; return r }(), wire.InconsistentGroupProtocol.Code},
 		{"zero session timeout", joinReq("g", "", 0, "m"), wire.InvalidSessionTimeout.Code},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.code, do(t, cl, tt.req, 5, kmsg.NewJoinGroupResponse()).ErrorCode)
+			assert.Equal(t, tt.code, do(t, cl, tt.req, 5, kafkamsg.NewJoinGroupResponse()).ErrorCode)
 		})
 	}
 }
 
-func commitReq(group, memberID string, generation int32, topic string, partition int32, offset int64, metadata string) *kmsg.OffsetCommitRequest {
-	req := kmsg.NewOffsetCommitRequest()
+func commitReq(group, memberID string, generation int32, topic string, partition int32, offset int64, metadata string) *kafkamsg.OffsetCommitRequest {
+	req := kafkamsg.NewOffsetCommitRequest()
 	req.GroupID, req.MemberID, req.GenerationIDOrMemberEpoch = group, memberID, generation
-	p := defaults[kmsg.OffsetCommitRequestPartition]()
+	p := defaults[kafkamsg.OffsetCommitRequestPartition]()
 	p.PartitionIndex, p.CommittedOffset, p.CommittedMetadata = partition, offset, runtime.NewNullString(metadata)
-	req.Topics = []kmsg.OffsetCommitRequestTopic{{Name: topic, Partitions: []kmsg.OffsetCommitRequestPartition{p}}}
+	req.Topics = []kafkamsg.OffsetCommitRequestTopic{{Name: topic, Partitions: []kafkamsg.OffsetCommitRequestPartition{p}}}
 	return req
 }
 
@@ -189,8 +189,8 @@ func TestOffsetCommitFetch(t *testing.T) {
 	tb := startBroker(t, Config{})
 	cl := tb.client(t, "committer")
 	createTopic(t, cl, "t", 2)
-	commit := func(req *kmsg.OffsetCommitRequest, version int16) int16 {
-		return do(t, cl, req, version, kmsg.NewOffsetCommitResponse()).Topics[0].Partitions[0].ErrorCode
+	commit := func(req *kafkamsg.OffsetCommitRequest, version int16) int16 {
+		return do(t, cl, req, version, kafkamsg.NewOffsetCommitResponse()).Topics[0].Partitions[0].ErrorCode
 	}
 	// Storage-only commits: no generation, no member.
 	assert.Equal(t, codeNone, commit(commitReq("simple", "", -1, "t", 0, 42, "meta"), 8))
@@ -205,7 +205,7 @@ func TestOffsetCommitFetch(t *testing.T) {
 	require.Equal(t, codeNone, join.ErrorCode)
 	assert.Equal(t, wire.RebalanceInProgress.Code, commit(commitReq("live", join.MemberID, join.GenerationID, "t", 0, 5, ""), 8),
 		"commits wait until SyncGroup completes the rebalance")
-	sync := do(t, cl, syncReq("live", join.MemberID, join.GenerationID, map[string]string{join.MemberID: "x"}), 5, kmsg.NewSyncGroupResponse())
+	sync := do(t, cl, syncReq("live", join.MemberID, join.GenerationID, map[string]string{join.MemberID: "x"}), 5, kafkamsg.NewSyncGroupResponse())
 	require.Equal(t, codeNone, sync.ErrorCode)
 	assert.Equal(t, codeNone, commit(commitReq("live", join.MemberID, join.GenerationID, "t", 0, 5, ""), 8))
 	assert.Equal(t, wire.IllegalGeneration.Code, commit(commitReq("live", join.MemberID, join.GenerationID+1, "t", 0, 6, ""), 8))
@@ -213,28 +213,28 @@ func TestOffsetCommitFetch(t *testing.T) {
 
 	// OffsetFetch v1 (named partitions), v7 (all partitions: null topics)
 	// and v8 (batched groups).
-	v1 := kmsg.NewOffsetFetchRequest()
+	v1 := kafkamsg.NewOffsetFetchRequest()
 	v1.GroupID = "simple"
-	v1.Topics = []kmsg.OffsetFetchRequestTopic{{Name: "t", PartitionIndexes: []int32{0, 1}}, {Name: "unseen", PartitionIndexes: []int32{0}}}
-	r1 := do(t, cl, v1, 1, kmsg.NewOffsetFetchResponse())
+	v1.Topics = []kafkamsg.OffsetFetchRequestTopic{{Name: "t", PartitionIndexes: []int32{0, 1}}, {Name: "unseen", PartitionIndexes: []int32{0}}}
+	r1 := do(t, cl, v1, 1, kafkamsg.NewOffsetFetchResponse())
 	require.Len(t, r1.Topics, 2)
 	assert.Equal(t, int64(42), r1.Topics[0].Partitions[0].CommittedOffset)
 	assert.Equal(t, "meta", r1.Topics[0].Partitions[0].Metadata.Value)
 	assert.Equal(t, int64(7), r1.Topics[0].Partitions[1].CommittedOffset)
 	assert.Equal(t, int64(-1), r1.Topics[1].Partitions[0].CommittedOffset, "no commit: offset -1")
 
-	all := kmsg.NewOffsetFetchRequest()
+	all := kafkamsg.NewOffsetFetchRequest()
 	all.GroupID, all.Topics = "simple", nil
-	r7 := do(t, cl, all, 7, kmsg.NewOffsetFetchResponse())
+	r7 := do(t, cl, all, 7, kafkamsg.NewOffsetFetchResponse())
 	require.Len(t, r7.Topics, 1)
 	assert.Len(t, r7.Topics[0].Partitions, 2)
 
-	batched := kmsg.NewOffsetFetchRequest()
-	batched.Groups = []kmsg.OffsetFetchRequestGroup{
-		{GroupID: "simple", Topics: []kmsg.OffsetFetchRequestTopics{{Name: "t", PartitionIndexes: []int32{1}}}},
+	batched := kafkamsg.NewOffsetFetchRequest()
+	batched.Groups = []kafkamsg.OffsetFetchRequestGroup{
+		{GroupID: "simple", Topics: []kafkamsg.OffsetFetchRequestTopics{{Name: "t", PartitionIndexes: []int32{1}}}},
 		{GroupID: "live", Topics: nil},
 	}
-	r8 := do(t, cl, batched, 8, kmsg.NewOffsetFetchResponse())
+	r8 := do(t, cl, batched, 8, kafkamsg.NewOffsetFetchResponse())
 	require.Len(t, r8.Groups, 2)
 	assert.Equal(t, int64(7), r8.Groups[0].Topics[0].Partitions[0].CommittedOffset)
 	require.Len(t, r8.Groups[1].Topics, 1)
@@ -245,33 +245,33 @@ func TestFindCoordinator(t *testing.T) {
 	tb := startBroker(t, Config{})
 	cl := tb.client(t, "c")
 	for v := int16(0); v <= 3; v++ {
-		req := kmsg.NewFindCoordinatorRequest()
+		req := kafkamsg.NewFindCoordinatorRequest()
 		req.Key = "g"
 		if v >= 1 {
 			req.KeyType = coordinatorTransaction
 		}
-		resp := do(t, cl, req, v, kmsg.NewFindCoordinatorResponse())
+		resp := do(t, cl, req, v, kafkamsg.NewFindCoordinatorResponse())
 		assert.Equal(t, codeNone, resp.ErrorCode, "v%d", v)
 		assert.Equal(t, tb.addr, resp.Host+":"+strconv.Itoa(int(resp.Port)), "v%d", v)
 	}
-	req := kmsg.NewFindCoordinatorRequest()
+	req := kafkamsg.NewFindCoordinatorRequest()
 	req.CoordinatorKeys = []string{"a", "b"}
-	resp := do(t, cl, req, 6, kmsg.NewFindCoordinatorResponse())
+	resp := do(t, cl, req, 6, kafkamsg.NewFindCoordinatorResponse())
 	require.Len(t, resp.Coordinators, 2)
 	assert.Equal(t, "b", resp.Coordinators[1].Key)
 	assert.Equal(t, int32(0), resp.Coordinators[1].NodeID)
 	req.KeyType = 9
-	resp = do(t, cl, req, 6, kmsg.NewFindCoordinatorResponse())
+	resp = do(t, cl, req, 6, kafkamsg.NewFindCoordinatorResponse())
 	assert.Equal(t, wire.InvalidRequest.Code, resp.Coordinators[0].ErrorCode)
 }
 
 func TestStaticMemberRestart(t *testing.T) {
 	tb := startBroker(t, Config{})
 	cl := tb.client(t, "static")
-	join := func(memberID string) *kmsg.JoinGroupResponse {
+	join := func(memberID string) *kafkamsg.JoinGroupResponse {
 		req := joinReq("g", memberID, 10000, "m")
 		req.GroupInstanceID = runtime.NewNullString("instance-1")
-		return do(t, cl, req, 5, kmsg.NewJoinGroupResponse())
+		return do(t, cl, req, 5, kafkamsg.NewJoinGroupResponse())
 	}
 	first := join("")
 	require.Equal(t, codeNone, first.ErrorCode, "a static member gets its id without MEMBER_ID_REQUIRED")
@@ -290,14 +290,14 @@ func TestListGroupsFilters(t *testing.T) {
 	tb := startBroker(t, Config{})
 	cl := tb.client(t, "lister")
 	createTopic(t, cl, "t", 1)
-	require.Equal(t, codeNone, do(t, cl, commitReq("empty-group", "", -1, "t", 0, 1, ""), 8, kmsg.NewOffsetCommitResponse()).Topics[0].Partitions[0].ErrorCode)
-	join := do(t, cl, joinReq("busy", "", 10000, "m"), 3, kmsg.NewJoinGroupResponse())
+	require.Equal(t, codeNone, do(t, cl, commitReq("empty-group", "", -1, "t", 0, 1, ""), 8, kafkamsg.NewOffsetCommitResponse()).Topics[0].Partitions[0].ErrorCode)
+	join := do(t, cl, joinReq("busy", "", 10000, "m"), 3, kafkamsg.NewJoinGroupResponse())
 	require.Equal(t, codeNone, join.ErrorCode)
 	list := func(states, types []string) []string {
-		req := kmsg.NewListGroupsRequest()
+		req := kafkamsg.NewListGroupsRequest()
 		req.StatesFilter, req.TypesFilter = states, types
 		var ids []string
-		for _, g := range do(t, cl, req, 5, kmsg.NewListGroupsResponse()).Groups {
+		for _, g := range do(t, cl, req, 5, kafkamsg.NewListGroupsResponse()).Groups {
 			ids = append(ids, g.GroupID)
 		}
 		return ids

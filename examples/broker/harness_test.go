@@ -33,14 +33,15 @@ func startBroker(t *testing.T, cfg Config) *testBroker {
 	if cfg.Logger == nil {
 		cfg.Logger = log.New(testWriter{t}, "", 0)
 	}
-	b := NewBroker(cfg, "127.0.0.1", int32(addr.Port))
+	b, err := NewBroker(cfg, "127.0.0.1", int32(addr.Port))
+	require.NoError(t, err)
 	stats := NewStats()
 	srv := NewServer(b, ln, stats, nil)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve() }()
 	t.Cleanup(func() {
 		srv.Close()
-		b.Close()
+		require.NoError(t, b.Close())
 		require.NoError(t, <-done)
 	})
 	return &testBroker{Broker: b, srv: srv, stats: stats, addr: ln.Addr().String()}
@@ -60,7 +61,13 @@ func (w testWriter) Write(p []byte) (int, error) {
 // client connects a wire client with clientID, closed when the test ends.
 func (tb *testBroker) client(t *testing.T, clientID string) *wire.Client {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", tb.addr, 5*time.Second)
+	return dialClient(t, tb.addr, clientID)
+}
+
+// dialClient connects a wire client to addr, closed when the test ends.
+func dialClient(t *testing.T, addr, clientID string) *wire.Client {
+	t.Helper()
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	require.NoError(t, err)
 	cl := wire.NewClient(conn, wire.ClientConfig{ClientID: runtime.NewNullString(clientID)})
 	t.Cleanup(func() { cl.Close() })

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
@@ -14,15 +14,23 @@ const (
 	earliestPendingUpload  = -5 // tiered storage (v9+): nothing is tiered here
 )
 
-func (b *Broker) handleListOffsets(c *call, req *kmsg.ListOffsetsRequest) *kmsg.ListOffsetsResponse {
-	resp := kmsg.NewListOffsetsResponse()
+// timeLookup is a ListOffsets by timestamp finished after the broker's lock
+// is released: the batch holding the answer, and where the answer goes.
+type timeLookup struct {
+	topic, partition int
+	batch            storedBatch
+	timestamp        int64
+}
+
+func (b *Broker) handleListOffsets(c *call, req *kafkamsg.ListOffsetsRequest) *kafkamsg.ListOffsetsResponse {
+	resp := kafkamsg.NewListOffsetsResponse()
+	var lookups []timeLookup
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	for _, rt := range req.Topics {
 		t := b.topics[rt.Name]
-		out := kmsg.ListOffsetsResponseListOffsetsTopicResponse{Name: rt.Name}
+		out := kafkamsg.ListOffsetsResponseListOffsetsTopicResponse{Name: rt.Name}
 		for _, rp := range rt.Partitions {
-			p := defaults[kmsg.ListOffsetsResponseListOffsetsPartitionResponse]()
+			p := defaults[kafkamsg.ListOffsetsResponseListOffsetsPartitionResponse]()
 			p.PartitionIndex = rp.PartitionIndex
 			log := t.partition(rp.PartitionIndex)
 			if log == nil {
@@ -46,7 +54,9 @@ func (b *Broker) handleListOffsets(c *call, req *kmsg.ListOffsetsRequest) *kmsg.
 				offset, timestamp = log.maxTimestamp()
 			case earliestPendingUpload:
 			default:
-				offset, timestamp = c.rec.offsetForTime(log, rp.Timestamp)
+				if sb, ok := log.firstBatchReaching(rp.Timestamp); ok {
+					lookups = append(lookups, timeLookup{topic: len(resp.Topics), partition: len(out.Partitions), batch: sb, timestamp: rp.Timestamp})
+				}
 			}
 			if c.version == 0 {
 				// v0 answers a list of offsets (at most MaxNumOffsets).
@@ -63,6 +73,18 @@ func (b *Broker) handleListOffsets(c *call, req *kmsg.ListOffsetsRequest) *kmsg.
 			out.Partitions = append(out.Partitions, p)
 		}
 		resp.Topics = append(resp.Topics, out)
+	}
+	b.mu.Unlock()
+	for _, l := range lookups {
+		offset, timestamp := c.rec.offsetForTime(&l.batch, l.timestamp)
+		p := &resp.Topics[l.topic].Partitions[l.partition]
+		if c.version == 0 {
+			if offset >= 0 && len(p.OldStyleOffsets) == 0 && req.Topics[l.topic].Partitions[l.partition].MaxNumOffsets > 0 {
+				p.OldStyleOffsets = append(p.OldStyleOffsets, offset)
+			}
+		} else {
+			p.Offset, p.Timestamp = offset, timestamp
+		}
 	}
 	return resp
 }

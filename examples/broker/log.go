@@ -34,9 +34,11 @@ type abortedTxn struct {
 	lastOffset  int64 // the offset of the abort marker
 }
 
-// partitionLog is one partition's in-memory log: v2 batches in offset
-// order. It is not safe for concurrent use; the broker's lock guards it.
+// partitionLog is one partition's log: v2 batches in offset order, held
+// in memory and, with -data-dir, in segment files. It is not safe for
+// concurrent use; the broker's lock guards it.
 type partitionLog struct {
+	file     *segmentLog // nil: memory only
 	batches  []storedBatch
 	next     int64 // the log end offset (the high watermark: one replica)
 	start    int64 // the log start offset
@@ -50,16 +52,23 @@ func newPartitionLog() *partitionLog {
 	return &partitionLog{ongoing: map[int64]int64{}, sequence: map[int64]*producerSequence{}}
 }
 
-// v2 batch header positions (Kafka's DefaultRecordBatch).
+// v2 batch header positions (Kafka's DefaultRecordBatch). The checksum
+// covers the bytes from the attributes on.
 const (
-	batchBaseOffsetPos  = 0
-	batchLeaderEpochPos = 12
+	batchBaseOffsetPos   = 0
+	batchLeaderEpochPos  = 12
+	batchCRCPos          = 17
+	batchAttributesPos   = 21
+	batchMaxTimestampPos = 35
 )
 
-// appendBatch assigns the batch the next offsets and stores it. data must be
+// appendBatch assigns the batch the next offsets and stores it, in the
+// segment files first when there are some: it returns the base offset and
+// the position syncTo must reach for the batch to be durable. data must be
 // a whole v2 batch that the log may keep (not aliasing a reused buffer);
-// meta.LastOffset-meta.BaseOffset is the batch's last offset delta.
-func (l *partitionLog) appendBatch(meta batchMeta, data []byte) int64 {
+// meta.LastOffset-meta.BaseOffset is the batch's last offset delta. On an
+// error nothing was stored.
+func (l *partitionLog) appendBatch(meta batchMeta, data []byte) (base, syncPos int64, err error) {
 	delta := meta.LastOffset - meta.BaseOffset
 	meta.BaseOffset = l.next
 	meta.LastOffset = l.next + delta
@@ -67,6 +76,17 @@ func (l *partitionLog) appendBatch(meta batchMeta, data []byte) int64 {
 	// attributes onward), so a broker rewrites them in place.
 	binary.BigEndian.PutUint64(data[batchBaseOffsetPos:], uint64(meta.BaseOffset))
 	binary.BigEndian.PutUint32(data[batchLeaderEpochPos:], 0)
+	if l.file != nil {
+		if syncPos, err = l.file.append(meta.BaseOffset, data); err != nil {
+			return -1, 0, err
+		}
+	}
+	l.store(meta, data)
+	return meta.BaseOffset, syncPos, nil
+}
+
+// store adds a batch whose offsets are set to the in-memory log.
+func (l *partitionLog) store(meta batchMeta, data []byte) {
 	l.batches = append(l.batches, storedBatch{batchMeta: meta, data: data})
 	l.next = meta.LastOffset + 1
 	l.bytes += int64(len(data))
@@ -75,7 +95,15 @@ func (l *partitionLog) appendBatch(meta batchMeta, data []byte) int64 {
 			l.ongoing[meta.ProducerID] = meta.BaseOffset
 		}
 	}
-	return meta.BaseOffset
+}
+
+// syncPosition is where syncTo makes everything appended so far durable
+// (0 without segment files).
+func (l *partitionLog) syncPosition() int64 {
+	if l.file == nil {
+		return 0
+	}
+	return l.file.written.Load()
 }
 
 // endTxn closes a producer's open transaction on this partition after its
@@ -108,26 +136,44 @@ func (l *partitionLog) find(offset int64) int {
 	return sort.Search(len(l.batches), func(i int) bool { return l.batches[i].LastOffset >= offset })
 }
 
-// read appends whole batches starting with the one holding offset, ending
-// before upTo, while the total stays within maxBytes; the first batch is
-// returned even when larger (KIP-74) if takeFirst is set. It also returns
-// the last offset appended (-1 for none).
-func (l *partitionLog) read(dst []byte, offset, upTo int64, maxBytes int, takeFirst bool) ([]byte, int64) {
-	start, last := len(dst), int64(-1)
-	for i := l.find(offset); i < len(l.batches); i++ {
-		b := &l.batches[i]
-		if b.LastOffset >= upTo {
+// batchesFor returns the batches a read from offset gets: whole batches
+// from the one holding offset, ending before upTo, while their total stays
+// within maxBytes (the first one even when larger, KIP-74, if takeFirst),
+// and their total size. The result shares the log's array: a stored batch
+// never changes once appended and the log only grows, so the caller may
+// read it after releasing the broker's lock, which is what keeps copying
+// records out of that lock.
+func (l *partitionLog) batchesFor(offset, upTo int64, maxBytes int, takeFirst bool) ([]storedBatch, int) {
+	first := l.find(offset)
+	end, size := first, 0
+	for ; end < len(l.batches); end++ {
+		b := &l.batches[end]
+		if b.LastOffset >= upTo || size+len(b.data) > maxBytes && !(takeFirst && end == first) {
 			break
 		}
-		if len(dst)-start+len(b.data) > maxBytes && !(takeFirst && len(dst) == start) {
-			break
-		}
-		dst, last = append(dst, b.data...), b.LastOffset
+		size += len(b.data)
 	}
-	if dst == nil {
-		dst = []byte{}
+	return l.batches[first:end:end], size
+}
+
+// joinBatches is the records blob of whole batches: the one batch's own
+// bytes (read only), or a copy of them all one after the other.
+func joinBatches(batches []storedBatch) []byte {
+	switch len(batches) {
+	case 0:
+		return []byte{}
+	case 1:
+		return batches[0].data
 	}
-	return dst, last
+	size := 0
+	for i := range batches {
+		size += len(batches[i].data)
+	}
+	out := make([]byte, 0, size)
+	for i := range batches {
+		out = append(out, batches[i].data...)
+	}
+	return out
 }
 
 // abortedIn lists the aborted transactions whose span overlaps
@@ -140,6 +186,18 @@ func (l *partitionLog) abortedIn(from, to int64) []abortedTxn {
 		}
 	}
 	return out
+}
+
+// firstBatchReaching returns the first data batch whose max timestamp is at
+// or after ts: the one holding the first record at or after ts, since a
+// stored batch's max timestamp is its records' largest.
+func (l *partitionLog) firstBatchReaching(ts int64) (storedBatch, bool) {
+	for _, b := range l.batches {
+		if !b.Control && b.MaxTimestamp >= ts {
+			return b, true
+		}
+	}
+	return storedBatch{}, false
 }
 
 // maxTimestamp is the offset and timestamp of the batch with the largest

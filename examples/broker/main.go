@@ -1,7 +1,7 @@
-// Command broker is a single-node, in-memory Kafka broker built only on
-// kafkagen's output: the client protocol generated from Kafka's spec files
-// (package kmsg, made by `go generate`), the connection layer (wire) and the
-// record formats (records). Real Kafka clients produce to it, consume from
+// Command broker is a single-node Kafka broker, in memory or with -data-dir
+// on disk, built only on kafkagen's output: the client protocol generated
+// from Kafka's spec files (package kafkamsg, made by `go generate`), the
+// connection layer (wire) and the record formats (records). Real Kafka clients produce to it, consume from
 // it, run consumer groups and transactions against it.
 //
 //	go generate && go run . -addr 127.0.0.1:9092
@@ -15,6 +15,12 @@
 //	-partitions N       partitions of auto-created topics (default 1)
 //	-auto-create        create unknown topics on Metadata and Produce (default true)
 //	-rebalance-delay D  a new group's first rebalance waits D (default 100ms)
+//	-max-message-bytes N  the largest record batch a Produce may carry
+//	                    (default 1048588, Kafka's message.max.bytes)
+//	-fetch-max-bytes N  the most record bytes of one Fetch answer, the
+//	                    first batch aside (default 4 MiB)
+//	-data-dir DIR       keep the topics and logs on disk in DIR, recovered on
+//	                    start; acks=-1 answers wait for fsync
 //
 // Every request is re-encoded and compared with the bytes that arrived; a
 // difference is logged with both encodings in hex and counted in -stats.
@@ -40,7 +46,9 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // options are the command's flags.
 type options struct {
 	addr, statsFile, captureDir string
-	partitions                  int
+	dataDir                     string
+	partitions, maxMessageBytes int
+	fetchMaxBytes               int
 	autoCreate                  bool
 	rebalanceDelay              time.Duration
 }
@@ -55,6 +63,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.partitions, "partitions", 1, "partitions of auto-created topics")
 	fs.BoolVar(&o.autoCreate, "auto-create", true, "create unknown topics on Metadata and Produce when the client allows it")
 	fs.DurationVar(&o.rebalanceDelay, "rebalance-delay", 100*time.Millisecond, "how long a new group's first rebalance waits for more members")
+	fs.IntVar(&o.maxMessageBytes, "max-message-bytes", defaultMaxMessageBytes, "the largest record batch a Produce may carry, log overhead included (Kafka's message.max.bytes)")
+	fs.IntVar(&o.fetchMaxBytes, "fetch-max-bytes", defaultFetchMaxBytes, "the most record bytes of one Fetch answer whatever the client asks, the first batch aside (Kafka's broker fetch.max.bytes)")
+	fs.StringVar(&o.dataDir, "data-dir", "", "keep the topics and logs in this folder and recover them on start (default: memory only)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -63,6 +74,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.partitions < 1 || o.partitions > 1<<16 {
 		return o, fmt.Errorf("-partitions %d: must be between 1 and 65536", o.partitions)
+	}
+	if o.maxMessageBytes < 1 {
+		return o, fmt.Errorf("-max-message-bytes %d: must be positive", o.maxMessageBytes)
+	}
+	if o.fetchMaxBytes < 1 {
+		return o, fmt.Errorf("-fetch-max-bytes %d: must be positive", o.fetchMaxBytes)
 	}
 	return o, nil
 }
@@ -101,15 +118,27 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 	}
 	host, portText, _ := net.SplitHostPort(ln.Addr().String())
 	port, _ := strconv.Atoi(portText)
-	fmt.Fprintf(stdout, "listening on %s\n", ln.Addr())
-
-	b := NewBroker(Config{
+	b, err := NewBroker(Config{
 		Partitions:            int32(o.partitions),
 		AutoCreate:            o.autoCreate,
 		InitialRebalanceDelay: o.rebalanceDelay,
+		MaxMessageBytes:       o.maxMessageBytes,
+		FetchMaxBytes:         o.fetchMaxBytes,
+		DataDir:               o.dataDir,
 		Logger:                logger,
 	}, host, int32(port))
-	defer b.Close()
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer func() {
+		if err := b.Close(); err != nil {
+			logger.Print(err)
+		}
+	}()
+	// Printed once the data folder is recovered: from here on the broker
+	// answers.
+	fmt.Fprintf(stdout, "listening on %s\n", ln.Addr())
 	stats := NewStats()
 	srv := NewServer(b, ln, stats, capture)
 	served := make(chan error, 1)

@@ -3,14 +3,14 @@ package main
 import (
 	"math"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
-func (b *Broker) handleMetadata(c *call, req *kmsg.MetadataRequest) *kmsg.MetadataResponse {
-	resp := kmsg.NewMetadataResponse()
-	broker := defaults[kmsg.MetadataResponseBroker]()
+func (b *Broker) handleMetadata(c *call, req *kafkamsg.MetadataRequest) *kafkamsg.MetadataResponse {
+	resp := kafkamsg.NewMetadataResponse()
+	broker := defaults[kafkamsg.MetadataResponseBroker]()
 	broker.NodeID, broker.Host, broker.Port = b.cfg.NodeID, b.host, b.port
 	resp.Brokers = append(resp.Brokers, broker)
 	resp.ClusterID = runtime.NewNullString(clusterID)
@@ -51,14 +51,14 @@ func (b *Broker) handleMetadata(c *call, req *kmsg.MetadataRequest) *kmsg.Metada
 
 // metadataTopic describes a topic: this node leads every partition, with
 // leader epoch 0 and itself as the only replica.
-func (b *Broker) metadataTopic(t *topic, code int16) kmsg.MetadataResponseTopic {
-	mt := defaults[kmsg.MetadataResponseTopic]()
+func (b *Broker) metadataTopic(t *topic, code int16) kafkamsg.MetadataResponseTopic {
+	mt := defaults[kafkamsg.MetadataResponseTopic]()
 	mt.ErrorCode = code
 	mt.Name = runtime.NewNullString(t.name)
 	mt.TopicID = t.id
 	mt.TopicAuthorizedOperations = math.MinInt32
 	for i := range t.partitions {
-		p := defaults[kmsg.MetadataResponsePartition]()
+		p := defaults[kafkamsg.MetadataResponsePartition]()
 		p.PartitionIndex = int32(i)
 		p.LeaderID = b.cfg.NodeID
 		p.LeaderEpoch = 0

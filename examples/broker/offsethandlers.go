@@ -1,12 +1,12 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
-func (b *Broker) handleOffsetCommit(c *call, req *kmsg.OffsetCommitRequest) *kmsg.OffsetCommitResponse {
+func (b *Broker) handleOffsetCommit(c *call, req *kafkamsg.OffsetCommitRequest) *kafkamsg.OffsetCommitResponse {
 	var parts []topicPartition
 	var offsets []committedOffset
 	for _, t := range req.Topics {
@@ -20,12 +20,12 @@ func (b *Broker) handleOffsetCommit(c *call, req *kmsg.OffsetCommitRequest) *kms
 	codes := b.commitKnown(parts, offsets, func(known []topicPartition, offsets []committedOffset) []int16 {
 		return b.groups.commit(owner, known, offsets)
 	})
-	resp := kmsg.NewOffsetCommitResponse()
+	resp := kafkamsg.NewOffsetCommitResponse()
 	i := 0
 	for _, t := range req.Topics {
-		rt := kmsg.OffsetCommitResponseTopic{Name: t.Name}
+		rt := kafkamsg.OffsetCommitResponseTopic{Name: t.Name}
 		for _, p := range t.Partitions {
-			rt.Partitions = append(rt.Partitions, kmsg.OffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: codes[i]})
+			rt.Partitions = append(rt.Partitions, kafkamsg.OffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: codes[i]})
 			i++
 		}
 		resp.Topics = append(resp.Topics, rt)
@@ -56,8 +56,8 @@ func (b *Broker) commitKnown(parts []topicPartition, offsets []committedOffset, 
 	return codes
 }
 
-func (b *Broker) handleOffsetFetch(c *call, req *kmsg.OffsetFetchRequest) *kmsg.OffsetFetchResponse {
-	resp := kmsg.NewOffsetFetchResponse()
+func (b *Broker) handleOffsetFetch(c *call, req *kafkamsg.OffsetFetchRequest) *kafkamsg.OffsetFetchResponse {
+	resp := kafkamsg.NewOffsetFetchResponse()
 	if c.version >= 8 {
 		for _, g := range req.Groups {
 			var parts []topicPartition
@@ -69,14 +69,14 @@ func (b *Broker) handleOffsetFetch(c *call, req *kmsg.OffsetFetchRequest) *kmsg.
 					}
 				}
 			}
-			rg := defaults[kmsg.OffsetFetchResponseGroup]()
+			rg := defaults[kafkamsg.OffsetFetchResponseGroup]()
 			rg.GroupID = g.GroupID
 			for _, f := range b.groups.fetchOffsets(g.GroupID, parts, req.RequireStable) {
 				if n := len(rg.Topics); n == 0 || rg.Topics[n-1].Name != f.topic {
-					rg.Topics = append(rg.Topics, kmsg.OffsetFetchResponseTopics{Name: f.topic})
+					rg.Topics = append(rg.Topics, kafkamsg.OffsetFetchResponseTopics{Name: f.topic})
 				}
 				last := &rg.Topics[len(rg.Topics)-1]
-				last.Partitions = append(last.Partitions, kmsg.OffsetFetchResponsePartitions{
+				last.Partitions = append(last.Partitions, kafkamsg.OffsetFetchResponsePartitions{
 					PartitionIndex: f.partition, CommittedOffset: f.offset, CommittedLeaderEpoch: f.leaderEpoch,
 					Metadata: fetchedMetadata(f), ErrorCode: f.errorCode,
 				})
@@ -96,10 +96,10 @@ func (b *Broker) handleOffsetFetch(c *call, req *kmsg.OffsetFetchRequest) *kmsg.
 	}
 	for _, f := range b.groups.fetchOffsets(req.GroupID, parts, req.RequireStable) {
 		if n := len(resp.Topics); n == 0 || resp.Topics[n-1].Name != f.topic {
-			resp.Topics = append(resp.Topics, kmsg.OffsetFetchResponseTopic{Name: f.topic})
+			resp.Topics = append(resp.Topics, kafkamsg.OffsetFetchResponseTopic{Name: f.topic})
 		}
 		last := &resp.Topics[len(resp.Topics)-1]
-		p := defaults[kmsg.OffsetFetchResponsePartition]()
+		p := defaults[kafkamsg.OffsetFetchResponsePartition]()
 		p.PartitionIndex, p.CommittedOffset = f.partition, f.offset
 		p.Metadata, p.ErrorCode = fetchedMetadata(f), f.errorCode
 		if c.version >= 5 {

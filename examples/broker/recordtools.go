@@ -2,36 +2,12 @@ package main
 
 import (
 	"bytes"
-	"errors"
+	"encoding/binary"
 	"fmt"
 
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/wire"
 )
-
-// What Kafka's ProduceRequest.validateRecords refuses in a partition's
-// records, before reading them further.
-var (
-	// errNeedsV2: a legacy message set in Produce v3 or later (INVALID_RECORD).
-	errNeedsV2 = errors.New("produce v3 and later carry only record batches v2")
-	// errOneBatch: Produce v3 and later carry exactly one batch per
-	// partition (INVALID_RECORD).
-	errOneBatch = errors.New("produce v3 and later carry exactly one record batch per partition")
-	// errZstdBeforeV7: zstd needs Produce v7 (UNSUPPORTED_COMPRESSION_TYPE).
-	errZstdBeforeV7 = errors.New("zstd compression needs produce v7 or later")
-)
-
-// produceErrorCode is the error code Kafka answers for a partition whose
-// records incoming refused.
-func produceErrorCode(err error) int16 {
-	switch {
-	case errors.Is(err, errNeedsV2), errors.Is(err, errOneBatch):
-		return wire.InvalidRecord.Code
-	case errors.Is(err, errZstdBeforeV7):
-		return wire.UnsupportedCompressionType.Code
-	}
-	return wire.CorruptMessage.Code
-}
 
 // recordTools are one connection's reusable record readers, decompressor
 // and builders (none of which is safe for concurrent use).
@@ -43,84 +19,114 @@ type recordTools struct {
 	dec     records.Decompressor
 	comp    records.Compressor
 	builder records.BatchBuilder
+	check   recordCheck
+	// held is the largest buffer the decompressor or builder may now
+	// keep: the connection drops its tools when it passes keepBufferBytes.
+	held int
 }
 
-// incoming reads a Produce request's records blob: every batch must be
-// whole and pass its CRC, and its records must read. v2 batches are kept as
-// they are; a legacy message set (magic 0 or 1, Produce v0-v2) is converted
-// into one v2 batch, as Kafka does on append.
-func (t *recordTools) incoming(blob []byte, version int16) ([]incomingBatch, error) {
-	var out []incomingBatch
-	legacy := false
-	t.reader.Complete = true
+// incoming validates a Produce partition's records blob as Kafka does
+// (validate.go) and returns the batch to append: a v2 batch as sent, or a
+// legacy message set (magic 0 or 1, Produce v0-v2) converted into one v2
+// batch, as Kafka converts on append. now is the broker's time in
+// milliseconds, for the timestamp bounds. A refusal is a *rejection.
+func (t *recordTools) incoming(blob []byte, version int16, lim produceLimits, now int64) (incomingBatch, error) {
+	t.reader.Complete, t.reader.SkipCRC = false, true
+	_, magic, err := t.checkFraming(blob, version, lim)
+	if err != nil {
+		return incomingBatch{}, err
+	}
+	legacy := magic < records.MagicV2
+	var v2 incomingBatch
+	converting := 0 // bytes of legacy records the builder holds
+	t.reader.SkipCRC = false
 	t.reader.Reset(blob)
 	for t.reader.Next() {
 		rb := t.reader.Batch()
-		switch {
-		case rb.Magic < records.MagicV2 && version >= 3:
-			return nil, fmt.Errorf("batch at byte %d has magic %d: %w", rb.Pos, rb.Magic, errNeedsV2)
-		case version >= 3 && rb.Pos > 0:
-			return nil, fmt.Errorf("a second batch at byte %d: %w", rb.Pos, errOneBatch)
-		case rb.Compression() == records.CompressionZstd && version < 7:
-			return nil, fmt.Errorf("batch at byte %d, produce v%d: %w", rb.Pos, version, errZstdBeforeV7)
+		if !legacy {
+			if err := checkBatchHeader(rb); err != nil {
+				return incomingBatch{}, err
+			}
+		} else if rb.Pos == 0 {
+			t.builder.Reset()
+			t.builder.Compressor = &t.comp
+			t.builder.Compression = rb.Compression()
 		}
 		if err := t.rr.Reset(rb, &t.dec); err != nil {
-			return nil, err
+			return incomingBatch{}, reject(recordsErrorCode(err), "%v", err)
 		}
-		if rb.Magic == records.MagicV2 {
-			for t.rr.Next(&t.rec) {
-			}
-		} else {
-			if !legacy {
-				t.builder.Reset()
-				t.builder.Compressor = &t.comp
-				t.builder.Compression = rb.Compression()
-				legacy = true
-			}
-			for t.rr.Next(&t.rec) {
+		t.check.reset(rb, lim, now)
+		for i := int32(0); t.rr.Next(&t.rec); i++ {
+			t.check.record(i, &t.rec, rb.Magic)
+			if legacy {
 				t.builder.Append(t.rec.Timestamp, t.rec.Key, t.rec.Value)
+				converting += len(t.rec.Key) + len(t.rec.Value)
+				t.held = max(t.held, converting)
 			}
 		}
 		if err := t.rr.Err(); err != nil {
-			return nil, err
+			return incomingBatch{}, reject(recordsErrorCode(err), "%v", err)
 		}
-		if rb.Magic == records.MagicV2 {
-			out = append(out, incomingBatch{meta: metaOf(rb), data: bytes.Clone(rb.Raw)})
+		if err := t.check.err(rb); err != nil {
+			return incomingBatch{}, err
+		}
+		if !legacy {
+			v2 = storable(rb, t.check.maxTimestamp)
 		}
 	}
 	if err := t.reader.Err(); err != nil {
-		return nil, err
+		return incomingBatch{}, reject(recordsErrorCode(err), "%v", err)
 	}
 	if legacy {
-		data, err := t.builder.AppendTo(nil)
-		if err != nil {
-			return nil, fmt.Errorf("converting the message set to a v2 batch: %w", err)
-		}
-		var rb records.Batch
-		if err := records.ReadBatch(&rb, data, 0); err != nil {
-			return nil, fmt.Errorf("reading the converted message set: %w", err)
-		}
-		out = append(out, incomingBatch{meta: metaOf(&rb), data: data})
+		return t.convertLegacy(lim)
 	}
-	return out, nil
+	return v2, nil
 }
 
-// fetchRecords returns the records a Fetch gets from a log: whole v2
-// batches from the one holding offset (Fetch v4+), or their records as a
-// legacy message set of the given magic for older consumers, uncompressed
-// and without control batches, as Kafka converts them down. It also returns
-// the last offset returned.
-func (t *recordTools) fetchRecords(log *partitionLog, offset, upTo int64, maxBytes int, takeFirst bool, magic int8) ([]byte, int64) {
+// storable copies a validated v2 batch out of the request for the log,
+// with its max timestamp set to its records' largest, as Kafka sets it
+// (and the checksum over it recomputed) when the producer's differs.
+func storable(rb *records.Batch, maxTimestamp int64) incomingBatch {
+	data := bytes.Clone(rb.Raw)
+	meta := metaOf(rb)
+	if rb.TimestampType() == records.CreateTime && maxTimestamp != rb.MaxTimestamp {
+		binary.BigEndian.PutUint64(data[batchMaxTimestampPos:], uint64(maxTimestamp))
+		binary.BigEndian.PutUint32(data[batchCRCPos:], records.CRC32C(data[batchAttributesPos:]))
+		meta.MaxTimestamp = maxTimestamp
+	}
+	return incomingBatch{meta: meta, data: data}
+}
+
+// convertLegacy finishes the v2 batch the legacy messages were appended to,
+// which must fit max.message.bytes too, as Kafka checks a converted batch.
+func (t *recordTools) convertLegacy(lim produceLimits) (incomingBatch, error) {
+	data, err := t.builder.AppendTo(nil)
+	if err != nil {
+		return incomingBatch{}, reject(wire.InvalidRecord.Code, "converting the message set to a v2 batch: %v", err)
+	}
+	if len(data) > lim.maxMessageBytes {
+		return incomingBatch{}, reject(wire.MessageTooLarge.Code, "the message set converted to a v2 batch is %d bytes, over the limit of %d (max.message.bytes)", len(data), lim.maxMessageBytes)
+	}
+	var rb records.Batch
+	if err := records.ReadBatch(&rb, data, 0); err != nil {
+		return incomingBatch{}, reject(wire.CorruptMessage.Code, "reading the converted message set: %v", err)
+	}
+	return incomingBatch{meta: metaOf(&rb), data: data}, nil
+}
+
+// fetchRecords is the records blob of a partition's Fetch answer from the
+// batches chosen for it: the v2 batches whole (Fetch v4+), or their records
+// from offset on as a legacy message set of magic for older consumers,
+// uncompressed and without control batches, as Kafka converts them down,
+// within maxBytes (the first batch's records whatever their size when
+// takeFirst).
+func (t *recordTools) fetchRecords(batches []storedBatch, offset int64, maxBytes int, takeFirst bool, magic int8) []byte {
 	if magic == records.MagicV2 {
-		return log.read(nil, offset, upTo, maxBytes, takeFirst)
+		return joinBatches(batches)
 	}
 	out := []byte{}
-	last := int64(-1)
-	for i := log.find(offset); i < len(log.batches); i++ {
-		sb := &log.batches[i]
-		if sb.LastOffset >= upTo {
-			break
-		}
+	for i := range batches {
+		sb := &batches[i]
 		if sb.Control {
 			continue
 		}
@@ -132,9 +138,9 @@ func (t *recordTools) fetchRecords(log *partitionLog, offset, upTo int64, maxByt
 		if len(converted) > maxBytes && !(takeFirst && before == 0) {
 			break
 		}
-		out, last = converted, sb.LastOffset
+		out = converted
 	}
-	return out, last
+	return out
 }
 
 // downConvert appends a stored batch's records from offset on as legacy
@@ -168,21 +174,15 @@ func (t *recordTools) readStored(sb *storedBatch) error {
 	return t.rr.Reset(t.stored.Batch(), &t.dec)
 }
 
-// offsetForTime is the offset and timestamp of the first record whose
-// timestamp is at or after ts (ListOffsets by time), or -1, -1.
-func (t *recordTools) offsetForTime(log *partitionLog, ts int64) (int64, int64) {
-	for i := range log.batches {
-		sb := &log.batches[i]
-		if sb.Control || sb.MaxTimestamp < ts {
-			continue
-		}
-		if t.readStored(sb) != nil {
-			continue
-		}
-		for t.rr.Next(&t.rec) {
-			if t.rec.Timestamp >= ts {
-				return t.rec.Offset, t.rec.Timestamp
-			}
+// offsetForTime is the offset and timestamp of the first record of sb
+// whose timestamp is at or after ts (ListOffsets by time), or -1, -1.
+func (t *recordTools) offsetForTime(sb *storedBatch, ts int64) (int64, int64) {
+	if t.readStored(sb) != nil {
+		return -1, -1
+	}
+	for t.rr.Next(&t.rec) {
+		if t.rec.Timestamp >= ts {
+			return t.rec.Offset, t.rec.Timestamp
 		}
 	}
 	return -1, -1

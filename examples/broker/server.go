@@ -25,6 +25,7 @@ type Server struct {
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	conns  map[net.Conn]bool
+	memory memoryReturner
 }
 
 // supportedRanges are the served versions, as the request decoder limits
@@ -41,7 +42,13 @@ var supportedRanges = func() []wire.VersionRange {
 // NewServer serves b on ln.
 func NewServer(b *Broker, ln net.Listener, stats *Stats, capture *Capture) *Server {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Server{Broker: b, Stats: stats, Capture: capture, ln: ln, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
+	s := &Server{Broker: b, Stats: stats, Capture: capture, ln: ln, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.memory.run(ctx)
+	}()
+	return s
 }
 
 // Serve accepts connections until Close; it returns nil after Close.
@@ -90,11 +97,14 @@ func (s *Server) serveConn(conn net.Conn) {
 	}()
 	logf := s.Broker.cfg.Logger.Printf
 	host, _, _ := net.SplitHostPort(conn.RemoteAddr().String())
-	sc := wire.NewServerConn(conn, wire.ServerConfig{NewRequest: newServedRequest, Supported: supportedRanges})
-	var check reencoder
-	rec := &recordTools{}
+	cb := newConnBuffers(conn)
+	defer func() {
+		if cb.large { // ended holding large buffers, now garbage
+			s.memory.dropped()
+		}
+	}()
 	for {
-		req, err := sc.ReadRequest()
+		req, err := cb.sc.ReadRequest()
 		if err != nil {
 			var unsupported *wire.UnsupportedRequestError
 			switch {
@@ -102,8 +112,9 @@ func (s *Server) serveConn(conn net.Conn) {
 			case errors.As(err, &unsupported):
 				h := unsupported.Header
 				s.Stats.Count(h.ClientID.Value, h.APIKey, h.APIVersion)
-				if sc.Answer(err) == nil {
+				if cb.sc.Answer(err) == nil {
 					logf("%s (client %q): %v: answered with the supported versions", conn.RemoteAddr(), h.ClientID.Value, err)
+					cb.sc = cb.newServerConn() // the refused frame may have been large
 					continue
 				}
 				logf("%s (client %q): %v: closing the connection, as Kafka does", conn.RemoteAddr(), h.ClientID.Value, err)
@@ -114,7 +125,7 @@ func (s *Server) serveConn(conn net.Conn) {
 		}
 		clientID := req.Header.ClientID.Value
 		s.Stats.Count(clientID, req.Header.APIKey, req.Header.APIVersion)
-		if diff := check.reencode(req); diff != "" {
+		if diff := cb.check.reencode(req); diff != "" {
 			s.Stats.CountDiff()
 			logf("re-encode difference, client %q %s v%d:\n%s", clientID, apiName(req.Header.APIKey), req.Header.APIVersion, diff)
 		}
@@ -123,20 +134,23 @@ func (s *Server) serveConn(conn net.Conn) {
 				logf("%v", err)
 			}
 		}
-		c := &call{ctx: s.ctx, version: req.Header.APIVersion, clientID: clientID, clientHost: host, rec: rec}
+		c := &call{ctx: s.ctx, version: req.Header.APIVersion, clientID: clientID, clientHost: host, rec: cb.rec}
 		resp, err := s.Broker.Handle(c, req.Body)
 		if err != nil {
 			logf("%s (client %q): %v: closing the connection", conn.RemoteAddr(), clientID, err)
 			return
 		}
-		if resp == nil {
-			continue
-		}
-		if err := sc.WriteResponse(req, resp); err != nil {
-			if s.ctx.Err() == nil {
-				logf("%s (client %q): writing the %s v%d response: %v", conn.RemoteAddr(), clientID, apiName(req.Header.APIKey), req.Header.APIVersion, err)
+		cb.note(len(req.Frame), resp, req.Header.APIVersion)
+		if resp != nil {
+			if err := cb.sc.WriteResponse(req, resp); err != nil {
+				if s.ctx.Err() == nil {
+					logf("%s (client %q): writing the %s v%d response: %v", conn.RemoteAddr(), clientID, apiName(req.Header.APIKey), req.Header.APIVersion, err)
+				}
+				return
 			}
-			return
+		}
+		if cb.release() {
+			s.memory.dropped()
 		}
 	}
 }

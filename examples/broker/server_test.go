@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
@@ -47,7 +47,7 @@ func TestReencodeDifferenceIsCountedAndLogged(t *testing.T) {
 	// ApiVersions v3 whose body ends its tag section with a two-byte
 	// varint 0 (80 00): it decodes, and re-encodes with the one-byte 00.
 	body := []byte{0x02, 'g', 0x02, '1', 0x80, 0x00}
-	frame := append(header(t, kmsg.APIKeyAPIVersions, 3, "odd", true), body...)
+	frame := append(header(t, kafkamsg.APIKeyAPIVersions, 3, "odd", true), body...)
 	resp, err := rawRequest(t, tb.addr, frame)
 	require.NoError(t, err, "the request is still answered")
 	assert.NotEmpty(t, resp)
@@ -61,7 +61,7 @@ func TestReencodeDifferenceIsCountedAndLogged(t *testing.T) {
 
 	// A canonical request adds no difference.
 	cl := tb.client(t, "plain")
-	do(t, cl, kmsg.NewAPIVersionsRequest(), 3, kmsg.NewAPIVersionsResponse())
+	do(t, cl, kafkamsg.NewAPIVersionsRequest(), 3, kafkamsg.NewAPIVersionsResponse())
 	_, diffs = tb.stats.Snapshot()
 	assert.Equal(t, int64(1), diffs)
 }
@@ -83,11 +83,11 @@ func TestCapture(t *testing.T) {
 	tb := startBroker(t, Config{})
 	tb.srv.Capture = capture
 	cl := tb.client(t, "my client/1.0")
-	do(t, cl, kmsg.NewAPIVersionsRequest(), 3, kmsg.NewAPIVersionsResponse())
-	second := kmsg.NewAPIVersionsRequest()
+	do(t, cl, kafkamsg.NewAPIVersionsRequest(), 3, kafkamsg.NewAPIVersionsResponse())
+	second := kafkamsg.NewAPIVersionsRequest()
 	second.ClientSoftwareName = "later"
-	do(t, cl, second, 3, kmsg.NewAPIVersionsResponse())
-	do(t, cl, kmsg.NewAPIVersionsRequest(), 2, kmsg.NewAPIVersionsResponse())
+	do(t, cl, second, 3, kafkamsg.NewAPIVersionsResponse())
+	do(t, cl, kafkamsg.NewAPIVersionsRequest(), 2, kafkamsg.NewAPIVersionsResponse())
 
 	folder := filepath.Join(dir, "my_client_1.0")
 	entries, err := os.ReadDir(folder)
@@ -101,10 +101,10 @@ func TestCapture(t *testing.T) {
 	// The file is the first v3 frame: header (correlation id 0) and body.
 	got, err := os.ReadFile(filepath.Join(folder, "ApiVersions-v3.bin"))
 	require.NoError(t, err)
-	h := wire.RequestHeader{APIKey: kmsg.APIKeyAPIVersions, APIVersion: 3, CorrelationID: 0, ClientID: runtime.NewNullString("my client/1.0")}
+	h := wire.RequestHeader{APIKey: kafkamsg.APIKeyAPIVersions, APIVersion: 3, CorrelationID: 0, ClientID: runtime.NewNullString("my client/1.0")}
 	want, err := h.AppendTo(nil, 2)
 	require.NoError(t, err)
-	want, err = kmsg.NewAPIVersionsRequest().AppendTo(want, 3)
+	want, err = kafkamsg.NewAPIVersionsRequest().AppendTo(want, 3)
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 }
@@ -127,9 +127,9 @@ func TestSanitizeClientID(t *testing.T) {
 
 func TestStatsFile(t *testing.T) {
 	s := NewStats()
-	s.Count("kcat", kmsg.APIKeyProduce, 7)
-	s.Count("kcat", kmsg.APIKeyProduce, 7)
-	s.Count("", kmsg.APIKeyMetadata, 4)
+	s.Count("kcat", kafkamsg.APIKeyProduce, 7)
+	s.Count("kcat", kafkamsg.APIKeyProduce, 7)
+	s.Count("", kafkamsg.APIKeyMetadata, 4)
 	s.CountDiff()
 	path := filepath.Join(t.TempDir(), "stats.json")
 	require.NoError(t, s.WriteFile(path))
@@ -171,22 +171,22 @@ func TestServeLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	cl := wire.NewClient(conn, wire.ClientConfig{ClientID: runtime.NewNullString("life")})
 	defer cl.Close()
-	do(t, cl, kmsg.NewAPIVersionsRequest(), 3, kmsg.NewAPIVersionsResponse())
+	do(t, cl, kafkamsg.NewAPIVersionsRequest(), 3, kafkamsg.NewAPIVersionsResponse())
 
 	// A long poll in flight when the broker stops.
 	waiting := make(chan error, 1)
 	go func() {
 		req := fetchReq(12, "idle", runtime.UUID{}, 0, 0)
 		req.MaxWaitMs, req.MinBytes = 60000, 1
-		meta := kmsg.NewMetadataRequest()
-		meta.Topics = []kmsg.MetadataRequestTopic{{Name: runtime.NewNullString("idle")}}
+		meta := kafkamsg.NewMetadataRequest()
+		meta.Topics = []kafkamsg.MetadataRequestTopic{{Name: runtime.NewNullString("idle")}}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if err := cl.Do(ctx, meta, 12, kmsg.NewMetadataResponse()); err != nil {
+		if err := cl.Do(ctx, meta, 12, kafkamsg.NewMetadataResponse()); err != nil {
 			waiting <- err
 			return
 		}
-		waiting <- cl.Do(ctx, req, 12, kmsg.NewFetchResponse())
+		waiting <- cl.Do(ctx, req, 12, kafkamsg.NewFetchResponse())
 	}()
 	require.Eventually(t, func() bool {
 		data, err := os.ReadFile(stats)
@@ -220,6 +220,8 @@ func TestFlags(t *testing.T) {
 		err  string
 	}{
 		{[]string{"-partitions", "0"}, 2, "-partitions 0"},
+		{[]string{"-max-message-bytes", "0"}, 2, "-max-message-bytes 0: must be positive"},
+		{[]string{"-fetch-max-bytes", "-1"}, 2, "-fetch-max-bytes -1: must be positive"},
 		{[]string{"extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"-nope"}, 2, "flag provided but not defined"},
 		{[]string{"-h"}, 0, "-addr"},

@@ -5,14 +5,37 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
+
+// Client ids are chosen by clients, so what is kept per client id is
+// bounded: at most maxTrackedClients of them are told apart, the rest share
+// otherClients, and each is cut to maxClientIDKeyLen bytes.
+const (
+	maxTrackedClients = 1000
+	maxClientIDKeyLen = 128
+	otherClients      = "(other clients)"
+)
+
+// clientKey is the key of a client id in stats and capture: its first
+// maxClientIDKeyLen bytes. The result may share the request's memory: clone
+// it to keep it.
+func clientKey(id string) string {
+	if len(id) > maxClientIDKeyLen {
+		return id[:maxClientIDKeyLen]
+	}
+	return id
+}
 
 // Stats counts the requests the broker received, per client id and
 // "<ApiName> v<version>", and the requests whose re-encoding differed from
 // the bytes that arrived. It is written as JSON for the interop suite:
 //
 //	{"requests": N, "reencode_diffs": N, "clients": {"<client id>": {"Produce v9": N, ...}}}
+//
+// Client ids past the first maxTrackedClients are counted under
+// otherClients, and long ones by their first maxClientIDKeyLen bytes.
 type Stats struct {
 	mu            sync.Mutex
 	Requests      int64                       `json:"requests"`
@@ -28,10 +51,15 @@ func (s *Stats) Count(clientID string, apiKey, version int16) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.Requests++
-	apis := s.Clients[clientID]
+	key := clientKey(clientID)
+	apis := s.Clients[key]
+	if apis == nil && len(s.Clients) >= maxTrackedClients {
+		key = otherClients
+		apis = s.Clients[key]
+	}
 	if apis == nil {
 		apis = map[string]int64{}
-		s.Clients[clientID] = apis
+		s.Clients[strings.Clone(key)] = apis
 	}
 	apis[fmt.Sprintf("%s v%d", apiName(apiKey), version)]++
 }

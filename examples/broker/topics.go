@@ -70,6 +70,12 @@ func (b *Broker) createTopic(name string, partitions int32) (*topic, int16, stri
 	}
 	b.topics[name] = t
 	b.topicIDs[t.id] = t
+	if b.cfg.DataDir != "" {
+		if err := b.createTopicFiles(t); err != nil {
+			b.deleteTopic(t)
+			return nil, wire.KafkaStorageError.Code, fmt.Sprintf("creating topic %q: %v", name, err)
+		}
+	}
 	b.cfg.Logger.Printf("created topic %s (%d partitions, id %s)", name, partitions, t.id)
 	return t, codeNone, ""
 }
@@ -90,6 +96,11 @@ func (b *Broker) topicForWrite(name string, create bool) (*topic, int16) {
 func (b *Broker) deleteTopic(t *topic) {
 	delete(b.topics, t.name)
 	delete(b.topicIDs, t.id)
+	if b.cfg.DataDir != "" {
+		if err := b.removeTopicFiles(t); err != nil {
+			b.cfg.Logger.Printf("deleting topic %s from the data folder: %v", t.name, err)
+		}
+	}
 	b.cfg.Logger.Printf("deleted topic %s", t.name)
 }
 

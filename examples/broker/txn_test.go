@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
@@ -25,24 +25,24 @@ type txnProducer struct {
 
 func initTxn(t *testing.T, cl *wire.Client, id string) *txnProducer {
 	t.Helper()
-	req := kmsg.NewInitProducerIDRequest()
+	req := kafkamsg.NewInitProducerIDRequest()
 	req.TransactionalID, req.TransactionTimeoutMs = runtime.NewNullString(id), 60000
-	resp := do(t, cl, req, 4, kmsg.NewInitProducerIDResponse())
+	resp := do(t, cl, req, 4, kafkamsg.NewInitProducerIDResponse())
 	require.Equal(t, codeNone, resp.ErrorCode)
 	return &txnProducer{t: t, cl: cl, id: id, pid: resp.ProducerID, epoch: resp.ProducerEpoch}
 }
 
 // addPartition runs AddPartitionsToTxn v3 (the clients' form).
 func (p *txnProducer) addPartition(topic string, partition int32) int16 {
-	req := kmsg.NewAddPartitionsToTxnRequest()
+	req := kafkamsg.NewAddPartitionsToTxnRequest()
 	req.V3AndBelowTransactionalID, req.V3AndBelowProducerID, req.V3AndBelowProducerEpoch = p.id, p.pid, p.epoch
-	req.V3AndBelowTopics = []kmsg.AddPartitionsToTxnRequestAddPartitionsToTxnTopic{{Name: topic, Partitions: []int32{partition}}}
-	resp := do(p.t, p.cl, req, 3, kmsg.NewAddPartitionsToTxnResponse())
+	req.V3AndBelowTopics = []kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTopic{{Name: topic, Partitions: []int32{partition}}}
+	resp := do(p.t, p.cl, req, 3, kafkamsg.NewAddPartitionsToTxnResponse())
 	return resp.ResultsByTopicV3AndBelow[0].ResultsByPartition[0].PartitionErrorCode
 }
 
 // produce writes a transactional batch of values.
-func (p *txnProducer) produce(topic string, values ...string) kmsg.ProduceResponsePartitionProduceResponse {
+func (p *txnProducer) produce(topic string, values ...string) kafkamsg.ProduceResponsePartitionProduceResponse {
 	b := records.NewBatchBuilder()
 	b.ProducerID, b.ProducerEpoch, b.BaseSequence, b.Transactional = p.pid, p.epoch, p.seq, true
 	for _, v := range values {
@@ -53,18 +53,18 @@ func (p *txnProducer) produce(topic string, values ...string) kmsg.ProduceRespon
 	p.seq += int32(len(values))
 	req := produceReq(topic, 0, -1, blob)
 	req.TransactionalID = runtime.NewNullString(p.id)
-	resp := do(p.t, p.cl, req, 9, kmsg.NewProduceResponse())
+	resp := do(p.t, p.cl, req, 9, kafkamsg.NewProduceResponse())
 	return resp.Responses[0].PartitionResponses[0]
 }
 
 func (p *txnProducer) end(commit bool) int16 {
-	req := kmsg.NewEndTxnRequest()
+	req := kafkamsg.NewEndTxnRequest()
 	req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Committed = p.id, p.pid, p.epoch, commit
-	return do(p.t, p.cl, req, 3, kmsg.NewEndTxnResponse()).ErrorCode
+	return do(p.t, p.cl, req, 3, kafkamsg.NewEndTxnResponse()).ErrorCode
 }
 
 // fetchCommitted fetches a partition read_committed at v11.
-func fetchCommitted(t *testing.T, cl *wire.Client, topic string) kmsg.FetchResponsePartitionData {
+func fetchCommitted(t *testing.T, cl *wire.Client, topic string) kafkamsg.FetchResponsePartitionData {
 	t.Helper()
 	req := fetchReq(11, topic, runtime.UUID{}, 0, 0)
 	req.IsolationLevel = readCommitted
@@ -114,7 +114,7 @@ func TestTransactionCommitAndAbort(t *testing.T) {
 	// c0 c1 COMMIT a0 a1 a2 ABORT
 	assert.Equal(t, int64(7), done.HighWatermark)
 	assert.Equal(t, int64(7), done.LastStableOffset)
-	assert.Equal(t, []kmsg.FetchResponseAbortedTransaction{{ProducerID: p.pid, FirstOffset: 3}}, done.AbortedTransactions)
+	assert.Equal(t, []kafkamsg.FetchResponseAbortedTransaction{{ProducerID: p.pid, FirstOffset: 3}}, done.AbortedTransactions)
 	assert.Equal(t, []string{"c0", "c1", "a0", "a1", "a2"}, values(t, done.Records),
 		"the consumer drops the aborted span itself, from AbortedTransactions")
 	var markers []records.ControlType
@@ -151,17 +151,17 @@ func TestTransactionFencing(t *testing.T) {
 	assert.Len(t, done.AbortedTransactions, 1)
 
 	// A partition that does not exist fails the whole request.
-	req := kmsg.NewAddPartitionsToTxnRequest()
+	req := kafkamsg.NewAddPartitionsToTxnRequest()
 	req.V3AndBelowTransactionalID, req.V3AndBelowProducerID, req.V3AndBelowProducerEpoch = fresh.id, fresh.pid, fresh.epoch
-	req.V3AndBelowTopics = []kmsg.AddPartitionsToTxnRequestAddPartitionsToTxnTopic{{Name: "f", Partitions: []int32{0, 9}}}
-	resp := do(t, cl, req, 3, kmsg.NewAddPartitionsToTxnResponse())
+	req.V3AndBelowTopics = []kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTopic{{Name: "f", Partitions: []int32{0, 9}}}
+	resp := do(t, cl, req, 3, kafkamsg.NewAddPartitionsToTxnResponse())
 	codes := resp.ResultsByTopicV3AndBelow[0].ResultsByPartition
 	assert.Equal(t, wire.OperationNotAttempted.Code, codes[0].PartitionErrorCode)
 	assert.Equal(t, wire.UnknownTopicOrPartition.Code, codes[1].PartitionErrorCode)
 
-	bad := kmsg.NewInitProducerIDRequest()
+	bad := kafkamsg.NewInitProducerIDRequest()
 	bad.TransactionalID, bad.TransactionTimeoutMs = runtime.NewNullString("x"), 0
-	assert.Equal(t, wire.InvalidTransactionTimeout.Code, do(t, cl, bad, 4, kmsg.NewInitProducerIDResponse()).ErrorCode)
+	assert.Equal(t, wire.InvalidTransactionTimeout.Code, do(t, cl, bad, 4, kafkamsg.NewInitProducerIDResponse()).ErrorCode)
 }
 
 func TestAddPartitionsToTxnBatched(t *testing.T) {
@@ -169,22 +169,22 @@ func TestAddPartitionsToTxnBatched(t *testing.T) {
 	cl := tb.client(t, "broker-side")
 	createTopic(t, cl, "b", 1)
 	p := initTxn(t, cl, "tid")
-	req := kmsg.NewAddPartitionsToTxnRequest()
-	tr := kmsg.AddPartitionsToTxnRequestAddPartitionsToTxnTransaction{TransactionalID: p.id, ProducerID: p.pid, ProducerEpoch: p.epoch,
-		Topics: []kmsg.AddPartitionsToTxnRequestAddPartitionsToTxnTopic{{Name: "b", Partitions: []int32{0}}}}
+	req := kafkamsg.NewAddPartitionsToTxnRequest()
+	tr := kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTransaction{TransactionalID: p.id, ProducerID: p.pid, ProducerEpoch: p.epoch,
+		Topics: []kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTopic{{Name: "b", Partitions: []int32{0}}}}
 	verify := tr
 	verify.VerifyOnly = true
-	req.Transactions = []kmsg.AddPartitionsToTxnRequestAddPartitionsToTxnTransaction{verify}
-	resp := do(t, cl, req, 5, kmsg.NewAddPartitionsToTxnResponse())
+	req.Transactions = []kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTransaction{verify}
+	resp := do(t, cl, req, 5, kafkamsg.NewAddPartitionsToTxnResponse())
 	require.Len(t, resp.ResultsByTransaction, 1)
 	assert.Equal(t, wire.InvalidTxnState.Code, resp.ResultsByTransaction[0].TopicResults[0].ResultsByPartition[0].PartitionErrorCode,
 		"verifying a partition not yet in the transaction")
 
-	req.Transactions = []kmsg.AddPartitionsToTxnRequestAddPartitionsToTxnTransaction{tr}
-	resp = do(t, cl, req, 5, kmsg.NewAddPartitionsToTxnResponse())
+	req.Transactions = []kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTransaction{tr}
+	resp = do(t, cl, req, 5, kafkamsg.NewAddPartitionsToTxnResponse())
 	assert.Equal(t, codeNone, resp.ResultsByTransaction[0].TopicResults[0].ResultsByPartition[0].PartitionErrorCode)
-	req.Transactions = []kmsg.AddPartitionsToTxnRequestAddPartitionsToTxnTransaction{verify}
-	resp = do(t, cl, req, 5, kmsg.NewAddPartitionsToTxnResponse())
+	req.Transactions = []kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTransaction{verify}
+	resp = do(t, cl, req, 5, kafkamsg.NewAddPartitionsToTxnResponse())
 	assert.Equal(t, p.id, resp.ResultsByTransaction[0].TransactionalID)
 	assert.Equal(t, codeNone, resp.ResultsByTransaction[0].TopicResults[0].ResultsByPartition[0].PartitionErrorCode)
 }
@@ -195,23 +195,23 @@ func TestTransactionalOffsets(t *testing.T) {
 	createTopic(t, cl, "in", 1)
 	p := initTxn(t, cl, "tid")
 	txnCommit := func(offset int64) int16 {
-		req := kmsg.NewTxnOffsetCommitRequest()
+		req := kafkamsg.NewTxnOffsetCommitRequest()
 		req.TransactionalID, req.GroupID, req.ProducerID, req.ProducerEpoch = p.id, "g", p.pid, p.epoch
-		part := defaults[kmsg.TxnOffsetCommitRequestPartition]()
+		part := defaults[kafkamsg.TxnOffsetCommitRequestPartition]()
 		part.PartitionIndex, part.CommittedOffset = 0, offset
-		req.Topics = []kmsg.TxnOffsetCommitRequestTopic{{Name: "in", Partitions: []kmsg.TxnOffsetCommitRequestPartition{part}}}
-		return do(t, cl, req, 3, kmsg.NewTxnOffsetCommitResponse()).Topics[0].Partitions[0].ErrorCode
+		req.Topics = []kafkamsg.TxnOffsetCommitRequestTopic{{Name: "in", Partitions: []kafkamsg.TxnOffsetCommitRequestPartition{part}}}
+		return do(t, cl, req, 3, kafkamsg.NewTxnOffsetCommitResponse()).Topics[0].Partitions[0].ErrorCode
 	}
-	fetch := func() kmsg.OffsetFetchResponsePartitions {
-		req := kmsg.NewOffsetFetchRequest()
+	fetch := func() kafkamsg.OffsetFetchResponsePartitions {
+		req := kafkamsg.NewOffsetFetchRequest()
 		req.RequireStable = true
-		req.Groups = []kmsg.OffsetFetchRequestGroup{{GroupID: "g", Topics: []kmsg.OffsetFetchRequestTopics{{Name: "in", PartitionIndexes: []int32{0}}}}}
-		return do(t, cl, req, 8, kmsg.NewOffsetFetchResponse()).Groups[0].Topics[0].Partitions[0]
+		req.Groups = []kafkamsg.OffsetFetchRequestGroup{{GroupID: "g", Topics: []kafkamsg.OffsetFetchRequestTopics{{Name: "in", PartitionIndexes: []int32{0}}}}}
+		return do(t, cl, req, 8, kafkamsg.NewOffsetFetchResponse()).Groups[0].Topics[0].Partitions[0]
 	}
 	addOffsets := func() int16 {
-		req := kmsg.NewAddOffsetsToTxnRequest()
+		req := kafkamsg.NewAddOffsetsToTxnRequest()
 		req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.GroupID = p.id, p.pid, p.epoch, "g"
-		return do(t, cl, req, 3, kmsg.NewAddOffsetsToTxnResponse()).ErrorCode
+		return do(t, cl, req, 3, kafkamsg.NewAddOffsetsToTxnResponse()).ErrorCode
 	}
 
 	assert.Equal(t, wire.InvalidTxnState.Code, txnCommit(5), "TxnOffsetCommit needs AddOffsetsToTxn first")

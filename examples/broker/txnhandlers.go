@@ -1,13 +1,13 @@
 package main
 
 import (
-	"github.com/kafkagen/kafkagen/examples/broker/kmsg"
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
-func (b *Broker) handleInitProducerID(c *call, req *kmsg.InitProducerIDRequest) *kmsg.InitProducerIDResponse {
+func (b *Broker) handleInitProducerID(c *call, req *kafkamsg.InitProducerIDRequest) *kafkamsg.InitProducerIDResponse {
 	res := b.txns.initProducerID(req.TransactionalID.Value, req.TransactionalID.Valid, req.TransactionTimeoutMs, req.ProducerID, req.ProducerEpoch)
-	resp := kmsg.NewInitProducerIDResponse()
+	resp := kafkamsg.NewInitProducerIDResponse()
 	resp.ErrorCode, resp.ProducerID, resp.ProducerEpoch = res.errorCode, res.producerID, res.epoch
 	if c.version < 3 && res.errorCode == wire.ProducerFenced.Code {
 		resp.ErrorCode = wire.InvalidProducerEpoch.Code // PRODUCER_FENCED is new in v3's era
@@ -15,15 +15,15 @@ func (b *Broker) handleInitProducerID(c *call, req *kmsg.InitProducerIDRequest) 
 	return resp
 }
 
-func (b *Broker) handleAddPartitionsToTxn(c *call, req *kmsg.AddPartitionsToTxnRequest) *kmsg.AddPartitionsToTxnResponse {
-	resp := kmsg.NewAddPartitionsToTxnResponse()
+func (b *Broker) handleAddPartitionsToTxn(c *call, req *kafkamsg.AddPartitionsToTxnRequest) *kafkamsg.AddPartitionsToTxnResponse {
+	resp := kafkamsg.NewAddPartitionsToTxnResponse()
 	if c.version < 4 {
 		resp.ResultsByTopicV3AndBelow = b.addPartitions(c, req.V3AndBelowTransactionalID, req.V3AndBelowProducerID,
 			req.V3AndBelowProducerEpoch, req.V3AndBelowTopics, false)
 		return resp
 	}
 	for _, t := range req.Transactions {
-		resp.ResultsByTransaction = append(resp.ResultsByTransaction, kmsg.AddPartitionsToTxnResponseAddPartitionsToTxnResult{
+		resp.ResultsByTransaction = append(resp.ResultsByTransaction, kafkamsg.AddPartitionsToTxnResponseAddPartitionsToTxnResult{
 			TransactionalID: t.TransactionalID,
 			TopicResults:    b.addPartitions(c, t.TransactionalID, t.ProducerID, t.ProducerEpoch, t.Topics, t.VerifyOnly),
 		})
@@ -32,7 +32,7 @@ func (b *Broker) handleAddPartitionsToTxn(c *call, req *kmsg.AddPartitionsToTxnR
 }
 
 // addPartitions adds one transaction's partitions and answers per topic.
-func (b *Broker) addPartitions(c *call, txnID string, producerID int64, epoch int16, topics []kmsg.AddPartitionsToTxnRequestAddPartitionsToTxnTopic, verifyOnly bool) []kmsg.AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult {
+func (b *Broker) addPartitions(c *call, txnID string, producerID int64, epoch int16, topics []kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTopic, verifyOnly bool) []kafkamsg.AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult {
 	var parts []topicPartition
 	for _, t := range topics {
 		for _, p := range t.Partitions {
@@ -40,16 +40,16 @@ func (b *Broker) addPartitions(c *call, txnID string, producerID int64, epoch in
 		}
 	}
 	codes := b.txns.addPartitions(txnID, producerID, epoch, parts, verifyOnly)
-	var out []kmsg.AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult
+	var out []kafkamsg.AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult
 	i := 0
 	for _, t := range topics {
-		rt := kmsg.AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult{Name: t.Name}
+		rt := kafkamsg.AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult{Name: t.Name}
 		for _, p := range t.Partitions {
 			code := codes[i]
 			if c.version < 3 && code == wire.ProducerFenced.Code {
 				code = wire.InvalidProducerEpoch.Code
 			}
-			rt.ResultsByPartition = append(rt.ResultsByPartition, kmsg.AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult{PartitionIndex: p, PartitionErrorCode: code})
+			rt.ResultsByPartition = append(rt.ResultsByPartition, kafkamsg.AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult{PartitionIndex: p, PartitionErrorCode: code})
 			i++
 		}
 		out = append(out, rt)
@@ -57,13 +57,13 @@ func (b *Broker) addPartitions(c *call, txnID string, producerID int64, epoch in
 	return out
 }
 
-func (b *Broker) handleAddOffsetsToTxn(c *call, req *kmsg.AddOffsetsToTxnRequest) *kmsg.AddOffsetsToTxnResponse {
-	resp := kmsg.NewAddOffsetsToTxnResponse()
+func (b *Broker) handleAddOffsetsToTxn(c *call, req *kafkamsg.AddOffsetsToTxnRequest) *kafkamsg.AddOffsetsToTxnResponse {
+	resp := kafkamsg.NewAddOffsetsToTxnResponse()
 	resp.ErrorCode = fenced(c, b.txns.addGroup(req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.GroupID))
 	return resp
 }
 
-func (b *Broker) handleTxnOffsetCommit(c *call, req *kmsg.TxnOffsetCommitRequest) *kmsg.TxnOffsetCommitResponse {
+func (b *Broker) handleTxnOffsetCommit(c *call, req *kafkamsg.TxnOffsetCommitRequest) *kafkamsg.TxnOffsetCommitResponse {
 	var parts []topicPartition
 	var offsets []committedOffset
 	for _, t := range req.Topics {
@@ -84,12 +84,12 @@ func (b *Broker) handleTxnOffsetCommit(c *call, req *kmsg.TxnOffsetCommitRequest
 		}
 		return b.groups.txnCommit(owner, req.ProducerID, known, offsets)
 	})
-	resp := kmsg.NewTxnOffsetCommitResponse()
+	resp := kafkamsg.NewTxnOffsetCommitResponse()
 	i := 0
 	for _, t := range req.Topics {
-		rt := kmsg.TxnOffsetCommitResponseTopic{Name: t.Name}
+		rt := kafkamsg.TxnOffsetCommitResponseTopic{Name: t.Name}
 		for _, p := range t.Partitions {
-			rt.Partitions = append(rt.Partitions, kmsg.TxnOffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: codes[i]})
+			rt.Partitions = append(rt.Partitions, kafkamsg.TxnOffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: codes[i]})
 			i++
 		}
 		resp.Topics = append(resp.Topics, rt)
@@ -97,8 +97,8 @@ func (b *Broker) handleTxnOffsetCommit(c *call, req *kmsg.TxnOffsetCommitRequest
 	return resp
 }
 
-func (b *Broker) handleEndTxn(c *call, req *kmsg.EndTxnRequest) *kmsg.EndTxnResponse {
-	resp := kmsg.NewEndTxnResponse()
+func (b *Broker) handleEndTxn(c *call, req *kafkamsg.EndTxnRequest) *kafkamsg.EndTxnResponse {
+	resp := kafkamsg.NewEndTxnResponse()
 	resp.ErrorCode = fenced(c, b.txns.end(req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Committed))
 	return resp
 }

@@ -7,7 +7,7 @@
 // a body) with the generated types; it is the part a user writes by hand.
 package downstream
 
-//go:generate go tool kafkagen -in specs -out messages -package messages
+//go:generate go tool kafkagen -json -in specs -out messages -package messages
 
 import (
 	"encoding/binary"

@@ -13,7 +13,7 @@ import (
 )
 
 // corpusFiles is the number of spec files in Kafka's corpus at the pinned
-// commit (spec-facts §1.1).
+// commit (docs/protocol.md, "The spec corpus").
 const corpusFiles = 258
 
 // specDir returns the Kafka spec corpus: $KAFKA_SPEC_DIR, or
@@ -135,7 +135,7 @@ func parseDefault(f *Field) error {
 	return err
 }
 
-// TestCorpusModel spot-checks the loaded model against facts of spec-facts.md.
+// TestCorpusModel spot-checks the loaded model against facts of docs/protocol.md.
 func TestCorpusModel(t *testing.T) {
 	root, _ := specDir(t)
 	load := func(rel string) *Spec {

@@ -2,7 +2,7 @@ package schema
 
 import "strings"
 
-// validate applies Kafka's semantic rules (spec-facts §5.1) to a loaded spec.
+// validate applies Kafka's semantic rules (docs/protocol.md, "Spec rules") to a loaded spec.
 // It runs even when loading reported problems, so that one pass reports them
 // all: fields whose loading failed are skipped, and the rules that need the
 // resolved struct graph run only when resolve succeeded. Rule texts follow

@@ -44,7 +44,7 @@ func (m *Message) Spec() *schema.Spec { return m.spec }
 func (m *Message) Version() int16 { return m.version }
 
 // Encode serialises the message at version, byte for byte as Java's
-// generated write method does, or fails as it does (spec-facts §4.4-4.6):
+// generated write method does, or fails as it does (docs/protocol.md):
 //
 //   - a field absent from version that is not ignorable and holds a
 //     non-default value (ReasonNonDefault); ignorable ones are dropped;

@@ -1,6 +1,6 @@
 // Package wiregen produces random, valid and canonical wire encodings of a
 // Kafka message spec at one version, byte for byte as Apache Kafka's Java
-// message classes write them (spec-facts §4.1-4.8). It is a test tool for
+// message classes write them (docs/protocol.md). It is a test tool for
 // generated codecs: a correct codec decodes every encoding Encode returns,
 // consuming all of its bytes, and re-encodes the decoded message to exactly
 // the same bytes.

@@ -272,7 +272,7 @@ func TestEncodeEmptyMessage(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
-// Hand-built trees against Java's bytes (spec-facts Appendix B)
+// Hand-built trees against Java's bytes (docs/protocol.md, known-answer vectors)
 
 // An ApiVersionsResponse look-alike: same field types, versions, tags and
 // defaults as Kafka's.
@@ -307,7 +307,7 @@ const apiVersionsResponse = `{
 }`
 
 // A NullableStructMessage look-alike. NullableStruct4 has a JSON null
-// default, which Kafka reads as no default: an empty struct (spec-facts §4.3).
+// default, which Kafka reads as no default: an empty struct (docs/protocol.md).
 const nullableStructMessage = `{
   "name": "NullableStructMessage", "type": "header",
   "validVersions": "0-2", "flexibleVersions": "1+",
@@ -468,7 +468,7 @@ func TestTreeNullableStructs(t *testing.T) {
 func TestTreeTaggedScalars(t *testing.T) {
 	// Nullable tagged strings and bytes: with a "null" default, null is
 	// omitted; without one, null differs from the default and is written as
-	// payload 00 (spec-facts §4.4, V77).
+	// payload 00 (docs/protocol.md, V77).
 	spec := load(t, `{
 	  "type": "data", "name": "Tags", "validVersions": "0", "flexibleVersions": "0+",
 	  "fields": [

@@ -20,7 +20,7 @@ func main() {
 	}
 	start := time.Now()
 	for _, d := range corpus.Dirs {
-		err := generator.Run(generator.Config{
+		_, err := generator.Run(generator.Config{
 			In:      filepath.Join(corpus.SpecDir(), d.Path),
 			Out:     filepath.Join(corpus.ModuleRoot(), "conformance", "gen", d.Package),
 			Package: d.Package,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/IBM/sarama"
+	"github.com/kafkagen/kafkagen/conformance/diff/saramashim"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -39,7 +40,7 @@ func writeSarama(views []batchView) ([]byte, error) {
 			}
 			enc = &sarama.MessageSet{Messages: []*sarama.MessageBlock{mb}}
 		}
-		out, err := encodeSarama(enc)
+		out, err := saramashim.Encode(saramashim.Encoder(enc))
 		if err != nil {
 			return nil, err
 		}
@@ -73,7 +74,7 @@ func saramaMessage(v batchView) (*sarama.MessageBlock, error) {
 		set.Messages = append(set.Messages, &sarama.MessageBlock{Offset: off,
 			Msg: &sarama.Message{Key: r.Key, Value: r.Value, Version: v.Magic, Timestamp: saramaTime(r.Timestamp)}})
 	}
-	payload, err := encodeSarama(set)
+	payload, err := saramashim.Encode(saramashim.Encoder(set))
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +94,8 @@ func readSarama(blob []byte) ([]batchView, error) {
 	topic.Topic = "t"
 	topic.Partitions = append(topic.Partitions, part)
 	resp.Topics = append(resp.Topics, topic)
-	sr, err := decodeSaramaFetch(resp.AppendTo(nil), 4)
-	if err != nil {
+	sr := &sarama.FetchResponse{}
+	if err := saramashim.Decode(resp.AppendTo(nil), saramashim.Decoder(sr), 4); err != nil {
 		return nil, err
 	}
 	block := sr.GetBlock("t", 0)

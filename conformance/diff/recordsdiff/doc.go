@@ -6,7 +6,7 @@
 // read by the other, in both directions, and legacy message sets against
 // sarama.
 //
-// It is a module of its own so that neither library enters the main
-// module's go.mod. Run `go test ./...` here; the test ends by printing one
-// summary line with the counts.
+// It lives in the conformance/diff module so that neither library enters
+// the main module's go.mod; `make recordsdiff` runs it, and the test ends
+// by printing one summary line with the counts.
 package recordsdiff

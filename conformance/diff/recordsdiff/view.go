@@ -138,8 +138,7 @@ func writeOursLegacy(blob []byte, v batchView) ([]byte, error) {
 		r := v.Records[0]
 		return records.AppendMessage(blob, v.Magic, r.Offset, r.Timestamp, 0, r.Key, r.Value)
 	}
-	m := records.MessageSetBuilder{Magic: v.Magic, Compression: v.Codec, LogAppendTime: records.NoTimestamp}
-	m.Reset()
+	m := records.NewMessageSetBuilder(v.Magic, v.Codec)
 	for _, r := range v.Records {
 		if err := m.Append(r.Offset, r.Timestamp, r.Key, r.Value); err != nil {
 			return nil, err

@@ -1,4 +1,4 @@
-module github.com/kafkagen/kafkagen/conformance/recordsdiff
+module github.com/kafkagen/kafkagen/conformance/diff
 
 go 1.26.0
 
@@ -6,7 +6,7 @@ replace github.com/kafkagen/kafkagen => ../..
 
 require (
 	github.com/IBM/sarama v1.61.1
-	github.com/kafkagen/kafkagen v0.0.0-00010101000000-000000000000
+	github.com/kafkagen/kafkagen v0.0.0
 	github.com/rcrowley/go-metrics v0.0.0-20250401214520-65e299d6c5c9
 	github.com/stretchr/testify v1.12.1
 	github.com/twmb/franz-go v1.22.3
@@ -24,8 +24,11 @@ require (
 	github.com/jcmturner/rpc/v2 v2.0.3 // indirect
 	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	github.com/xdg-go/scram v1.4.0 // indirect
+	github.com/xdg-go/stringprep v1.0.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/net v0.59.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 )

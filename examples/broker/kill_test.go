@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
+	"github.com/kafkagen/kafkagen/records"
+	"github.com/kafkagen/kafkagen/runtime"
+)
+
+// brokerProcess is the broker command running in a process of its own.
+type brokerProcess struct {
+	cmd  *exec.Cmd
+	addr string
+	done chan struct{} // closed once the process has exited
+}
+
+// startBrokerProcess runs the binary with args and waits for its
+// "listening on" line; the process is killed when the test ends.
+func startBrokerProcess(t *testing.T, binary, logPath string, args ...string) *brokerProcess {
+	t.Helper()
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	require.NoError(t, err)
+	t.Cleanup(func() { logFile.Close() })
+	cmd := exec.Command(binary, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
+	cmd.Stderr = logFile
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	p := &brokerProcess{cmd: cmd, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(p.done) }()
+	t.Cleanup(p.kill)
+	lines := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(stdout).ReadString('\n')
+		lines <- line
+	}()
+	select {
+	case line := <-lines:
+		addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+		require.True(t, ok, "first line %q (log in %s)", line, logPath)
+		p.addr = addr
+	case <-time.After(60 * time.Second):
+		t.Fatalf("the broker did not start (log in %s)", logPath)
+	}
+	return p
+}
+
+// kill sends SIGKILL and waits for the process to be gone.
+func (p *brokerProcess) kill() {
+	p.cmd.Process.Kill()
+	<-p.done
+}
+
+// ackedRecord is where an acknowledged record must be.
+type ackedRecord struct {
+	partition int32
+	offset    int64
+}
+
+// TestKill9KeepsAcknowledgedRecords runs the broker command with
+// -data-dir, produces from several connections at acks=-1, kills the
+// process with SIGKILL in the middle of the load, restarts it on the same
+// folder and fetches everything: each acknowledged record is there once,
+// at the offset it was acknowledged at, in order, and every batch reads.
+func TestKill9KeepsAcknowledgedRecords(t *testing.T) {
+	tmp := t.TempDir()
+	binary := filepath.Join(tmp, "broker")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	build := exec.CommandContext(ctx, "go", "build", "-o", binary, ".")
+	out, err := build.CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	dataDir, logPath := filepath.Join(tmp, "data"), filepath.Join(tmp, "broker.log")
+
+	first := startBrokerProcess(t, binary, logPath, "-data-dir", dataDir, "-partitions", "2")
+	createTopic(t, dialClient(t, first.addr, "admin"), "k", 2)
+
+	const (
+		producers       = 6
+		maxRequests     = 2000 // per producer: the load stops by itself
+		recordsPerBatch = 5
+		killAfter       = 300 // acknowledged batches before the kill
+	)
+	var (
+		mu      sync.Mutex
+		acked   = map[string]ackedRecord{}
+		batches atomic.Int64
+		wg      sync.WaitGroup
+	)
+	codecs := []records.Compression{records.CompressionNone, records.CompressionZstd, records.CompressionLZ4}
+	for i := 0; i < producers; i++ {
+		cl := dialClient(t, first.addr, fmt.Sprintf("producer-%d", i))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < maxRequests; j++ {
+				partition := int32(j % 2)
+				recs := make([]testRecord, recordsPerBatch)
+				for k := range recs {
+					recs[k] = testRecord{value: []byte(fmt.Sprintf("p%d-%d-%d", i, j, k)), timestamp: time.Now().UnixMilli()}
+				}
+				b := records.NewBatchBuilder()
+				b.Compression = codecs[j%len(codecs)]
+				for _, r := range recs {
+					b.Append(r.timestamp, nil, r.value)
+				}
+				blob, err := b.AppendTo(nil)
+				if err != nil {
+					return
+				}
+				callCtx, callCancel := context.WithTimeout(ctx, 10*time.Second)
+				resp := kafkamsg.NewProduceResponse()
+				err = cl.Do(callCtx, produceReq("k", partition, -1, blob), 9, resp)
+				callCancel()
+				if err != nil {
+					return // the broker is gone
+				}
+				p := resp.Responses[0].PartitionResponses[0]
+				if p.ErrorCode != codeNone {
+					t.Errorf("producer %d request %d: %v", i, j, p.ErrorMessage)
+					return
+				}
+				mu.Lock()
+				for k, r := range recs {
+					acked[string(r.value)] = ackedRecord{partition, p.BaseOffset + int64(k)}
+				}
+				mu.Unlock()
+				batches.Add(1)
+			}
+		}()
+	}
+	require.Eventually(t, func() bool { return batches.Load() >= killAfter }, time.Minute, 5*time.Millisecond, "the load did not start")
+	first.kill()
+	wg.Wait()
+	require.Less(t, batches.Load(), int64(producers*maxRequests), "the kill came before the load ended")
+
+	second := startBrokerProcess(t, binary, logPath, "-data-dir", dataDir)
+	cl := dialClient(t, second.addr, "reader")
+	found := map[string]ackedRecord{}
+	for partition := int32(0); partition < 2; partition++ {
+		next := int64(0)
+		for {
+			req := fetchReq(12, "k", runtime.UUID{}, partition, next)
+			req.MaxBytes = 1 << 20
+			p := fetchOne(t, cl, 12, req)
+			require.Equal(t, codeNone, p.ErrorCode)
+			if next >= p.HighWatermark {
+				break
+			}
+			for _, rec := range readRecords(t, p.Records) { // every CRC checked
+				require.Equal(t, next, rec.Offset, "partition %d: offsets follow one another", partition)
+				_, twice := found[string(rec.Value)]
+				require.False(t, twice, "%s is in the log twice", rec.Value)
+				found[string(rec.Value)] = ackedRecord{partition, rec.Offset}
+				next++
+			}
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for value, where := range acked {
+		got, ok := found[value]
+		if assert.True(t, ok, "acknowledged record %s is in the log", value) {
+			assert.Equal(t, where, got, "acknowledged record %s", value)
+		}
+	}
+	t.Logf("%d records acknowledged before the kill, %d in the log after the restart (the rest were in flight)", len(acked), len(found))
+}
