@@ -36,6 +36,7 @@ type connBroker struct {
 	tokens                       map[string]bool   // OAUTHBEARER tokens accepted
 	lifetime                     time.Duration
 	silentFailure                bool // close on a failed authentication without answering, as kfake does
+	illegalState                 bool // answer every SaslHandshake ILLEGAL_SASL_STATE
 
 	mu         sync.Mutex
 	log        []string
@@ -164,7 +165,7 @@ func (b *connBroker) answer(req *Request, st *saslState, sc *ServerConn) (runtim
 		resp := generated.NewSaslHandshakeResponse()
 		resp.Mechanisms = []string{SASLPlain, SASLScramSHA256, SASLScramSHA512, SASLOAuthBearer}
 		switch {
-		case st.mechanism != "" || (st.done && st.expires.IsZero()):
+		case b.illegalState || st.mechanism != "" || (st.done && st.expires.IsZero()):
 			resp.ErrorCode = IllegalSaslState.Code
 		case !contains(resp.Mechanisms, body.Mechanism):
 			resp.ErrorCode = UnsupportedSaslMechanism.Code

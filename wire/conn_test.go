@@ -99,12 +99,14 @@ func TestDialSASL(t *testing.T) {
 		{"SCRAM wrong password", wrong512, SaslAuthenticationFailed, "with SASL mechanism SCRAM-SHA-512"},
 		{"OAUTHBEARER bad token", token("bad-token"), SaslAuthenticationFailed, "broker says: invalid token"},
 		{"unknown mechanism", PlainAuth("alice", "secret"), UnsupportedSaslMechanism, "the broker enables PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER"},
+		{"illegal state", PlainAuth("alice", "secret"), IllegalSaslState, "kafka sasl PLAIN: SaslHandshake: ILLEGAL_SASL_STATE (kafka error 34)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := startConnBroker(t, func(b *connBroker) {
 				b.passwords = map[string]string{"alice": "secret"}
 				b.tokens = map[string]bool{"good-token": true}
+				b.illegalState = tc.code == IllegalSaslState
 			})
 			mech := tc.mech
 			if tc.code == UnsupportedSaslMechanism {
