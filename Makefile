@@ -92,8 +92,9 @@ client-example:
 # The interop suite (interop/, a module of its own; see interop/README.md):
 # installs kcat, kafka-python and kafkajs (apt-get, npm) and the Go clients,
 # tests the clients' scenarios against kfake, then runs six real clients
-# against examples/broker and kafkagen's own client against kfake. It ends
-# with "interop: clients=6 requests=… api-versions=… reencode-diffs=0".
+# against examples/broker, in plaintext and again over TLS and SASL, and
+# kafkagen's own client against kfake. It ends with
+# "interop: clients=6 secured=6 requests=… api-versions=… reencode-diffs=0".
 # INTEROP_FLAGS=-update-captures rewrites testdata/captures.
 INTEROP_FLAGS ?=
 interop:

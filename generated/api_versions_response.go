@@ -401,6 +401,16 @@ func (m *APIVersionsResponse) decode(d *runtime.Decoder, off int, version int16)
 	return off
 }
 
+// VisitEntities visits nothing: APIVersionsResponse has no field of an entity type
+// (runtime.Entities).
+func (m *APIVersionsResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: APIVersionsResponse holds no broker address
+// (runtime.Endpoints).
+func (m *APIVersionsResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // APIVersionsResponseAPIVersion is the struct ApiVersion, used by ApiVersionsResponse (versions 0-4).
 type APIVersionsResponseAPIVersion struct {
 	// APIKey is the API key.

@@ -247,6 +247,21 @@ func (m *BrokerHeartbeatRequest) decode(d *runtime.Decoder, off int, version int
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits brokerId in
+// BrokerId.
+func (m *BrokerHeartbeatRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityBrokerID || version != 0 || v.Int32 == nil {
+		return
+	}
+	v.Int32(&m.BrokerID)
+}
+
+// VisitEndpoints visits nothing: BrokerHeartbeatRequest holds no broker address
+// (runtime.Endpoints).
+func (m *BrokerHeartbeatRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // BrokerHeartbeatRequestListener is the struct Listener, used by BrokerHeartbeatRequest (versions 0).
 type BrokerHeartbeatRequestListener struct {
 	// Name is the name of the endpoint.

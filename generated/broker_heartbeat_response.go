@@ -187,3 +187,18 @@ func (m *BrokerHeartbeatResponse) decode(d *runtime.Decoder, off int, version in
 	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
+
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits brokerId in
+// ActiveControllerId.
+func (m *BrokerHeartbeatResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityBrokerID || version != 0 || v.Int32 == nil {
+		return
+	}
+	v.Int32(&m.ActiveControllerID)
+}
+
+// VisitEndpoints visits nothing: BrokerHeartbeatResponse holds no broker address
+// (runtime.Endpoints).
+func (m *BrokerHeartbeatResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

@@ -159,3 +159,13 @@ func (m *DescribeMirrorsRequest) decode(d *runtime.Decoder, off int, version int
 	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
+
+// VisitEntities visits nothing: DescribeMirrorsRequest has no field of an entity type
+// (runtime.Entities).
+func (m *DescribeMirrorsRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: DescribeMirrorsRequest holds no broker address
+// (runtime.Endpoints).
+func (m *DescribeMirrorsRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

@@ -198,6 +198,23 @@ func (m *DescribeMirrorsResponse) decode(d *runtime.Decoder, off int, version in
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits topicName in
+// Mirrors[].Topics[].TopicName.
+func (m *DescribeMirrorsResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityTopicName || version != 0 || v.String == nil {
+		return
+	}
+	for i := range m.Mirrors {
+		m.Mirrors[i].visitEntities(version, t, v)
+	}
+}
+
+// VisitEndpoints visits nothing: DescribeMirrorsResponse holds no broker address
+// (runtime.Endpoints).
+func (m *DescribeMirrorsResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // DescribeMirrorsResponseDescribedMirror is the struct DescribedMirror, used by DescribeMirrorsResponse (versions 0).
 type DescribeMirrorsResponseDescribedMirror struct {
 	// ErrorCode is the error code, or 0 if there was no error.
@@ -287,6 +304,14 @@ func (m *DescribeMirrorsResponseDescribedMirror) decode(d *runtime.Decoder, off 
 	m.UnknownTags = m.UnknownTags[:0]
 	off = d.Tags(off, &m.UnknownTags)
 	return off
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *DescribeMirrorsResponseDescribedMirror) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	for i := range m.Topics {
+		m.Topics[i].visitEntities(version, t, v)
+	}
 }
 
 // DescribeMirrorsResponseTopicPartitions is the struct TopicPartitions, used by DescribeMirrorsResponse (versions 0).
@@ -402,6 +427,12 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(d *runtime.Decoder, off 
 	m.UnknownTags = m.UnknownTags[:0]
 	off = d.Tags(off, &m.UnknownTags)
 	return off
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *DescribeMirrorsResponseTopicPartitions) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	v.String(&m.TopicName)
 }
 
 // DescribeMirrorsResponsePartitionDetail is the struct PartitionDetail, used by DescribeMirrorsResponse (versions 0).

@@ -231,6 +231,33 @@ func (m *LeaderAndIsrRequest) decode(d *runtime.Decoder, off int, version int16)
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits topicName in
+// PartitionStates[].TopicName; brokerId in ControllerId,
+// PartitionStates[].Leader, PartitionStates[].Isr[],
+// PartitionStates[].Replicas[].
+func (m *LeaderAndIsrRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if version != 0 {
+		return
+	}
+	switch {
+	case t == runtime.EntityTopicName && v.String != nil:
+		for i := range m.PartitionStates {
+			m.PartitionStates[i].visitEntities(version, t, v)
+		}
+	case t == runtime.EntityBrokerID && v.Int32 != nil:
+		v.Int32(&m.ControllerID)
+		for i := range m.PartitionStates {
+			m.PartitionStates[i].visitEntities(version, t, v)
+		}
+	}
+}
+
+// VisitEndpoints visits nothing: LeaderAndIsrRequest holds no broker address
+// (runtime.Endpoints).
+func (m *LeaderAndIsrRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // LeaderAndIsrRequestLeaderAndIsrPartitionState is the struct LeaderAndIsrPartitionState, used by LeaderAndIsrRequest (versions 0).
 type LeaderAndIsrRequestLeaderAndIsrPartitionState struct {
 	// TopicName is the topic name.
@@ -281,4 +308,21 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Reset() {
 	m.Isr = m.Isr[:0]
 	m.ZkVersion = 0
 	m.Replicas = m.Replicas[:0]
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	switch t {
+	case runtime.EntityTopicName:
+		v.String(&m.TopicName)
+	case runtime.EntityBrokerID:
+		v.Int32(&m.Leader)
+		for i := range m.Isr {
+			v.Int32(&m.Isr[i])
+		}
+		for i := range m.Replicas {
+			v.Int32(&m.Replicas[i])
+		}
+	}
 }

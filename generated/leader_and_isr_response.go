@@ -178,6 +178,23 @@ func (m *LeaderAndIsrResponse) decode(d *runtime.Decoder, off int, version int16
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits topicName in
+// PartitionErrors[].TopicName.
+func (m *LeaderAndIsrResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityTopicName || version != 0 || v.String == nil {
+		return
+	}
+	for i := range m.PartitionErrors {
+		m.PartitionErrors[i].visitEntities(version, t, v)
+	}
+}
+
+// VisitEndpoints visits nothing: LeaderAndIsrResponse holds no broker address
+// (runtime.Endpoints).
+func (m *LeaderAndIsrResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // LeaderAndIsrResponseLeaderAndIsrPartitionError is the struct LeaderAndIsrPartitionError, used by LeaderAndIsrResponse (versions 0).
 type LeaderAndIsrResponseLeaderAndIsrPartitionError struct {
 	// TopicName is the topic name.
@@ -208,4 +225,10 @@ func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.ErrorCode = 0
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	v.String(&m.TopicName)
 }

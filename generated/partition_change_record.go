@@ -366,3 +366,30 @@ func (m *PartitionChangeRecord) decode(d *runtime.Decoder, off int, version int1
 	}
 	return off
 }
+
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits brokerId in
+// Isr[], Leader, Replicas[], RemovingReplicas[], AddingReplicas[].
+func (m *PartitionChangeRecord) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityBrokerID || version != 0 || v.Int32 == nil {
+		return
+	}
+	for i := range m.Isr {
+		v.Int32(&m.Isr[i])
+	}
+	v.Int32(&m.Leader)
+	for i := range m.Replicas {
+		v.Int32(&m.Replicas[i])
+	}
+	for i := range m.RemovingReplicas {
+		v.Int32(&m.RemovingReplicas[i])
+	}
+	for i := range m.AddingReplicas {
+		v.Int32(&m.AddingReplicas[i])
+	}
+}
+
+// VisitEndpoints visits nothing: PartitionChangeRecord holds no broker address
+// (runtime.Endpoints).
+func (m *PartitionChangeRecord) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

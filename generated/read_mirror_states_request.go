@@ -184,6 +184,23 @@ func (m *ReadMirrorStatesRequest) decode(d *runtime.Decoder, off int, version in
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits topicName in
+// Topics[].Name.
+func (m *ReadMirrorStatesRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityTopicName || version != 0 || v.String == nil {
+		return
+	}
+	for i := range m.Topics {
+		m.Topics[i].visitEntities(version, t, v)
+	}
+}
+
+// VisitEndpoints visits nothing: ReadMirrorStatesRequest holds no broker address
+// (runtime.Endpoints).
+func (m *ReadMirrorStatesRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // ReadMirrorStatesRequestTopicData is the struct TopicData, used by ReadMirrorStatesRequest (versions 0).
 type ReadMirrorStatesRequestTopicData struct {
 	// Name is the topic name.
@@ -283,6 +300,12 @@ func (m *ReadMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, v
 	m.UnknownTags = m.UnknownTags[:0]
 	off = d.Tags(off, &m.UnknownTags)
 	return off
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *ReadMirrorStatesRequestTopicData) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	v.String(&m.Name)
 }
 
 // ReadMirrorStatesRequestPartitionData is the struct PartitionData, used by ReadMirrorStatesRequest (versions 0).

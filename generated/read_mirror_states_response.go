@@ -198,6 +198,23 @@ func (m *ReadMirrorStatesResponse) decode(d *runtime.Decoder, off int, version i
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits topicName in
+// Topics[].Name.
+func (m *ReadMirrorStatesResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityTopicName || version != 0 || v.String == nil {
+		return
+	}
+	for i := range m.Topics {
+		m.Topics[i].visitEntities(version, t, v)
+	}
+}
+
+// VisitEndpoints visits nothing: ReadMirrorStatesResponse holds no broker address
+// (runtime.Endpoints).
+func (m *ReadMirrorStatesResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // ReadMirrorStatesResponseTopicResult is the struct TopicResult, used by ReadMirrorStatesResponse (versions 0).
 type ReadMirrorStatesResponseTopicResult struct {
 	// Name is the topic name.
@@ -319,6 +336,12 @@ func (m *ReadMirrorStatesResponseTopicResult) decode(d *runtime.Decoder, off int
 	m.UnknownTags = m.UnknownTags[:0]
 	off = d.Tags(off, &m.UnknownTags)
 	return off
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *ReadMirrorStatesResponseTopicResult) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	v.String(&m.Name)
 }
 
 // ReadMirrorStatesResponsePartitionResult is the struct PartitionResult, used by ReadMirrorStatesResponse (versions 0).

@@ -185,3 +185,13 @@ func (m *RequestHeader) decode(d *runtime.Decoder, off int, version int16) int {
 	}
 	return off
 }
+
+// VisitEntities visits nothing: RequestHeader has no field of an entity type
+// (runtime.Entities).
+func (m *RequestHeader) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: RequestHeader holds no broker address
+// (runtime.Endpoints).
+func (m *RequestHeader) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

@@ -134,3 +134,13 @@ func (m *ResponseHeader) decode(d *runtime.Decoder, off int, version int16) int 
 	}
 	return off
 }
+
+// VisitEntities visits nothing: ResponseHeader has no field of an entity type
+// (runtime.Entities).
+func (m *ResponseHeader) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: ResponseHeader holds no broker address
+// (runtime.Endpoints).
+func (m *ResponseHeader) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

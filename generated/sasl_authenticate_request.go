@@ -151,3 +151,13 @@ func (m *SaslAuthenticateRequest) decode(d *runtime.Decoder, off int, version in
 	}
 	return off
 }
+
+// VisitEntities visits nothing: SaslAuthenticateRequest has no field of an entity type
+// (runtime.Entities).
+func (m *SaslAuthenticateRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: SaslAuthenticateRequest holds no broker address
+// (runtime.Endpoints).
+func (m *SaslAuthenticateRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

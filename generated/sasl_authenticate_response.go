@@ -188,3 +188,13 @@ func (m *SaslAuthenticateResponse) decode(d *runtime.Decoder, off int, version i
 	}
 	return off
 }
+
+// VisitEntities visits nothing: SaslAuthenticateResponse has no field of an entity type
+// (runtime.Entities).
+func (m *SaslAuthenticateResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: SaslAuthenticateResponse holds no broker address
+// (runtime.Endpoints).
+func (m *SaslAuthenticateResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

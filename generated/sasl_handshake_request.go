@@ -132,3 +132,13 @@ func (m *SaslHandshakeRequest) decode(d *runtime.Decoder, off int, version int16
 	m.Mechanism, off = d.String(off, runtime.Classic, m.Mechanism, "Mechanism")
 	return off
 }
+
+// VisitEntities visits nothing: SaslHandshakeRequest has no field of an entity type
+// (runtime.Entities).
+func (m *SaslHandshakeRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: SaslHandshakeRequest holds no broker address
+// (runtime.Endpoints).
+func (m *SaslHandshakeRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

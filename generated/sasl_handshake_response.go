@@ -150,3 +150,13 @@ func (m *SaslHandshakeResponse) decode(d *runtime.Decoder, off int, version int1
 	}
 	return off
 }
+
+// VisitEntities visits nothing: SaslHandshakeResponse has no field of an entity type
+// (runtime.Entities).
+func (m *SaslHandshakeResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: SaslHandshakeResponse holds no broker address
+// (runtime.Endpoints).
+func (m *SaslHandshakeResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

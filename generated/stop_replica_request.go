@@ -200,6 +200,28 @@ func (m *StopReplicaRequest) decode(d *runtime.Decoder, off int, version int16) 
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits topicName in
+// Partitions[].TopicName; brokerId in ControllerId.
+func (m *StopReplicaRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if version != 0 {
+		return
+	}
+	switch {
+	case t == runtime.EntityTopicName && v.String != nil:
+		for i := range m.Partitions {
+			m.Partitions[i].visitEntities(version, t, v)
+		}
+	case t == runtime.EntityBrokerID && v.Int32 != nil:
+		v.Int32(&m.ControllerID)
+	}
+}
+
+// VisitEndpoints visits nothing: StopReplicaRequest holds no broker address
+// (runtime.Endpoints).
+func (m *StopReplicaRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // StopReplicaRequestStopReplicaPartition is the struct StopReplicaPartition, used by StopReplicaRequest (versions 0).
 type StopReplicaRequestStopReplicaPartition struct {
 	// TopicName is the topic name.
@@ -230,4 +252,10 @@ func (m *StopReplicaRequestStopReplicaPartition) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.DeletePartition = false
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *StopReplicaRequestStopReplicaPartition) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	v.String(&m.TopicName)
 }

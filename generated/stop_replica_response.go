@@ -178,6 +178,23 @@ func (m *StopReplicaResponse) decode(d *runtime.Decoder, off int, version int16)
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits topicName in
+// PartitionErrors[].TopicName.
+func (m *StopReplicaResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityTopicName || version != 0 || v.String == nil {
+		return
+	}
+	for i := range m.PartitionErrors {
+		m.PartitionErrors[i].visitEntities(version, t, v)
+	}
+}
+
+// VisitEndpoints visits nothing: StopReplicaResponse holds no broker address
+// (runtime.Endpoints).
+func (m *StopReplicaResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // StopReplicaResponseStopReplicaPartitionError is the struct StopReplicaPartitionError, used by StopReplicaResponse (versions 0).
 type StopReplicaResponseStopReplicaPartitionError struct {
 	// TopicName is the topic name.
@@ -208,4 +225,10 @@ func (m *StopReplicaResponseStopReplicaPartitionError) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.ErrorCode = 0
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *StopReplicaResponseStopReplicaPartitionError) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	v.String(&m.TopicName)
 }

@@ -175,6 +175,23 @@ func (m *WriteMirrorStatesRequest) decode(d *runtime.Decoder, off int, version i
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits topicName in
+// Topics[].Name.
+func (m *WriteMirrorStatesRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityTopicName || version != 0 || v.String == nil {
+		return
+	}
+	for i := range m.Topics {
+		m.Topics[i].visitEntities(version, t, v)
+	}
+}
+
+// VisitEndpoints visits nothing: WriteMirrorStatesRequest holds no broker address
+// (runtime.Endpoints).
+func (m *WriteMirrorStatesRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // WriteMirrorStatesRequestTopicData is the struct TopicData, used by WriteMirrorStatesRequest (versions 0).
 type WriteMirrorStatesRequestTopicData struct {
 	// Name is the topic name.
@@ -286,6 +303,12 @@ func (m *WriteMirrorStatesRequestTopicData) decode(d *runtime.Decoder, off int, 
 	m.UnknownTags = m.UnknownTags[:0]
 	off = d.Tags(off, &m.UnknownTags)
 	return off
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *WriteMirrorStatesRequestTopicData) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	v.String(&m.Name)
 }
 
 // WriteMirrorStatesRequestPartitionData is the struct PartitionData, used by WriteMirrorStatesRequest (versions 0).

@@ -198,6 +198,23 @@ func (m *WriteMirrorStatesResponse) decode(d *runtime.Decoder, off int, version 
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits topicName in
+// Topics[].Name.
+func (m *WriteMirrorStatesResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityTopicName || version != 0 || v.String == nil {
+		return
+	}
+	for i := range m.Topics {
+		m.Topics[i].visitEntities(version, t, v)
+	}
+}
+
+// VisitEndpoints visits nothing: WriteMirrorStatesResponse holds no broker address
+// (runtime.Endpoints).
+func (m *WriteMirrorStatesResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // WriteMirrorStatesResponseTopicResult is the struct TopicResult, used by WriteMirrorStatesResponse (versions 0).
 type WriteMirrorStatesResponseTopicResult struct {
 	// Name is the topic name.
@@ -309,6 +326,12 @@ func (m *WriteMirrorStatesResponseTopicResult) decode(d *runtime.Decoder, off in
 	m.UnknownTags = m.UnknownTags[:0]
 	off = d.Tags(off, &m.UnknownTags)
 	return off
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *WriteMirrorStatesResponseTopicResult) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	v.String(&m.Name)
 }
 
 // WriteMirrorStatesResponsePartitionResult is the struct PartitionResult, used by WriteMirrorStatesResponse (versions 0).

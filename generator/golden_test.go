@@ -178,7 +178,8 @@ func assertDocumented(t *testing.T, file string, src []byte) {
 // TestGoldenCompiles builds every want folder as a package of this module:
 // the files are copied to a temporary folder .golden-build-<case>-* at the
 // module root (the leading dot keeps it out of ./... patterns) and checked
-// with go vet, which type-checks them.
+// with go vet, which type-checks them. A case's hand-written tests of the
+// generated code (*_test.go beside its specs) are copied with them and run.
 func TestGoldenCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds packages with the go command")
@@ -189,22 +190,36 @@ func TestGoldenCompiles(t *testing.T) {
 	}
 	root, err := filepath.Abs("..")
 	require.NoError(t, err)
-	var pkgs []string
+	var pkgs, tested []string
 	for _, name := range goldenCases(t) {
 		want := readWant(t, filepath.Join(goldenDir, name, "want"))
 		require.NotEmpty(t, want, "golden case %s has no want folder: run go test -update", name)
+		tests, err := filepath.Glob(filepath.Join(goldenDir, name, "*_test.go"))
+		require.NoError(t, err)
 		dir, err := os.MkdirTemp(root, ".golden-build-"+name+"-")
 		require.NoError(t, err)
 		t.Cleanup(func() { os.RemoveAll(dir) })
 		for file, data := range want {
 			require.NoError(t, os.WriteFile(filepath.Join(dir, file), data, 0o644))
 		}
+		for _, file := range tests {
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(file)), data, 0o644))
+		}
 		pkgs = append(pkgs, "./"+filepath.Base(dir)+"/")
+		if len(tests) > 0 {
+			tested = append(tested, pkgs[len(pkgs)-1])
+		}
 	}
-	for _, tool := range []string{"build", "vet"} {
-		cmd := exec.Command(goTool, append([]string{tool}, pkgs...)...)
+	runs := [][]string{append([]string{"build"}, pkgs...), append([]string{"vet"}, pkgs...)}
+	if len(tested) > 0 {
+		runs = append(runs, append([]string{"test", "-count=1"}, tested...))
+	}
+	for _, args := range runs {
+		cmd := exec.Command(goTool, args...)
 		cmd.Dir = root
 		out, err := cmd.CombinedOutput()
-		assert.NoError(t, err, "go %s of the golden packages:\n%s", tool, out)
+		assert.NoError(t, err, "go %s of the golden packages:\n%s", args[0], out)
 	}
 }

@@ -61,9 +61,10 @@ func recvName(e ast.Expr) string {
 }
 
 // TestCorpusFunctionShape: in the package generated from the upstream
-// clients folder, every decode method is under 150 lines and at most 6
-// levels deep (issue 11). The longest decode method and the longest
-// function (the registry's NewByName, a table) are logged.
+// clients folder, every decode method and every entity or endpoint
+// visitor is under 150 lines and at most 6 levels deep (issue 11). The
+// longest decode method, the longest visitor and the longest function (the
+// registry's NewByName, a table) are logged.
 func TestCorpusFunctionShape(t *testing.T) {
 	if !corpus.Available() {
 		t.Skipf("SKIP: no Kafka spec corpus at %s (set KAFKA_SPEC_DIR)", corpus.SpecDir())
@@ -72,11 +73,18 @@ func TestCorpusFunctionShape(t *testing.T) {
 	require.NoError(t, err)
 	files, err := Generate(corpus.Dirs[0].Package, specs)
 	require.NoError(t, err)
-	var longest, deepest, longestAny funcShape
+	var longest, deepest, longestAny, longestVisitor funcShape
 	for _, name := range sortedNames(files) {
 		for _, s := range shapes(t, name, files[name]) {
 			if s.lines > longestAny.lines {
 				longestAny = s
+			}
+			if isVisitor(s.name) {
+				assert.Less(t, s.lines, 150, "%s: %s has %d lines", name, s.name, s.lines)
+				assert.LessOrEqual(t, s.depth, 6, "%s: %s is %d levels deep", name, s.name, s.depth)
+				if s.lines > longestVisitor.lines {
+					longestVisitor = s
+				}
 			}
 			if !strings.HasSuffix(s.name, ".decode") {
 				continue
@@ -91,6 +99,13 @@ func TestCorpusFunctionShape(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("shape: longest decode %s, %d lines; deepest decode %s, %d levels; longest function %s, %d lines",
-		longest.name, longest.lines, deepest.name, deepest.depth, longestAny.name, longestAny.lines)
+	t.Logf("shape: longest decode %s, %d lines; deepest decode %s, %d levels; longest visitor %s, %d lines; longest function %s, %d lines",
+		longest.name, longest.lines, deepest.name, deepest.depth, longestVisitor.name, longestVisitor.lines, longestAny.name, longestAny.lines)
+	require.NotEmpty(t, longestVisitor.name, "no visitor measured")
+}
+
+// isVisitor reports whether a method is an entity or endpoint visitor.
+func isVisitor(name string) bool {
+	_, method, _ := strings.Cut(name, ".")
+	return strings.EqualFold(method, "visitEntities") || strings.EqualFold(method, "visitEndpoints")
 }

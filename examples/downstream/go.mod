@@ -12,6 +12,9 @@ require github.com/kafkagen/kafkagen v0.0.0
 require (
 	github.com/klauspost/compress v1.20.3 // indirect
 	github.com/pierrec/lz4/v4 v4.1.33 // indirect
+	github.com/tidwall/gjson v1.20.4 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.3.0 // indirect
 )
 
 require (

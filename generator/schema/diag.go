@@ -54,16 +54,6 @@ type lineIndex struct {
 	starts []int // byte offset of the start of each line
 }
 
-func newLineIndex(src []byte) lineIndex {
-	starts := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return lineIndex{starts: starts}
-}
-
 func (li lineIndex) position(offset int) (line, col int) {
 	i := sort.Search(len(li.starts), func(i int) bool { return li.starts[i] > offset }) - 1
 	if i < 0 {

@@ -10,7 +10,7 @@ import (
 
 // FuzzSpec loads arbitrary bytes as a spec: a result or diagnostics, never a
 // panic or a hang; every diagnostic is positioned inside the file; the
-// parser's line index holds every line start up to where it stopped.
+// syntax scan's line index holds every line start up to where it stopped.
 func FuzzSpec(f *testing.F) {
 	for _, pattern := range []string{"../../schemas/*.json", "../../testdata/badspecs/*.json", "../../testdata/golden/*/*.json", "../../testdata/seeds/*"} {
 		paths, _ := filepath.Glob(pattern)
@@ -45,7 +45,7 @@ func FuzzSpec(f *testing.F) {
 	})
 }
 
-// checkLineIndex compares the line starts the parser records with the ones
+// checkLineIndex compares the line starts the syntax scan records with the ones
 // counted in the text: all of them for a document that parses, and every
 // one up to the error for one that does not.
 func checkLineIndex(t *testing.T, src []byte) {
@@ -56,7 +56,8 @@ func checkLineIndex(t *testing.T, src []byte) {
 			want = append(want, i+1)
 		}
 	}
-	_, got, err := parseJSON(src, false)
+	doc, err := scanJSON(src, false)
+	got := doc.lines
 	if err == nil {
 		if !slices.Equal(got, want) {
 			t.Fatalf("line starts %v, want %v", got, want)

@@ -7,29 +7,31 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 )
 
-// summary renders a parsed value compactly, with positions: kind@pos, and
-// the text of scalars, so that a table can pin what the parser built.
-func summary(v value) string {
-	switch v.kind {
-	case jsonArray:
-		s := "[@" + strconv.Itoa(int(v.pos))
-		for _, it := range v.items {
+// summary renders a value read through gjson compactly, with positions:
+// kind@pos, and the text of scalars, so that a table can pin what the
+// loader reads.
+func summary(v gjson.Result) string {
+	switch {
+	case v.IsArray():
+		s := "[@" + strconv.Itoa(v.Index)
+		for _, it := range arrayItems(v) {
 			s += " " + summary(it)
 		}
 		return s + "]"
-	case jsonObject:
-		s := "{@" + strconv.Itoa(int(v.pos))
-		for _, m := range v.members {
-			s += " " + m.key + "@" + strconv.Itoa(int(m.pos)) + "=" + summary(m.value)
+	case v.IsObject():
+		s := "{@" + strconv.Itoa(v.Index)
+		for _, a := range objectAttrs(v) {
+			s += " " + a.key + "@" + strconv.Itoa(int(a.pos)) + "=" + summary(a.value)
 		}
 		return s + "}"
 	}
-	return v.text + "@" + strconv.Itoa(int(v.pos))
+	return scalarText(v) + "@" + strconv.Itoa(v.Index)
 }
 
-func TestParseJSON(t *testing.T) {
+func TestScanAndRead(t *testing.T) {
 	tests := []struct {
 		name  string
 		in    string
@@ -47,8 +49,10 @@ func TestParseJSON(t *testing.T) {
 		{name: "comment at end of file", in: "{}//", want: `{@0}`, lines: []int{0}},
 		{name: "block comment closing at end", in: "{}/**/", want: `{@0}`, lines: []int{0}},
 		{name: "stars inside block comment", in: "/*** a ***/{}", want: `{@11}`, lines: []int{0}},
-		{name: "escapes", in: `["\t\n\/\\\"", "\u00e9\ud83d\ude00", "\ud800x"]`,
-			want: "[@0 \t\n/\\\"@1 é😀@15 \uFFFDx@37]", lines: []int{0}},
+		{name: "comments touching values", in: "[1/**/,true//x\n,\"s\"/*\n*/]",
+			want: `[@0 1@1 true@7 s@16]`, lines: []int{0, 15, 22}},
+		{name: "escapes", in: `["\t\n\/\\\"", "\u00e9\ud83d\ude00", "\ud800x", "\udc00\ud800\u0041"]`,
+			want: "[@0 \t\n/\\\"@1 é😀@15 \uFFFDx@37 \uFFFD\uFFFDA@48]", lines: []int{0}},
 		{name: "duplicate keys: the last value, where the key first stood", in: `{"a": 1, "b": 2, "a": 3}`,
 			want: `{@0 a@17=3@22 b@9=2@14}`, lines: []int{0}},
 		{name: "nested", in: "{\"f\": [{\"g\": []}, []]}",
@@ -56,16 +60,24 @@ func TestParseJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root, lines, err := parseJSON([]byte(tt.in), false)
+			doc, err := scanJSON([]byte(tt.in), false)
 			require.Nil(t, err)
-			assert.Equal(t, tt.want, summary(root))
-			assert.Equal(t, tt.lines, lines)
-			assert.Equal(t, Pos(strings.LastIndexAny(tt.in, "}]")+1), root.end, "end of the top-level value")
+			assert.Equal(t, tt.want, summary(gjson.Parse(doc.text)))
+			assert.Equal(t, tt.lines, doc.lines)
+			assert.Len(t, doc.text, strings.LastIndexAny(tt.in, "}]")+1, "the text read ends with the top-level value")
 		})
 	}
 }
 
-func TestParseJSONErrors(t *testing.T) {
+// TestScanBlanksComments: comments become spaces, line breaks stay, and
+// nothing else moves, so offsets in the text read are offsets in the file.
+func TestScanBlanksComments(t *testing.T) {
+	doc, err := scanJSON([]byte("// a\r\n{/* b\n*/\"c//\": 1} /* d */"), false)
+	require.Nil(t, err)
+	assert.Equal(t, "     \n{    \n  \"c//\": 1}", doc.text)
+}
+
+func TestScanErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		in     string
@@ -96,7 +108,7 @@ func TestParseJSONErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := parseJSON([]byte(tt.in), false)
+			_, err := scanJSON([]byte(tt.in), false)
 			require.NotNil(t, err)
 			assert.Equal(t, tt.msg, err.msg)
 			assert.Equal(t, tt.offset, err.offset)
@@ -104,24 +116,24 @@ func TestParseJSONErrors(t *testing.T) {
 	}
 }
 
-func TestParseJSONDeepNesting(t *testing.T) {
+func TestScanDeepNesting(t *testing.T) {
 	deep := make([]byte, 0, 2*(maxNesting+2))
 	for range maxNesting + 2 {
 		deep = append(deep, '[')
 	}
-	_, _, err := parseJSON(deep, false)
+	_, err := scanJSON(deep, false)
 	require.NotNil(t, err)
 	assert.Equal(t, "invalid JSON: JSON nested more than 1000 levels deep", err.msg)
 }
 
-// TestParseJSONTrailingText: with the 2.x rules, whatever follows the
+// TestScanTrailingText: with the 2.x rules, whatever follows the
 // top-level value is left unread, even text that is not JSON.
-func TestParseJSONTrailingText(t *testing.T) {
-	for _, tail := range []string{"\n  ]\n}\n", "{}", " garbage \"", "/* open"} {
-		root, _, err := parseJSON([]byte(`{"a": 1}`+tail), true)
+func TestScanTrailingText(t *testing.T) {
+	for _, tail := range []string{"\n  ]\n}\n", "{}", " garbage \"", "/* open", ", \"b\": 2}"} {
+		doc, err := scanJSON([]byte(`{"a": 1}`+tail), true)
 		require.Nil(t, err, "%q", tail)
-		assert.Equal(t, `{@0 a@1=1@6}`, summary(root))
-		_, _, err = parseJSON([]byte(`{"a": 1}`+tail), false)
+		assert.Equal(t, `{@0 a@1=1@6}`, summary(gjson.Parse(doc.text)))
+		_, err = scanJSON([]byte(`{"a": 1}`+tail), false)
 		assert.NotNil(t, err, "the current rules refuse %q", tail)
 	}
 }

@@ -5,24 +5,27 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 type loader struct {
 	rules Rules
 	spec  *Spec
 	diags Diagnostics
-	// objects holds the JSON object of the spec, of every common struct and
-	// of every field, by position, for locating attributes in diagnostics.
-	objects map[Pos]*value
-	// src is the file's text.
+	// objects holds the attributes of the spec's JSON object, of every
+	// common struct's and of every field's, by the object's position, for
+	// locating attributes in diagnostics.
+	objects map[Pos][]attr
+	// src is the file's text, as written.
 	src []byte
 	// resolved is set when resolve bound every struct and computed the
 	// Used and Present ranges.
 	resolved bool
 }
 
-// raw is a value's text as written, for diagnostics.
-func (l *loader) raw(v *value) string { return string(l.src[v.pos:v.end]) }
+// raw is a value's text as written (comments included), for diagnostics.
+func (l *loader) raw(v gjson.Result) string { return string(l.src[v.Index : v.Index+len(v.Raw)]) }
 
 func (l *loader) errorAt(p Pos, subject, format string, args ...any) {
 	line, col := l.spec.Position(p)
@@ -32,73 +35,74 @@ func (l *loader) errorAt(p Pos, subject, format string, args ...any) {
 	})
 }
 
-// attrs returns an object's attributes (see parser.object for duplicates)
-// and keeps the object for validation's diagnostics.
-func (l *loader) attrs(obj *value) []member {
-	l.objects[obj.pos] = obj
-	return obj.members
+// attrs returns an object's attributes (see objectAttrs for duplicates)
+// and keeps them for validation's diagnostics.
+func (l *loader) attrs(obj gjson.Result) []attr {
+	as := objectAttrs(obj)
+	l.objects[posOf(obj)] = as
+	return as
 }
 
 // text reads a string attribute, coercing numbers and booleans to their text
 // as Jackson does. ok is false (after reporting) for other JSON kinds; a JSON
 // null gives "", false without a report (Jackson: absent).
-func (l *loader) text(a member, subject string) (string, bool) {
-	switch a.value.kind {
-	case jsonString, jsonNumber, jsonBool:
-		return a.value.text, true
-	case jsonNull:
+func (l *loader) text(a attr, subject string) (string, bool) {
+	switch a.value.Type {
+	case gjson.String, gjson.Number, gjson.True, gjson.False:
+		return scalarText(a.value), true
+	case gjson.Null:
 		return "", false
 	}
-	l.errorAt(a.value.pos, subject, "%q must be a string, found %s", a.key, a.value.describe())
+	l.errorAt(posOf(a.value), subject, "%q must be a string, found %s", a.key, describe(a.value))
 	return "", false
 }
 
-func (l *loader) boolean(a member, subject string) bool {
-	switch a.value.kind {
-	case jsonBool:
-		return a.value.isTrue()
-	case jsonNull:
+func (l *loader) boolean(a attr, subject string) bool {
+	switch a.value.Type {
+	case gjson.True:
+		return true
+	case gjson.False, gjson.Null:
 		return false
-	case jsonString:
-		switch strings.ToLower(a.value.text) {
+	case gjson.String:
+		switch strings.ToLower(a.value.Str) {
 		case "true":
 			return true
 		case "false", "":
 			return false
 		}
 	}
-	l.errorAt(a.value.pos, subject, "%q must be a boolean, found %s", a.key, l.raw(&a.value))
+	l.errorAt(posOf(a.value), subject, "%q must be a boolean, found %s", a.key, l.raw(a.value))
 	return false
 }
 
 // integer reads an int attribute (a JSON number or numeric string) in [lo, hi].
-func (l *loader) integer(a member, subject string, lo, hi int64) (int64, bool) {
+func (l *loader) integer(a attr, subject string, lo, hi int64) (int64, bool) {
 	var s string
-	switch a.value.kind {
-	case jsonNumber:
-		s = a.value.text
-	case jsonString:
-		s = strings.TrimSpace(a.value.text)
+	switch a.value.Type {
+	case gjson.Number:
+		s = a.value.Raw
+	case gjson.String:
+		s = strings.TrimSpace(a.value.Str)
 	default:
-		l.errorAt(a.value.pos, subject, "%q must be an integer, found %s", a.key, a.value.describe())
+		l.errorAt(posOf(a.value), subject, "%q must be an integer, found %s", a.key, describe(a.value))
 		return 0, false
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < lo || n > hi {
-		l.errorAt(a.value.pos, subject, "%q must be an integer in [%d, %d], found %s", a.key, lo, hi, l.raw(&a.value))
+		l.errorAt(posOf(a.value), subject, "%q must be an integer in [%d, %d], found %s", a.key, lo, hi, l.raw(a.value))
 		return 0, false
 	}
 	return n, true
 }
 
-func (l *loader) versions(a member, subject string) (Versions, bool) {
+func (l *loader) versions(a attr, subject string) (Versions, bool) {
 	s, ok := l.text(a, subject)
 	if !ok {
 		return None, false
 	}
 	v, err := ParseVersions(s)
 	if err != nil {
-		l.errorAt(a.value.pos, subject, "%q: %v", a.key, err)
+		l.errorAt(posOf(a.value), subject, "%q: %v", a.key, err)
 		return None, false
 	}
 	return v, true
@@ -106,22 +110,22 @@ func (l *loader) versions(a member, subject string) (Versions, bool) {
 
 // stringList reads an array of strings; a single string counts as a
 // one-element array (ACCEPT_SINGLE_VALUE_AS_ARRAY).
-func (l *loader) stringList(a member, subject string, allowed []string) []string {
-	items := []value{a.value}
-	if a.value.kind == jsonArray {
-		items = a.value.items
+func (l *loader) stringList(a attr, subject string, allowed []string) []string {
+	items := []gjson.Result{a.value}
+	if a.value.IsArray() {
+		items = arrayItems(a.value)
 	}
 	var out []string
 	for _, it := range items {
-		if it.kind != jsonString {
-			l.errorAt(it.pos, subject, "%q must hold strings, found %s", a.key, it.describe())
+		if it.Type != gjson.String {
+			l.errorAt(posOf(it), subject, "%q must hold strings, found %s", a.key, describe(it))
 			continue
 		}
-		if !contains(allowed, it.text) {
-			l.errorAt(it.pos, subject, "%q: unknown value %q (expected one of %s)", a.key, it.text, strings.Join(allowed, ", "))
+		if !contains(allowed, it.Str) {
+			l.errorAt(posOf(it), subject, "%q: unknown value %q (expected one of %s)", a.key, it.Str, strings.Join(allowed, ", "))
 			continue
 		}
-		out = append(out, it.text)
+		out = append(out, it.Str)
 	}
 	return out
 }
@@ -141,9 +145,9 @@ var (
 	entityTypes = []string{"unknown", "transactionalId", "producerId", "groupId", "topicName", "brokerId"}
 )
 
-func (l *loader) message(root *value) {
+func (l *loader) message(root gjson.Result) {
 	s := l.spec
-	s.Pos = root.pos
+	s.Pos = posOf(root)
 	s.ValidVersions, s.FlexibleVersions, s.DeprecatedVersions = None, None, None
 	as := l.attrs(root)
 	// The name first, so that every other diagnostic can be attributed.
@@ -154,7 +158,7 @@ func (l *loader) message(root *value) {
 	}
 	subject := s.Name
 	var haveValid, haveFlexible, haveType bool
-	var fields, commons *member
+	var fields, commons *attr
 	for i := range as {
 		a := as[i]
 		switch a.key {
@@ -166,12 +170,12 @@ func (l *loader) message(root *value) {
 			}
 			t = strings.TrimSpace(t)
 			if !contains(specTypes, t) {
-				l.errorAt(a.value.pos, subject, "unknown type %q (expected one of %s)", t, strings.Join(specTypes, ", "))
+				l.errorAt(posOf(a.value), subject, "unknown type %q (expected one of %s)", t, strings.Join(specTypes, ", "))
 				continue
 			}
 			s.Type, haveType = SpecType(t), true
 		case "apiKey":
-			if a.value.kind == jsonNull {
+			if a.value.Type == gjson.Null {
 				continue
 			}
 			if n, ok := l.integer(a, subject, math.MinInt16, math.MaxInt16); ok {
@@ -212,11 +216,11 @@ func (l *loader) message(root *value) {
 		s.Root.Fields = l.fields(*fields, s.Root, subject)
 	}
 	if commons != nil {
-		if commons.value.kind != jsonArray {
-			l.errorAt(commons.value.pos, subject, "\"commonStructs\" must be an array, found %s", commons.value.describe())
+		if !commons.value.IsArray() {
+			l.errorAt(posOf(commons.value), subject, "\"commonStructs\" must be an array, found %s", describe(commons.value))
 		} else {
-			for i := range commons.value.items {
-				if st := l.commonStruct(&commons.value.items[i], subject); st != nil {
+			for _, item := range arrayItems(commons.value) {
+				if st := l.commonStruct(item, subject); st != nil {
 					s.CommonStructs = append(s.CommonStructs, st)
 				}
 			}
@@ -226,21 +230,17 @@ func (l *loader) message(root *value) {
 
 // hasKey reports whether the attribute is given. Like Jackson, it treats a
 // JSON null as absent.
-func hasKey(as []member, key string) bool {
-	for _, a := range as {
-		if a.key == key && a.value.kind != jsonNull {
-			return true
-		}
-	}
-	return false
+func hasKey(as []attr, key string) bool {
+	a := lookup(as, key)
+	return a != nil && a.value.Type != gjson.Null
 }
 
-func (l *loader) commonStruct(obj *value, subject string) *Struct {
-	if obj.kind != jsonObject {
-		l.errorAt(obj.pos, subject, "a common struct must be an object, found %s", obj.describe())
+func (l *loader) commonStruct(obj gjson.Result, subject string) *Struct {
+	if !obj.IsObject() {
+		l.errorAt(posOf(obj), subject, "a common struct must be an object, found %s", describe(obj))
 		return nil
 	}
-	st := &Struct{Pos: obj.pos, Common: true, Versions: None}
+	st := &Struct{Pos: posOf(obj), Common: true, Versions: None}
 	as := l.attrs(obj)
 	for _, a := range as {
 		if a.key == "name" {
@@ -271,26 +271,26 @@ func (l *loader) commonStruct(obj *value, subject string) *Struct {
 	return st
 }
 
-func (l *loader) fields(a member, owner *Struct, subject string) []*Field {
-	if a.value.kind != jsonArray {
-		l.errorAt(a.value.pos, subject, "\"fields\" must be an array, found %s", a.value.describe())
+func (l *loader) fields(a attr, owner *Struct, subject string) []*Field {
+	if !a.value.IsArray() {
+		l.errorAt(posOf(a.value), subject, "\"fields\" must be an array, found %s", describe(a.value))
 		return nil
 	}
 	var out []*Field
-	for i := range a.value.items {
-		if f := l.field(&a.value.items[i], owner, subject); f != nil {
+	for _, item := range arrayItems(a.value) {
+		if f := l.field(item, owner, subject); f != nil {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-func (l *loader) field(obj *value, owner *Struct, parent string) *Field {
-	if obj.kind != jsonObject {
-		l.errorAt(obj.pos, parent, "a field must be an object, found %s", obj.describe())
+func (l *loader) field(obj gjson.Result, owner *Struct, parent string) *Field {
+	if !obj.IsObject() {
+		l.errorAt(posOf(obj), parent, "a field must be an object, found %s", describe(obj))
 		return nil
 	}
-	f := &Field{Pos: obj.pos, Owner: owner, Present: None, Versions: None, NullableVersions: None, TaggedVersions: None, FlexibleVersions: None}
+	f := &Field{Pos: posOf(obj), Owner: owner, Present: None, Versions: None, NullableVersions: None, TaggedVersions: None, FlexibleVersions: None}
 	as := l.attrs(obj)
 	for _, a := range as {
 		if a.key == "name" {
@@ -299,7 +299,7 @@ func (l *loader) field(obj *value, owner *Struct, parent string) *Field {
 	}
 	subject := parent + "." + f.Name
 	haveVersions, haveType := false, false
-	var nested *member
+	var nested *attr
 	for i := range as {
 		a := as[i]
 		switch a.key {
@@ -308,7 +308,7 @@ func (l *loader) field(obj *value, owner *Struct, parent string) *Field {
 			if t, ok := l.text(a, subject); ok {
 				typ, err := ParseType(t)
 				if err != nil {
-					l.errorAt(a.value.pos, subject, "%v", err)
+					l.errorAt(posOf(a.value), subject, "%v", err)
 					continue
 				}
 				f.Type, haveType = typ, true
@@ -322,7 +322,7 @@ func (l *loader) field(obj *value, owner *Struct, parent string) *Field {
 		case "flexibleVersions":
 			f.FlexibleVersions, f.HasFlexibleVersions = l.versions(a, subject)
 		case "tag":
-			if a.value.kind == jsonNull {
+			if a.value.Type == gjson.Null {
 				continue
 			}
 			if n, ok := l.integer(a, subject, math.MinInt32, math.MaxInt32); ok {
@@ -341,7 +341,7 @@ func (l *loader) field(obj *value, owner *Struct, parent string) *Field {
 		case "entityType":
 			if et, ok := l.text(a, subject); ok {
 				if !contains(entityTypes, et) {
-					l.errorAt(a.value.pos, subject, "unknown entityType %q (expected one of %s)", et, strings.Join(entityTypes, ", "))
+					l.errorAt(posOf(a.value), subject, "unknown entityType %q (expected one of %s)", et, strings.Join(entityTypes, ", "))
 				}
 				f.EntityType = et
 			}

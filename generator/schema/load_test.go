@@ -210,6 +210,16 @@ func TestPositionsSurviveComments(t *testing.T) {
 	assert.Equal(t, `x.json:6:16: FooData: unknown attribute "bogus"`, err.Error())
 }
 
+// TestValuesQuotedAsWritten: a diagnostic quoting a value shows it as
+// written, comments included, though gjson read it with comments blanked.
+func TestValuesQuotedAsWritten(t *testing.T) {
+	src := `{"name": "FooData", "type": "data", "validVersions": "0", "flexibleVersions": "none",
+  "fields": [{"name": "A", "type": "int32", "versions": "0+", "ignorable": [1, /* one */ 2]}]}`
+	_, err := Load("x.json", []byte(src))
+	require.Error(t, err)
+	assert.Equal(t, `x.json:2:76: FooData.A: "ignorable" must be a boolean, found [1, /* one */ 2]`, err.Error())
+}
+
 func TestLoadNeverPanics(t *testing.T) {
 	inputs := []string{
 		"", " ", "{", "}", "[]", "null", "0", `"x"`, "{}", `{"fields": 1}`, `{"fields": [1, null, []]}`,
@@ -223,8 +233,9 @@ func TestLoadNeverPanics(t *testing.T) {
 	}
 }
 
-// BenchmarkLoadCorpus loads every folder of Kafka's spec corpus (one parse
-// per file, validation, resolution and the package rules).
+// BenchmarkLoadCorpus loads every folder of Kafka's spec corpus (the syntax
+// scan and gjson's reading of each file, validation, resolution and the
+// package rules).
 func BenchmarkLoadCorpus(b *testing.B) {
 	root := os.Getenv("KAFKA_SPEC_DIR")
 	if root == "" {

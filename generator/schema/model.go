@@ -1,10 +1,11 @@
 // Package schema is kafkagen's input model: it loads Apache Kafka JSON message
-// specs exactly as Kafka's own generator accepts them (one parse per file that
-// keeps every position: json.go), validates them with the same rules, and
-// resolves struct references and effective version ranges. Rules select the
-// generator whose acceptance rules apply: the current one, or Kafka 2.x's for
-// spec folders of those releases. It knows nothing about Go naming or code
-// emission.
+// specs exactly as Kafka's own generator accepts them (a syntax scan that
+// locates errors and blanks comments, json_syntax.go, then gjson reads the
+// values at their byte positions, json_values.go), validates them with the
+// same rules, and resolves struct references and effective version ranges.
+// Rules select the generator whose acceptance rules apply: the current one,
+// or Kafka 2.x's for spec folders of those releases. It knows nothing about
+// Go naming or code emission.
 package schema
 
 // SpecType is a spec file's "type".

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // Rules are the acceptance rules of one Kafka release's own generator. A
@@ -119,17 +121,18 @@ func (r Rules) LoadDir(dir string) ([]*Spec, error) {
 // Load parses, validates and resolves one spec. Problems are returned as
 // Diagnostics, all of them, each with file, line and column.
 func (r Rules) Load(file string, src []byte) (*Spec, error) {
-	root, lines, serr := parseJSON(src, r.TrailingTextIgnored)
-	l := &loader{rules: r, spec: &Spec{File: file, index: lineIndex{starts: lines}}, objects: map[Pos]*value{}, src: src}
+	doc, serr := scanJSON(src, r.TrailingTextIgnored)
+	l := &loader{rules: r, spec: &Spec{File: file, index: lineIndex{starts: doc.lines}}, objects: map[Pos][]attr{}, src: src}
 	if serr != nil {
 		l.errorAt(Pos(serr.offset), "", "%s", serr.msg)
 		return nil, l.diags
 	}
-	if root.kind != jsonObject {
-		l.errorAt(root.pos, "", "a spec must be a JSON object, found %s", root.describe())
+	root := gjson.Parse(doc.text)
+	if !root.IsObject() {
+		l.errorAt(posOf(root), "", "a spec must be a JSON object, found %s", describe(root))
 		return nil, l.diags
 	}
-	l.message(&root)
+	l.message(root)
 	if len(l.diags) == 0 {
 		l.resolve()
 	}

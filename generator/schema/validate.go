@@ -51,29 +51,20 @@ func (v *validator) errorf(p Pos, subject, format string, args ...any) {
 // attribute gives obj. Duplicated keys resolve to the last one, which is the
 // one Jackson keeps.
 func (v *validator) attr(obj Pos, key string, value bool) Pos {
-	m := v.member(obj, key)
+	a := lookup(v.l.objects[obj], key)
 	switch {
-	case m == nil:
+	case a == nil:
 		return obj
 	case value:
-		return m.value.pos
+		return posOf(a.value)
 	}
-	return m.pos
+	return a.pos
 }
 
 // hasAttr reports whether the object at obj gives attribute key a value
 // (like Jackson, it treats a JSON null as absent).
 func (v *validator) hasAttr(obj Pos, key string) bool {
-	m := v.member(obj, key)
-	return m != nil && m.value.kind != jsonNull
-}
-
-// member finds attribute key of the object the loader read at obj.
-func (v *validator) member(obj Pos, key string) *member {
-	if o, ok := v.l.objects[obj]; ok {
-		return o.lookup(key)
-	}
-	return nil
+	return hasKey(v.l.objects[obj], key)
 }
 
 // message checks the top-level attributes (rules 7-10, 44, 45, 47).

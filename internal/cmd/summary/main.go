@@ -1,7 +1,8 @@
 // Command summary reads the logs of the conformance suite and prints its one
 // summary line: pairs, messages, transcodes and kmsg pairs checked, the JSON
 // vectors and round trips, the frames dump printed, the real clients' frames
-// replayed, and mismatches. It exits 1 when a count it needs is missing.
+// replayed, the messages rewritten through the entity and endpoint
+// visitors, and mismatches. It exits 1 when a count it needs is missing.
 package main
 
 import (
@@ -17,7 +18,7 @@ var field = regexp.MustCompile(`([a-z-]+)=(\d+)`)
 
 func main() {
 	counts := map[string]map[string]int{} // line prefix -> key -> value
-	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|errors|length bombs|json java vectors|json round trip|dynamic vs generated|dump|dump captures|captures):`)
+	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|errors|length bombs|json java vectors|json round trip|dynamic vs generated|dump|dump captures|captures|visitors):`)
 	for _, path := range os.Args[1:] {
 		f, err := os.Open(path)
 		if err != nil {
@@ -43,6 +44,7 @@ func main() {
 		{"transcode", "checked"}, {"kmsg", "pairs"}, {"kmsg", "messages"},
 		{"json java vectors", "equal"}, {"json round trip", "messages"},
 		{"dump", "requests"}, {"dump", "responses"}, {"captures", "frames"},
+		{"visitors", "rewritten-pairs"}, {"visitors", "messages"},
 	}
 	for _, n := range need {
 		if _, ok := counts[n.line][n.key]; !ok {
@@ -59,11 +61,12 @@ func main() {
 		mismatches += json["vectors"] - json["equal"]
 	}
 	fmt.Printf("conformance: pairs=%d messages=%d transcodes=%d kmsg-pairs=%d kmsg-messages=%d kmsg-excluded-pairs=%d "+
-		"json-vectors=%d/%d json-roundtrips=%d dump-frames=%d captured-frames=%d mismatches=%d\n",
+		"json-vectors=%d/%d json-roundtrips=%d dump-frames=%d captured-frames=%d visitor-pairs=%d visitor-messages=%d mismatches=%d\n",
 		counts["corpus round trip"]["pairs"], counts["corpus round trip"]["messages"],
 		counts["transcode"]["checked"], counts["kmsg"]["pairs"], counts["kmsg"]["messages"],
 		counts["kmsg"]["excluded-pairs"], json["equal"], json["vectors"], counts["json round trip"]["messages"],
-		counts["dump"]["requests"]+counts["dump"]["responses"], counts["captures"]["frames"], mismatches)
+		counts["dump"]["requests"]+counts["dump"]["responses"], counts["captures"]["frames"],
+		counts["visitors"]["rewritten-pairs"], counts["visitors"]["messages"], mismatches)
 	if mismatches > 0 {
 		os.Exit(1)
 	}

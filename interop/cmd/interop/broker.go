@@ -44,13 +44,13 @@ func buildBroker(ctx context.Context, brokerDir, bin string) (string, error) {
 	return out, nil
 }
 
-// startBroker starts the binary on a free port of 127.0.0.1 and waits for
-// the "listening on" line that names it. The broker's other output goes to
-// bin/broker.log.
-func startBroker(ctx context.Context, binary, bin, captureDir string) (*broker, error) {
+// startBroker starts the binary on a free port of 127.0.0.1, with extra
+// flags, and waits for the "listening on" line that names it. The broker's
+// other output goes to bin/<name>.log, its stats to bin/<name>-stats.json.
+func startBroker(ctx context.Context, binary, bin, name, captureDir string, extra ...string) (*broker, error) {
 	b := &broker{
-		statsPath: filepath.Join(bin, "stats.json"),
-		logPath:   filepath.Join(bin, "broker.log"),
+		statsPath: filepath.Join(bin, name+"-stats.json"),
+		logPath:   filepath.Join(bin, name+".log"),
 		exited:    make(chan error, 1),
 	}
 	os.Remove(b.statsPath)
@@ -62,6 +62,7 @@ func startBroker(ctx context.Context, binary, bin, captureDir string) (*broker, 
 	if captureDir != "" {
 		args = append(args, "-capture", captureDir)
 	}
+	args = append(args, extra...)
 	b.cmd = exec.Command(binary, args...)
 	b.cmd.Stderr = logFile
 	stdout, err := b.cmd.StdoutPipe()

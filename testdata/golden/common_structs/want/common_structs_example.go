@@ -225,6 +225,16 @@ func (m *CommonStructsExample) decode(d *runtime.Decoder, off int, version int16
 	return off
 }
 
+// VisitEntities visits nothing: CommonStructsExample has no field of an entity type
+// (runtime.Entities).
+func (m *CommonStructsExample) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: CommonStructsExample holds no broker address
+// (runtime.Endpoints).
+func (m *CommonStructsExample) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // CommonStructsExampleEndpoint is the struct Endpoint, a common struct of CommonStructsExample (versions 0-1).
 type CommonStructsExampleEndpoint struct {
 	// Host is the host name.

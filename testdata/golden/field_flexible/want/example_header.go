@@ -197,3 +197,13 @@ func (m *ExampleHeader) decode(d *runtime.Decoder, off int, version int16) int {
 	}
 	return off
 }
+
+// VisitEntities visits nothing: ExampleHeader has no field of an entity type
+// (runtime.Entities).
+func (m *ExampleHeader) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: ExampleHeader holds no broker address
+// (runtime.Endpoints).
+func (m *ExampleHeader) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

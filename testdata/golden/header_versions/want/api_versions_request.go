@@ -162,3 +162,13 @@ func (m *APIVersionsRequest) decode(d *runtime.Decoder, off int, version int16) 
 	}
 	return off
 }
+
+// VisitEntities visits nothing: APIVersionsRequest has no field of an entity type
+// (runtime.Entities).
+func (m *APIVersionsRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: APIVersionsRequest holds no broker address
+// (runtime.Endpoints).
+func (m *APIVersionsRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

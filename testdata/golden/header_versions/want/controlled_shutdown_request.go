@@ -150,3 +150,18 @@ func (m *ControlledShutdownRequest) decode(d *runtime.Decoder, off int, version 
 	}
 	return off
 }
+
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits brokerId in
+// BrokerId.
+func (m *ControlledShutdownRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityBrokerID || version < 0 || version > 3 || v.Int32 == nil {
+		return
+	}
+	v.Int32(&m.BrokerID)
+}
+
+// VisitEndpoints visits nothing: ControlledShutdownRequest holds no broker address
+// (runtime.Endpoints).
+func (m *ControlledShutdownRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

@@ -147,3 +147,13 @@ func (m *ControlledShutdownResponse) decode(d *runtime.Decoder, off int, version
 	}
 	return off
 }
+
+// VisitEntities visits nothing: ControlledShutdownResponse has no field of an entity type
+// (runtime.Entities).
+func (m *ControlledShutdownResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: ControlledShutdownResponse holds no broker address
+// (runtime.Endpoints).
+func (m *ControlledShutdownResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

@@ -179,3 +179,12 @@ func (m *HexDefaults) decode(d *runtime.Decoder, off int, version int16) int {
 	}
 	return off
 }
+
+// VisitEntities visits nothing: HexDefaults has no field of an entity type
+// (runtime.Entities).
+func (m *HexDefaults) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {}
+
+// VisitEndpoints visits nothing: HexDefaults holds no broker address
+// (runtime.Endpoints).
+func (m *HexDefaults) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

@@ -228,6 +228,16 @@ func (m *IgnorableExample) decode(d *runtime.Decoder, off int, version int16) in
 	return off
 }
 
+// VisitEntities visits nothing: IgnorableExample has no field of an entity type
+// (runtime.Entities).
+func (m *IgnorableExample) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: IgnorableExample holds no broker address
+// (runtime.Endpoints).
+func (m *IgnorableExample) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // IgnorableExampleFlags is the struct Flags, used by IgnorableExample (versions 2).
 type IgnorableExampleFlags struct {
 	// Verbose is whether to be verbose.

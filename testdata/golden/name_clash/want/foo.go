@@ -237,6 +237,14 @@ func (m *Foo) decode(d *runtime.Decoder, off int, version int16) int {
 	return off
 }
 
+// VisitEntities visits nothing: Foo has no field of an entity type
+// (runtime.Entities).
+func (m *Foo) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {}
+
+// VisitEndpoints visits nothing: Foo holds no broker address
+// (runtime.Endpoints).
+func (m *Foo) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {}
+
 // FooBar2 is the struct Bar, used by Foo (versions 0).
 type FooBar2 struct {
 	// Value is the value.

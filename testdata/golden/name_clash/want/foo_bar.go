@@ -181,6 +181,14 @@ func (m *FooBar) decode(d *runtime.Decoder, off int, version int16) int {
 	return off
 }
 
+// VisitEntities visits nothing: FooBar has no field of an entity type
+// (runtime.Entities).
+func (m *FooBar) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {}
+
+// VisitEndpoints visits nothing: FooBar holds no broker address
+// (runtime.Endpoints).
+func (m *FooBar) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {}
+
 // FooBarBaz2 is the struct Baz, used by FooBar (versions 0).
 type FooBarBaz2 struct {
 	// Count is the count.

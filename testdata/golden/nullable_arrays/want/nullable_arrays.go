@@ -313,6 +313,16 @@ func (m *NullableArrays) decode(d *runtime.Decoder, off int, version int16) int 
 	return off
 }
 
+// VisitEntities visits nothing: NullableArrays has no field of an entity type
+// (runtime.Entities).
+func (m *NullableArrays) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: NullableArrays holds no broker address
+// (runtime.Endpoints).
+func (m *NullableArrays) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // NullableArraysItem is the struct Item, used by NullableArrays (versions 0-2).
 type NullableArraysItem struct {
 	// Key is the key.

@@ -332,6 +332,23 @@ func (m *NullableStructExample) decode(d *runtime.Decoder, off int, version int1
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits brokerId in
+// Coordinator.NodeId.
+func (m *NullableStructExample) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityBrokerID || version < 0 || version > 4 || v.Int32 == nil {
+		return
+	}
+	if m.Coordinator != nil {
+		m.Coordinator.visitEntities(version, t, v)
+	}
+}
+
+// VisitEndpoints visits nothing: NullableStructExample holds no broker address
+// (runtime.Endpoints).
+func (m *NullableStructExample) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // NullableStructExampleNode is the struct Node, used by NullableStructExample (versions 0-4).
 type NullableStructExampleNode struct {
 	// NodeID is the node id.
@@ -409,6 +426,12 @@ func (m *NullableStructExampleNode) decode(d *runtime.Decoder, off int, version 
 		off = readTags(d, off, &m.UnknownTags)
 	}
 	return off
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *NullableStructExampleNode) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	v.Int32(&m.NodeID)
 }
 
 // NullableStructExampleCursor is the struct Cursor, used by NullableStructExample (versions 0-4).

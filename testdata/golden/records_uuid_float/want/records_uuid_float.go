@@ -199,3 +199,13 @@ func (m *RecordsUUIDFloat) decode(d *runtime.Decoder, off int, version int16) in
 	}
 	return off
 }
+
+// VisitEntities visits nothing: RecordsUUIDFloat has no field of an entity type
+// (runtime.Entities).
+func (m *RecordsUUIDFloat) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: RecordsUUIDFloat holds no broker address
+// (runtime.Endpoints).
+func (m *RecordsUUIDFloat) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

@@ -134,3 +134,12 @@ func (m *EchoRecord) decode(d *runtime.Decoder, off int, version int16) int {
 	off = readTags(d, off, &m.UnknownTags)
 	return off
 }
+
+// VisitEntities visits nothing: EchoRecord has no field of an entity type
+// (runtime.Entities).
+func (m *EchoRecord) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {}
+
+// VisitEndpoints visits nothing: EchoRecord holds no broker address
+// (runtime.Endpoints).
+func (m *EchoRecord) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

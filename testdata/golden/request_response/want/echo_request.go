@@ -154,3 +154,12 @@ func (m *EchoRequest) decode(d *runtime.Decoder, off int, version int16) int {
 	}
 	return off
 }
+
+// VisitEntities visits nothing: EchoRequest has no field of an entity type
+// (runtime.Entities).
+func (m *EchoRequest) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {}
+
+// VisitEndpoints visits nothing: EchoRequest holds no broker address
+// (runtime.Endpoints).
+func (m *EchoRequest) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

@@ -180,3 +180,12 @@ func (m *EchoResponse) decode(d *runtime.Decoder, off int, version int16) int {
 	}
 	return off
 }
+
+// VisitEntities visits nothing: EchoResponse has no field of an entity type
+// (runtime.Entities).
+func (m *EchoResponse) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {}
+
+// VisitEndpoints visits nothing: EchoResponse holds no broker address
+// (runtime.Endpoints).
+func (m *EchoResponse) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}

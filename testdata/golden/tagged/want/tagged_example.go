@@ -451,6 +451,16 @@ func (m *TaggedExample) decode(d *runtime.Decoder, off int, version int16) int {
 	return off
 }
 
+// VisitEntities visits nothing: TaggedExample has no field of an entity type
+// (runtime.Entities).
+func (m *TaggedExample) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+}
+
+// VisitEndpoints visits nothing: TaggedExample holds no broker address
+// (runtime.Endpoints).
+func (m *TaggedExample) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // TaggedExampleSnapshotID is the struct SnapshotId, used by TaggedExample (versions 1-3).
 type TaggedExampleSnapshotID struct {
 	// EndOffset is the end offset of the snapshot.

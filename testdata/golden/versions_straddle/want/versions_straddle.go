@@ -304,6 +304,25 @@ func (m *VersionsStraddle) decode(d *runtime.Decoder, off int, version int16) in
 	return off
 }
 
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits groupId in
+// Groups[].GroupId.
+func (m *VersionsStraddle) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityGroupID || version < 0 || version > 5 || v.String == nil {
+		return
+	}
+	if version >= 2 {
+		for i := range m.Groups {
+			m.Groups[i].visitEntities(version, t, v)
+		}
+	}
+}
+
+// VisitEndpoints visits nothing: VersionsStraddle holds no broker address
+// (runtime.Endpoints).
+func (m *VersionsStraddle) VisitEndpoints(version int16, fn func(nodeID int32, host *string, port *int32)) {
+}
+
 // VersionsStraddleGroup is the struct Group, used by VersionsStraddle (versions 2-5).
 type VersionsStraddleGroup struct {
 	// GroupID is the group id.
@@ -339,4 +358,10 @@ func (m *VersionsStraddleGroup) Reset() {
 	m.Members = m.Members[:0]
 	m.State = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// visitEntities is VisitEntities on m's fields at the message's version,
+// for an entity type m holds (its parent calls it for those only).
+func (m *VersionsStraddleGroup) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	v.String(&m.GroupID)
 }
