@@ -8,7 +8,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test proxy-test proxy-bench interop fuzz bench clean
+.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test client-example proxy-test proxy-bench interop fuzz bench clean
 
 all: generate test
 
@@ -22,7 +22,7 @@ check:
 
 # Everything: unit tests, generated/ freshness, and the conformance suite
 # over the upstream corpus.
-test: unit conformance recordsdiff compat downstream broker-test proxy-test
+test: unit conformance recordsdiff compat downstream broker-test client-example proxy-test
 
 unit:
 	$(GO) vet ./...
@@ -77,6 +77,16 @@ broker-test:
 		cd examples/broker && $(GO) generate && $(GO) vet . && $(GO) test -count=1 .; \
 	else \
 		echo "SKIP broker-test: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
+
+# The client example (examples/client, a module of its own): the client
+# protocol generated with go generate from KAFKA_SPEC_DIR, then its test,
+# which runs the tool against kfake on 127.0.0.1 and checks every line.
+client-example:
+	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
+		cd examples/client && $(GO) generate && $(GO) vet . && $(GO) test -count=1 .; \
+	else \
+		echo "SKIP client-example: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
 	fi
 
 # The kafkaproxy command (examples/proxy, a module of its own): the client
