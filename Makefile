@@ -8,7 +8,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test interop fuzz bench clean
+.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test client-example proxy-test proxy-bench interop fuzz bench clean
 
 all: generate test
 
@@ -22,13 +22,13 @@ check:
 
 # Everything: unit tests, generated/ freshness, and the conformance suite
 # over the upstream corpus.
-test: unit conformance recordsdiff compat downstream broker-test
+test: unit conformance recordsdiff compat downstream broker-test client-example proxy-test
 
 unit:
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(GO) test -count=1 -tags purego ./records/
-	$(GO) test -count=1 -race ./records/ ./wire/
+	$(GO) test -count=1 -race ./records/ ./wire/ ./proxy/
 	cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v ./wirediff/ | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic|wirediff:)|Error( Trace)?:"'
 
 # The conformance suite: generate the whole upstream corpus (one package per
@@ -79,11 +79,41 @@ broker-test:
 		echo "SKIP broker-test: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
 	fi
 
+# The client example (examples/client, a module of its own): the client
+# protocol generated with go generate from KAFKA_SPEC_DIR, then its test,
+# which runs the tool against kfake on 127.0.0.1 and checks every line.
+client-example:
+	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
+		cd examples/client && $(GO) generate && $(GO) vet . && $(GO) test -count=1 .; \
+	else \
+		echo "SKIP client-example: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
+
+# The kafkaproxy command (examples/proxy, a module of its own): the client
+# protocol generated with go generate from KAFKA_SPEC_DIR (with -json), then
+# its tests: franz-go through the proxy to kfake clusters over 127.0.0.1, and
+# its typed knowledge checked against the spec files.
+proxy-test:
+	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
+		cd examples/proxy && $(GO) generate && $(GO) vet ./... && $(GO) test -count=1 ./...; \
+	else \
+		echo "SKIP proxy-test: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
+
+# kafkaproxy against a plain TCP relay on the same load (docs/benchmarks.md,
+# "kafkaproxy against a TCP relay"): PROXYBENCH_FLAGS such as -rounds 5.
+PROXYBENCH_FLAGS ?=
+proxy-bench:
+	cd examples/proxy && $(GO) generate && $(GO) run ./cmd/proxybench $(PROXYBENCH_FLAGS)
+
 # The interop suite (interop/, a module of its own; see interop/README.md):
 # installs kcat, kafka-python and kafkajs (apt-get, npm) and the Go clients,
 # tests the clients' scenarios against kfake, then runs six real clients
-# against examples/broker and kafkagen's own client against kfake. It ends
-# with "interop: clients=6 requests=… api-versions=… reencode-diffs=0".
+# against examples/broker, in plaintext and again over TLS and SASL, then
+# through examples/proxy (to the example broker, and franz-go to a three-node
+# kfake, plainly and with -topic-prefix), and kafkagen's own client against
+# kfake. It ends with "interop: clients=6 secured=6 proxied=14/14 requests=…
+# api-versions=… reencode-diffs=0 proxy-diffs=0".
 # INTEROP_FLAGS=-update-captures rewrites testdata/captures.
 INTEROP_FLAGS ?=
 interop:
@@ -105,6 +135,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSpec$$' -fuzztime $(FUZZTIME) ./generator/schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./generator/compat/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzPairing$$' -fuzztime $(FUZZTIME) ./wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzClampVersions$$' -fuzztime $(FUZZTIME) ./proxy/
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./records/
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
 		$(GO) run ./internal/cmd/gencorpus && \

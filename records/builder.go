@@ -16,8 +16,10 @@ import (
 // batch at the end of dst, Append encodes each record in place, and Finish
 // fills in the header and returns dst with the batch.
 //
-// The zero value holds producer id 0 and the like; start from
-// NewBatchBuilder, or call Reset, to get Kafka's "absent" values.
+// Start from NewBatchBuilder, or call Reset, to get Kafka's "absent"
+// values: the zero value holds producer id 0 and the like, and its
+// LogAppendTime, 0, would stamp the batch LogAppendTime 1970-01-01, so
+// AppendTo and Finish refuse it.
 type BatchBuilder struct {
 	BaseOffset           int64
 	PartitionLeaderEpoch int32
@@ -32,7 +34,8 @@ type BatchBuilder struct {
 	// one the builder creates on first need and keeps.
 	Compressor *Compressor
 	// LogAppendTime, when not -1, makes the batch LogAppendTime with this
-	// max timestamp (records keep their own timestamps, as in Java).
+	// max timestamp (records keep their own timestamps, as in Java); 0 is
+	// refused.
 	LogAppendTime int64
 	// DeleteHorizonMs, when not -1, sets the delete-horizon attribute and
 	// becomes the base timestamp; set it before appending records.
@@ -108,8 +111,8 @@ func (b *BatchBuilder) Finish() ([]byte, error) {
 	}
 	dst, at := b.buf, b.start-v2HeaderSize
 	defer b.Reset()
-	if b.count == 0 {
-		return dst[:at], writeError("records", ErrInvalidRecord, "a batch needs at least one record")
+	if err := b.check(); err != nil {
+		return dst[:at], err
 	}
 	if b.Compression != CompressionNone {
 		z, err := b.compressor()
@@ -166,8 +169,8 @@ func (b *BatchBuilder) AppendTo(dst []byte) ([]byte, error) {
 	if b.direct {
 		return dst, writeError("records", ErrInvalidRecord, "AppendTo after Start: use Finish")
 	}
-	if b.count == 0 {
-		return dst, writeError("records", ErrInvalidRecord, "a batch needs at least one record")
+	if err := b.check(); err != nil {
+		return dst, err
 	}
 	h := b.header()
 	body := b.buf[b.start:]
@@ -187,6 +190,19 @@ func (b *BatchBuilder) AppendTo(dst []byte) ([]byte, error) {
 	dst = append(dst, body...)
 	finishV2(dst[at:])
 	return dst, nil
+}
+
+// check refuses a batch without records, and the LogAppendTime of a
+// builder that did not come from NewBatchBuilder and was not given one.
+func (b *BatchBuilder) check() error {
+	if b.count == 0 {
+		return writeError("records", ErrInvalidRecord, "a batch needs at least one record")
+	}
+	if b.LogAppendTime == 0 {
+		return writeError("LogAppendTime", ErrInvalidRecord,
+			"0 would stamp the batch 1970-01-01: start from NewBatchBuilder (CreateTime), or set -1 or the broker's append time")
+	}
+	return nil
 }
 
 // compressor is the Compressor to use: the caller's, or the builder's own.

@@ -105,3 +105,36 @@ func TestStartFinishGrows(t *testing.T) {
 	require.Len(t, got, 1)
 	assert.Equal(t, payload(100<<10, 1), got[0].records[0].Value)
 }
+
+// The zero value's LogAppendTime, 0, would stamp the batch 1970-01-01:
+// AppendTo and Finish refuse it and name the field; NewBatchBuilder's
+// CreateTime and a real append time are written.
+func TestBatchBuilderZeroValueRefused(t *testing.T) {
+	var zero BatchBuilder
+	zero.Append(1, nil, []byte("v"))
+	_, err := zero.AppendTo(nil)
+	require.ErrorIs(t, err, ErrInvalidRecord)
+	assert.Contains(t, err.Error(), "LogAppendTime")
+	assert.Contains(t, err.Error(), "NewBatchBuilder")
+
+	var started BatchBuilder
+	dst := []byte("prefix")
+	started.Start(dst) // Start resets the header fields: only an explicit 0 is left to refuse
+	started.LogAppendTime = 0
+	started.Append(1, nil, []byte("v"))
+	got, err := started.Finish()
+	require.ErrorIs(t, err, ErrInvalidRecord)
+	assert.Equal(t, "prefix", string(got), "dst as it was before Start")
+
+	for _, logAppendTime := range []int64{NoTimestamp, 1700000009999} {
+		b := NewBatchBuilder()
+		b.LogAppendTime = logAppendTime
+		b.Append(1, nil, []byte("v"))
+		batch, err := b.AppendTo(nil)
+		require.NoError(t, err)
+		var r Reader
+		r.Reset(batch)
+		require.True(t, r.Next(), "%v", r.Err())
+		assert.Equal(t, logAppendTime != NoTimestamp, r.Batch().TimestampType() == LogAppendTime)
+	}
+}

@@ -8,7 +8,8 @@
 // end reported by Tail rather than as an error), and a RecordReader
 // iterates a batch's records into one reused Record whose key, value and
 // headers alias the batch, or a Decompressor's reused buffer when the batch
-// is compressed. Every error is an *Error naming the batch's byte position
+// is compressed; Each walks every record of a blob with the two. Every
+// error is an *Error naming the batch's byte position
 // and base offset, the record, the field and what is wrong, and wraps one
 // of the Err sentinels.
 //

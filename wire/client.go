@@ -14,6 +14,11 @@ import (
 // ErrClientClosed is returned by calls on a Client after Close.
 var ErrClientClosed = errors.New("kafka client: closed")
 
+// DefaultRequestTimeout bounds a call whose context has no deadline, and
+// each write to the connection: 30 s, the default of Kafka's
+// request.timeout.ms.
+const DefaultRequestTimeout = 30 * time.Second
+
 // CorrelationError is a response whose correlation id is not the one of the
 // oldest request in flight. Kafka answers the requests of a connection in
 // order, so this means the stream is broken; the Client closes it.
@@ -37,133 +42,189 @@ type ClientConfig struct {
 	MaxFrameSize int
 	// FirstCorrelationID is the correlation id of the first request.
 	FirstCorrelationID int32
+	// RequestTimeout bounds each call whose context has no deadline, and
+	// each write to the connection (a peer that reads nothing for that long
+	// breaks it); 0 means DefaultRequestTimeout, a negative value no bound.
+	RequestTimeout time.Duration
 }
 
 // Client is the client side of one connection. It assigns correlation ids,
 // writes requests and matches responses to them; many goroutines may call
 // Do at once and their requests are pipelined on the connection.
+//
+// One goroutine writes the requests (several at once when callers queue up)
+// and another reads the responses, so a caller waits for its context only:
+// queued behind a write to a peer that does not read, it returns at its
+// deadline with nothing sent; after its request has left, it returns at its
+// deadline and its response is discarded as it arrives, the connection
+// staying usable. Only a write that fails (the peer read nothing for the
+// request timeout, or the connection broke) fails every call, since a frame
+// cut short corrupts the stream.
 type Client struct {
 	conn     net.Conn
 	clientID runtime.NullString
+	timeout  time.Duration
 
-	writeMu sync.Mutex // orders frames on the wire and correlation ids
-	nextID  int32
-	out     []byte
+	queue chan *call    // requests handed to the writer
+	dead  chan struct{} // closed when the client fails or closes
 
 	mu      sync.Mutex
-	pending []*call // in flight, oldest first
+	nextID  int32
+	pending []*call // sent and waiting for a response, oldest first
 	err     error   // why the connection is unusable, once it is
 
-	readerDone chan struct{}
+	readMu  sync.Mutex
+	reading *call // the call whose large response is being read
+	poked   bool  // reading's caller gave up and woke the reader
+
+	readerDone, writerDone chan struct{}
 }
 
-// call is one request waiting for its response.
+// call is one request from handing it to the writer to its response.
 type call struct {
-	id      int32
+	name    string // the request's spec name, for errors
 	key     int16
 	version int16
-	resp    runtime.APIMessage
+	resp    runtime.APIMessage // nil for Send: no response is read
+	frame   *[]byte            // the request, its correlation id set by the writer
 
 	mu        sync.Mutex
-	abandoned bool       // the caller gave up: the response is read and dropped
-	done      chan error // buffered: the reader never blocks on it
+	id        int32 // set by the writer
+	sent      bool  // the writer took it: it is, or will be, on the wire
+	abandoned bool  // the caller gave up: nothing is written, or the response is dropped
+
+	finished sync.Once
+	done     chan error // buffered: the reader and writer never block on it
 }
 
-// NewClient starts a client on conn; its reading goroutine runs until Close
-// or until the connection fails.
+// finish hands the call's outcome to its caller, once.
+func (cl *call) finish(err error) {
+	cl.finished.Do(func() { cl.done <- err })
+}
+
+// gaveUp reports whether the caller stopped waiting.
+func (cl *call) gaveUp() bool {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return cl.abandoned
+}
+
+// NewClient starts a client on conn; its reading and writing goroutines run
+// until Close or until the connection fails.
 func NewClient(conn net.Conn, cfg ClientConfig) *Client {
-	c := &Client{conn: conn, clientID: cfg.ClientID, nextID: cfg.FirstCorrelationID, readerDone: make(chan struct{})}
+	timeout := cfg.RequestTimeout
+	if timeout == 0 {
+		timeout = DefaultRequestTimeout
+	}
+	c := &Client{
+		conn: conn, clientID: cfg.ClientID, timeout: timeout, nextID: cfg.FirstCorrelationID,
+		queue: make(chan *call), dead: make(chan struct{}),
+		readerDone: make(chan struct{}), writerDone: make(chan struct{}),
+	}
 	go c.readLoop(NewFrameReader(conn, cfg.MaxFrameSize))
+	go c.writeLoop()
 	return c
 }
 
 // Do sends req at version and decodes its response into resp (copied, not
 // aliased: resp owns its memory). It returns when the response has arrived,
-// when ctx ends (the response is then read and dropped when it comes, and
-// the connection stays usable) or when the connection fails. A ctx deadline
-// also bounds the write; a write cut short breaks the connection.
+// when ctx ends (the response is then discarded as it arrives, and the
+// connection stays usable) or when the connection fails. A ctx without a
+// deadline gets the client's request timeout.
 //
 // An ApiVersions response that does not read at the version sent is read at
 // v0, as Kafka's clients do: a broker answers an ApiVersions request above
 // its range with a v0 response whose error is UNSUPPORTED_VERSION and whose
 // list holds its ApiVersions range, to ask again within (KIP-511).
 func (c *Client) Do(ctx context.Context, req runtime.APIMessage, version int16, resp runtime.APIMessage) error {
-	if resp.APIKey() != req.APIKey() {
-		return fmt.Errorf("kafka client: %s answered by %s", req.SpecName(), resp.SpecName())
+	return c.do(ctx, req, version, resp, nil)
+}
+
+// Send writes req at version without waiting for a response, for requests
+// Kafka does not answer (Produce with acks 0). It returns once the request
+// is written, or when ctx ends (a request already being written is still
+// written whole).
+func (c *Client) Send(ctx context.Context, req runtime.APIMessage, version int16) error {
+	return c.do(ctx, req, version, nil, nil)
+}
+
+// bound gives ctx the request timeout when it has no deadline.
+func (c *Client) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok || c.timeout < 0 {
+		return ctx, func() {}
 	}
-	cl := &call{key: req.APIKey(), version: version, resp: resp, done: make(chan error, 1)}
-	if err := c.write(ctx, req, version, cl); err != nil {
-		return err
+	return context.WithTimeout(ctx, c.timeout)
+}
+
+// start encodes req and hands it to the writer, waiting for its turn no
+// longer than ctx allows.
+func (c *Client) start(ctx context.Context, req runtime.APIMessage, version int16, resp runtime.APIMessage) (*call, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("kafka client: %s v%d not sent: %w", req.SpecName(), version, err)
 	}
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	buf := getFrame()
+	h := RequestHeader{APIKey: req.APIKey(), APIVersion: version, ClientID: c.clientID}
+	out, err := AppendRequest((*buf)[:0], &h, req)
+	if err != nil {
+		putFrame(buf)
+		return nil, err
+	}
+	*buf = out
+	cl := &call{name: req.SpecName(), key: req.APIKey(), version: version, resp: resp, frame: buf, done: make(chan error, 1)}
+	select {
+	case c.queue <- cl:
+		return cl, nil
+	case <-ctx.Done():
+		putFrame(buf)
+		return nil, fmt.Errorf("kafka client: %s v%d not sent: %w", req.SpecName(), version, ctx.Err())
+	case <-c.dead:
+		putFrame(buf)
+		return nil, c.Err()
+	}
+}
+
+// wait waits for the outcome of a call handed to the writer, or for ctx.
+func (c *Client) wait(ctx context.Context, cl *call) error {
 	select {
 	case err := <-cl.done:
 		return err
 	case <-ctx.Done():
-		cl.mu.Lock()
-		cl.abandoned = true
-		cl.mu.Unlock()
-		select {
-		case err := <-cl.done: // the response won the race
-			return err
-		default:
-			return fmt.Errorf("kafka client: %s v%d (correlation id %d): %w", req.SpecName(), version, cl.id, ctx.Err())
-		}
 	}
+	sent, id := c.abandon(cl)
+	select {
+	case err := <-cl.done: // the outcome won the race
+		return err
+	default:
+	}
+	if !sent {
+		return fmt.Errorf("kafka client: %s v%d not sent: %w", cl.name, cl.version, ctx.Err())
+	}
+	return fmt.Errorf("kafka client: %s v%d (correlation id %d): %w", cl.name, cl.version, id, ctx.Err())
 }
 
-// Send writes req at version without waiting for a response, for requests
-// Kafka does not answer (Produce with acks 0).
-func (c *Client) Send(ctx context.Context, req runtime.APIMessage, version int16) error {
-	return c.write(ctx, req, version, nil)
+// abandon marks a call whose caller gave up: the writer drops it if it has
+// not taken it yet, and the reader discards its response. A reader blocked
+// inside that response's bytes is woken to discard them instead of
+// buffering them.
+func (c *Client) abandon(cl *call) (sent bool, id int32) {
+	cl.mu.Lock()
+	cl.abandoned = true
+	sent, id = cl.sent, cl.id
+	cl.mu.Unlock()
+	c.readMu.Lock()
+	if c.reading == cl && !c.poked {
+		c.poked = true
+		_ = c.conn.SetReadDeadline(aLongTimeAgo)
+	}
+	c.readMu.Unlock()
+	return sent, id
 }
 
-// write frames and writes one request; with cl, it is queued to receive the
-// response before the bytes leave.
-func (c *Client) write(ctx context.Context, req runtime.APIMessage, version int16, cl *call) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("kafka client: %s v%d not sent: %w", req.SpecName(), version, err)
-	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	if err := c.Err(); err != nil {
-		return err
-	}
-	h := RequestHeader{APIKey: req.APIKey(), APIVersion: version, CorrelationID: c.nextID, ClientID: c.clientID}
-	out, err := AppendRequest(c.out[:0], &h, req)
-	if err != nil {
-		return err
-	}
-	c.out = out
-	c.nextID++
-	if cl != nil {
-		cl.id = h.CorrelationID
-		c.mu.Lock()
-		c.pending = append(c.pending, cl)
-		c.mu.Unlock()
-	}
-	deadline, _ := ctx.Deadline()
-	if err := c.conn.SetWriteDeadline(deadline); err != nil {
-		c.fail(err)
-		return err
-	}
-	// Cancelling ctx interrupts a blocked write by moving its deadline to
-	// the past; the next write sets its own deadline once this is done.
-	interrupted := make(chan struct{})
-	stop := context.AfterFunc(ctx, func() {
-		_ = c.conn.SetWriteDeadline(time.Unix(1, 0))
-		close(interrupted)
-	})
-	_, err = c.conn.Write(out)
-	if !stop() {
-		<-interrupted
-	}
-	if err != nil {
-		err = fmt.Errorf("kafka client: writing %s v%d (correlation id %d): %w", req.SpecName(), version, h.CorrelationID, err)
-		c.fail(err)
-		return err
-	}
-	return nil
-}
+// aLongTimeAgo is a deadline in the past: it wakes a blocked read.
+var aLongTimeAgo = time.Unix(1, 0)
 
 // Err returns why the client can no longer be used, or nil.
 func (c *Client) Err() error {
@@ -176,6 +237,7 @@ func (c *Client) Err() error {
 func (c *Client) Close() error {
 	c.fail(ErrClientClosed)
 	<-c.readerDone
+	<-c.writerDone
 	return nil
 }
 
@@ -188,76 +250,12 @@ func (c *Client) fail(err error) {
 		return
 	}
 	c.err = err
+	close(c.dead)
 	pending := c.pending
 	c.pending = nil
 	c.mu.Unlock()
 	_ = c.conn.Close()
 	for _, cl := range pending {
-		cl.done <- err
+		cl.finish(err)
 	}
-}
-
-// readLoop reads responses and hands each to the oldest call in flight.
-func (c *Client) readLoop(frames *FrameReader) {
-	defer close(c.readerDone)
-	var h ResponseHeader
-	for {
-		frame, err := frames.Next()
-		if err != nil {
-			c.fail(fmt.Errorf("kafka client: reading a response: %w", err))
-			return
-		}
-		c.mu.Lock()
-		if len(c.pending) == 0 {
-			c.mu.Unlock()
-			c.fail(fmt.Errorf("kafka client: a %d-byte response arrived with no request in flight", len(frame)))
-			return
-		}
-		cl := c.pending[0]
-		c.pending = c.pending[1:]
-		c.mu.Unlock()
-		if err := c.deliver(frame, &h, cl); err != nil {
-			c.fail(err)
-			return
-		}
-	}
-}
-
-// deliver decodes one response for cl. It returns an error only when the
-// stream cannot be trusted any more (a header that does not decode or does
-// not match); a body that does not decode fails the call alone.
-func (c *Client) deliver(frame []byte, h *ResponseHeader, cl *call) error {
-	n, err := h.Decode(frame, cl.resp.HeaderVersion(cl.version), false)
-	if err != nil {
-		err = fmt.Errorf("kafka client: response to correlation id %d: %w", cl.id, err)
-		cl.done <- err
-		return err
-	}
-	if h.CorrelationID != cl.id {
-		err := &CorrelationError{Want: cl.id, Got: h.CorrelationID, APIKey: cl.key}
-		cl.done <- err
-		return err
-	}
-	cl.mu.Lock()
-	defer cl.mu.Unlock()
-	if cl.abandoned {
-		cl.done <- nil
-		return nil
-	}
-	used, err := cl.resp.Decode(frame[n:], cl.version)
-	if (err != nil || n+used != len(frame)) && cl.key == APIVersionsKey && cl.version > 0 {
-		// KIP-511: a broker answers an ApiVersions request above its range
-		// with a v0 response (UNSUPPORTED_VERSION and its ApiVersions range).
-		// Kafka's clients read a body that does not fit the version sent at
-		// v0 (ApiVersionsResponse.parse), and so does this one.
-		if used0, err0 := cl.resp.Decode(frame[n:], 0); err0 == nil && n+used0 == len(frame) {
-			used, err = used0, nil
-		}
-	}
-	if err == nil && n+used != len(frame) {
-		err = &runtime.Error{Op: "decode", Message: cl.resp.SpecName(), Version: cl.version, Offset: n + used, Err: ErrTrailingBytes,
-			Detail: fmt.Sprintf("%d bytes after the %d-byte body", len(frame)-n-used, used)}
-	}
-	cl.done <- withOffset(err, n)
-	return nil
 }

@@ -1,6 +1,25 @@
 // Package wire is the connection layer between Kafka's byte streams and the
 // messages kafkagen generates. It works with any generated package through
-// runtime's interfaces and imports only the standard library and runtime.
+// runtime's interfaces; besides the standard library and runtime it imports
+// the module's own generated package (ApiVersions and SASL messages, for
+// connection setup whatever package the caller generated) and
+// github.com/xdg-go/scram.
+//
+// A client talks to a broker through a Conn, with the messages of the
+// package it generated (here kafkamsg):
+//
+//	mech, err := wire.ScramSHA512Auth("alice", password)
+//	...
+//	conn, err := wire.Dial(ctx, "broker:9093", wire.ConnConfig{
+//		ClientID: "my-app",
+//		TLS:      &tls.Config{}, // verified against the system roots
+//		SASL:     mech,
+//	})
+//	...
+//	defer conn.Close()
+//	req := kafkamsg.NewMetadataRequest()
+//	var resp kafkamsg.MetadataResponse
+//	err = conn.Do(ctx, req, &resp) // at the highest version both sides support
 //
 // The layers, from the bytes up:
 //
@@ -37,14 +56,42 @@
 //     UNSUPPORTED_VERSION and the supported ApiVersions range
 //     (AppendAPIVersionsUnsupported); anything else is an
 //     *UnsupportedRequestError after which Kafka closes the connection.
-//   - Client side: Client assigns correlation ids, pipelines requests from
-//     many goroutines on one connection and matches each response to its
-//     request, checking the correlation id. An ApiVersions answer that does
-//     not read at the version sent is read at v0, as Kafka's clients do: it
-//     is the UNSUPPORTED_VERSION answer of KIP-511, listing the versions to
-//     ask again with.
+//   - Client connections: Dial (or NewConn on a connection of the
+//     caller's) opens a Conn: TCP within a context, TLS when
+//     ConnConfig.TLS is set (the server name taken from the address, client
+//     certificates through the config), ApiVersions at v4 with the KIP-511
+//     retry, then SASL when ConnConfig.SASL is set: PlainAuth,
+//     ScramSHA256Auth, ScramSHA512Auth or OAuthBearerAuth (a token function
+//     the caller supplies), over SaslHandshake v1 and SaslAuthenticate; a
+//     refusal is a *SASLError with Kafka's code (UNSUPPORTED_SASL_MECHANISM,
+//     SASL_AUTHENTICATION_FAILED...) and the broker's message. Conn.Do and
+//     Send pick each call's version, the highest the broker and the
+//     request's own package support (Version, Range; DoAt for a version of
+//     the caller's choosing). A broker that gives the SASL session a
+//     lifetime gets a new authentication on the same connection at 85-95%
+//     of it (KIP-368), new calls held back meanwhile, calls in flight left
+//     to finish.
+//   - Under it, Client assigns correlation ids, pipelines requests from
+//     many goroutines on one connection (one writer goroutine takes them,
+//     several per write when they queue up) and matches each response to
+//     its request. A call waits for its context only: queued behind a slow
+//     write it returns at its deadline having sent nothing, and a response
+//     whose caller gave up is discarded as it arrives, even in the middle
+//     of it. Only a write the peer does not take within the request
+//     timeout (30 s by default, also the bound of a call without a
+//     deadline) breaks the connection, since part of a frame may have
+//     left. An ApiVersions answer that does not read at the version sent
+//     is read at v0 (KIP-511).
+//   - Watching a connection one did not open (proxies, sniffers): Pairing
+//     pairs each response with its request by the correlation id its first
+//     4 bytes hold, reading no more of a request than it must (8 bytes, or a
+//     Produce's header and acks: acks 0 is never answered); requests newer
+//     than the package pass by their header alone, and a bounded number wait
+//     at once. ResponseDecoder decodes a paired response, reading an
+//     ApiVersions answer that does not fit the version asked at v0.
 //   - Version negotiation: Negotiate intersects a broker's ApiVersions answer
-//     with a package's Min/MaxVersion and picks the highest common version.
+//     (BrokerVersions reads one of any generated package) with a package's
+//     Min/MaxVersion and picks the highest common version.
 //   - Error codes: every error code of Kafka 4.0 as an *Error with Kafka's
 //     name, message and retriable flag; ErrorCode(code) turns a response's
 //     code into an error for errors.Is.

@@ -30,6 +30,15 @@ func serve(conn net.Conn) error {
 			continue
 		}
 		switch body := req.Body.(type) {
+		case *generated.APIVersionsRequest:
+			// The versions this server serves: every request of its package.
+			resp := generated.NewAPIVersionsResponse()
+			for _, r := range sc.Supported(generated.APIKeys()) {
+				resp.APIKeys = append(resp.APIKeys, generated.APIVersionsResponseAPIVersion{APIKey: r.APIKey, MinVersion: r.MinVersion, MaxVersion: r.MaxVersion})
+			}
+			if err := sc.WriteResponse(req, resp); err != nil {
+				return err
+			}
 		case *generated.StopReplicaRequest:
 			resp := generated.NewStopReplicaResponse()
 			for _, p := range body.Partitions {
@@ -46,21 +55,27 @@ func serve(conn net.Conn) error {
 	}
 }
 
-// A server on 127.0.0.1 and a client calling it.
-func Example() {
+// listen serves one connection on 127.0.0.1 with serve, until stop.
+func listen() (addr string, stop func()) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		panic(err)
 	}
-	defer ln.Close()
 	go func() {
 		conn, err := ln.Accept()
 		if err == nil {
 			_ = serve(conn)
 		}
 	}()
+	return ln.Addr().String(), func() { ln.Close() }
+}
 
-	conn, err := net.DialTimeout("tcp", ln.Addr().String(), 5*time.Second)
+// A server on 127.0.0.1 and a client calling it.
+func Example() {
+	addr, stop := listen()
+	defer stop()
+
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		panic(err)
 	}
@@ -80,6 +95,35 @@ func Example() {
 	}
 	// Output:
 	// orders-3: <nil>
+}
+
+// Dial a broker (here a stub on 127.0.0.1): the connection asks ApiVersions
+// and each call goes at the highest version both sides support.
+func ExampleDial() {
+	addr, stop := listen()
+	defer stop()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := wire.Dial(ctx, addr, wire.ConnConfig{ClientID: "example"})
+	if err != nil {
+		panic(err)
+	}
+	defer conn.Close()
+	_, v := conn.APIVersions()
+	fmt.Println("ApiVersions answered at", v)
+
+	req := generated.NewStopReplicaRequest()
+	req.Partitions = []generated.StopReplicaRequestStopReplicaPartition{{TopicName: "orders", PartitionIndex: 3}}
+	sv, _ := conn.Version(req)
+	resp := generated.NewStopReplicaResponse()
+	if err := conn.Do(ctx, req, resp); err != nil {
+		panic(err)
+	}
+	fmt.Printf("StopReplica v%d: %s-%d\n", sv, resp.PartitionErrors[0].TopicName, resp.PartitionErrors[0].PartitionIndex)
+	// Output:
+	// ApiVersions answered at 4
+	// StopReplica v0: orders-3
 }
 
 // Response error codes become errors that errors.Is understands.

@@ -90,37 +90,41 @@ func (f *FrameReader) Next() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cap(f.buf) > f.retain {
-		f.buf = nil
-	}
-	if cap(f.buf) >= size {
-		f.buf = f.buf[:size]
-		if n, err := io.ReadFull(f.r, f.buf); err != nil {
-			return nil, shortFrame(size, n, err)
-		}
-		return f.buf, nil
-	}
-	// Grow as the bytes arrive: each step reads into the room there is,
-	// then doubles it, up to the announced size.
-	buf := f.buf[:0]
-	if cap(buf) == 0 {
-		buf = make([]byte, 0, min(size, firstChunk))
-	}
+	buf := f.start(size)
 	for len(buf) < size {
-		if len(buf) == cap(buf) {
-			grown := make([]byte, len(buf), min(size, 2*cap(buf)))
-			copy(grown, buf)
-			buf = grown
-		}
-		n, err := io.ReadFull(f.r, buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err != nil {
+		if buf, err = f.fill(buf, size); err != nil {
 			f.buf = buf[:0]
 			return nil, shortFrame(size, len(buf), err)
 		}
 	}
 	f.buf = buf
 	return buf, nil
+}
+
+// start returns the empty buffer a frame of size is read into: the kept
+// one, unless it grew past the retain size, or a first chunk.
+func (f *FrameReader) start(size int) []byte {
+	if cap(f.buf) > f.retain {
+		f.buf = nil
+	}
+	if cap(f.buf) == 0 && size > 0 {
+		return make([]byte, 0, min(size, firstChunk))
+	}
+	return f.buf[:0]
+}
+
+// fill reads more of a frame of size into buf, which holds what arrived so
+// far: into the room there is, after doubling it (up to the size) when it
+// is full. It returns buf with every byte that arrived, on error too, so a
+// read cut short by a deadline can be resumed.
+func (f *FrameReader) fill(buf []byte, size int) ([]byte, error) {
+	if len(buf) == cap(buf) {
+		grown := make([]byte, len(buf), min(size, 2*cap(buf)))
+		copy(grown, buf)
+		buf = grown
+	}
+	n, err := io.ReadFull(f.r, buf[len(buf):min(cap(buf), size)])
+	return buf[:len(buf)+n], err
 }
 
 // Skip reads the next frame's first len(head) bytes into head (fewer when
@@ -135,15 +139,17 @@ func (f *FrameReader) Skip(head []byte) (size, n int, err error) {
 	if err != nil {
 		return size, n, shortFrame(size, n, err)
 	}
-	var scratch [4096]byte
-	for rest := size - n; rest > 0; {
-		m, err := io.ReadFull(f.r, scratch[:min(rest, len(scratch))])
-		rest -= m
-		if err != nil {
-			return size, n, shortFrame(size, size-rest, err)
-		}
+	return size, n, f.discard(size, n)
+}
+
+// discard reads and drops the rest of a frame of size of which got bytes
+// were read, through io.Discard's pooled buffer.
+func (f *FrameReader) discard(size, got int) error {
+	n, err := io.CopyN(io.Discard, f.r, int64(size-got))
+	if err != nil {
+		return shortFrame(size, got+int(n), err)
 	}
-	return size, n, nil
+	return nil
 }
 
 // readSize reads a frame's size prefix and checks it against the limit.

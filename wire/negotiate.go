@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 )
 
@@ -47,16 +48,35 @@ func (n *Negotiated) Version(apiKey int16) (int16, error) {
 		return r.MaxVersion, nil
 	}
 	b, ok := n.broker[apiKey]
-	if !ok {
-		return -1, fmt.Errorf("api key %d: the broker does not list it: %w", apiKey, ErrNoCommonVersion)
+	var m runtime.Versioned
+	if local := n.local(apiKey); local != nil {
+		m = local
 	}
-	m := n.local(apiKey)
+	_, err := common(apiKey, b, ok, m)
+	return -1, err
+}
+
+// common intersects the broker's range b of apiKey (listed when listed)
+// with the versions of the package's message m (nil when it has none).
+// The error, wrapping ErrNoCommonVersion, says which side lacks what.
+func common(apiKey int16, b VersionRange, listed bool, m runtime.Versioned) (VersionRange, error) {
+	if !listed {
+		name := fmt.Sprintf("api key %d", apiKey)
+		if m != nil {
+			name = m.SpecName()
+		}
+		return VersionRange{}, fmt.Errorf("%s: the broker does not list it: %w", name, ErrNoCommonVersion)
+	}
 	if m == nil {
-		return -1, fmt.Errorf("api key %d: the package has no request for it (the broker supports v%d-v%d): %w",
+		return VersionRange{}, fmt.Errorf("api key %d: the package has no request for it (the broker supports v%d-v%d): %w",
 			apiKey, b.MinVersion, b.MaxVersion, ErrNoCommonVersion)
 	}
-	return -1, fmt.Errorf("%s: the broker supports v%d-v%d, the package v%d-v%d: %w",
-		m.SpecName(), b.MinVersion, b.MaxVersion, m.MinVersion(), m.MaxVersion(), ErrNoCommonVersion)
+	r := VersionRange{APIKey: apiKey, MinVersion: max(b.MinVersion, m.MinVersion()), MaxVersion: min(b.MaxVersion, m.MaxVersion())}
+	if r.MinVersion > r.MaxVersion {
+		return VersionRange{}, fmt.Errorf("%s: the broker supports v%d-v%d, the package v%d-v%d: %w",
+			m.SpecName(), b.MinVersion, b.MaxVersion, m.MinVersion(), m.MaxVersion(), ErrNoCommonVersion)
+	}
+	return r, nil
 }
 
 // Range is the common range of apiKey, if any.
@@ -86,4 +106,51 @@ func SupportedVersions(newRequest func(apiKey int16) runtime.APIMessage, keys []
 		}
 	}
 	return out
+}
+
+// BrokerVersions returns the ranges a broker listed in its ApiVersions
+// response, resp being the ApiVersionsResponse of any generated package,
+// or an error for a response carrying an error code (UNSUPPORTED_VERSION
+// and the like; errors.Is matches the code's *Error). A response of
+// another package is read by re-encoding it at the highest version both
+// that package and this module's generated package know, and decoding
+// that with generated.APIVersionsResponse.
+func BrokerVersions(resp runtime.APIMessage) ([]VersionRange, error) {
+	own, ok := resp.(*generated.APIVersionsResponse)
+	if !ok {
+		if resp.APIKey() != APIVersionsKey || resp.IsRequest() {
+			return nil, fmt.Errorf("kafka negotiate: %s is not an ApiVersions response", resp.SpecName())
+		}
+		own = generated.NewAPIVersionsResponse()
+		v := min(resp.MaxVersion(), own.MaxVersion())
+		if v < max(resp.MinVersion(), own.MinVersion()) {
+			return nil, fmt.Errorf("kafka negotiate: %s has versions %d-%d, none of them readable here (%d-%d)",
+				resp.SpecName(), resp.MinVersion(), resp.MaxVersion(), own.MinVersion(), own.MaxVersion())
+		}
+		b, err := resp.AppendTo(nil, v)
+		if err != nil {
+			return nil, fmt.Errorf("kafka negotiate: re-encoding %s at v%d: %w", resp.SpecName(), v, err)
+		}
+		if _, err := own.Decode(b, v); err != nil {
+			return nil, fmt.Errorf("kafka negotiate: reading %s at v%d: %w", resp.SpecName(), v, err)
+		}
+	}
+	if err := ErrorCode(own.ErrorCode); err != nil {
+		return nil, fmt.Errorf("kafka negotiate: the ApiVersions response carries %w", err)
+	}
+	out := make([]VersionRange, len(own.APIKeys))
+	for i, k := range own.APIKeys {
+		out[i] = VersionRange{APIKey: k.APIKey, MinVersion: k.MinVersion, MaxVersion: k.MaxVersion}
+	}
+	return out, nil
+}
+
+// NegotiateResponse is Negotiate with the broker's ApiVersions response
+// itself (see BrokerVersions).
+func NegotiateResponse(resp runtime.APIMessage, newRequest func(apiKey int16) runtime.APIMessage) (*Negotiated, error) {
+	broker, err := BrokerVersions(resp)
+	if err != nil {
+		return nil, err
+	}
+	return Negotiate(broker, newRequest), nil
 }

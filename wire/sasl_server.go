@@ -10,13 +10,8 @@ import (
 	"github.com/kafkagen/kafkagen/runtime"
 )
 
-// SASL mechanism names. The client side (wire/sasl.go) is to export its
-// own; these stay unexported until then so that the package names each
-// mechanism once.
+// The api keys of the SASL exchange.
 const (
-	mechanismPlain      = "PLAIN"
-	mechanismScram256   = "SCRAM-SHA-256"
-	mechanismScram512   = "SCRAM-SHA-512"
 	saslHandshakeKey    = generated.APIKeySaslHandshake
 	saslAuthenticateKey = generated.APIKeySaslAuthenticate
 )
@@ -66,10 +61,10 @@ func newSASLServer(cfg *SASLConfig) (*saslServer, error) {
 	s.mechanisms = slices.Clone(cfg.Mechanisms)
 	if len(s.mechanisms) == 0 {
 		if cfg.Plain != nil {
-			s.mechanisms = append(s.mechanisms, mechanismPlain)
+			s.mechanisms = append(s.mechanisms, SASLPlain)
 		}
 		if cfg.Scram != nil {
-			s.mechanisms = append(s.mechanisms, mechanismScram256, mechanismScram512)
+			s.mechanisms = append(s.mechanisms, SASLScramSHA256, SASLScramSHA512)
 		}
 	}
 	if len(s.mechanisms) == 0 {
@@ -77,11 +72,11 @@ func newSASLServer(cfg *SASLConfig) (*saslServer, error) {
 	}
 	for _, m := range s.mechanisms {
 		switch {
-		case m == mechanismPlain && cfg.Plain == nil:
+		case m == SASLPlain && cfg.Plain == nil:
 			return nil, errors.New("kafka server: SASLConfig enables PLAIN without a Plain check")
-		case (m == mechanismScram256 || m == mechanismScram512) && cfg.Scram == nil:
+		case (m == SASLScramSHA256 || m == SASLScramSHA512) && cfg.Scram == nil:
 			return nil, fmt.Errorf("kafka server: SASLConfig enables %s without a Scram lookup", m)
-		case m != mechanismPlain && m != mechanismScram256 && m != mechanismScram512:
+		case m != SASLPlain && m != SASLScramSHA256 && m != SASLScramSHA512:
 			return nil, fmt.Errorf("kafka server: SASLConfig enables %q: the mechanisms served are PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512", m)
 		}
 	}

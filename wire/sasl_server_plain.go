@@ -18,7 +18,7 @@ type saslExchange interface {
 
 // newExchange starts an exchange with an enabled mechanism.
 func (s *saslServer) newExchange(mechanism string) saslExchange {
-	if mechanism == mechanismPlain {
+	if mechanism == SASLPlain {
 		return &plainExchange{check: s.plain}
 	}
 	return newScramExchange(mechanism, s.scram)

@@ -27,7 +27,7 @@ func scramUsers(t *testing.T) func(mechanism, user string) (ScramCredentials, bo
 	t.Helper()
 	creds := map[[2]string]ScramCredentials{}
 	for user, password := range testPasswords {
-		for _, m := range []string{mechanismScram256, mechanismScram512} {
+		for _, m := range []string{SASLScramSHA256, SASLScramSHA512} {
 			c, err := NewScramCredentials(m, password, 0)
 			require.NoError(t, err)
 			creds[[2]string{m, user}] = c
@@ -99,7 +99,7 @@ func (c *saslClient) login(t *testing.T, mechanism, user, password string) (int1
 	if hs := c.handshake(t, mechanism); hs.ErrorCode != 0 {
 		return hs.ErrorCode, ""
 	}
-	if mechanism == mechanismPlain {
+	if mechanism == SASLPlain {
 		_, code, msg := c.token(t, []byte("\x00"+user+"\x00"+password))
 		return code, msg
 	}
@@ -130,7 +130,7 @@ func (c *saslClient) login(t *testing.T, mechanism, user, password string) (int1
 // authenticates, and the handler then sees the principal.
 func TestSASLMechanisms(t *testing.T) {
 	ts, h := saslServerFor(t, 0)
-	for _, mechanism := range []string{mechanismPlain, mechanismScram256, mechanismScram512} {
+	for _, mechanism := range []string{SASLPlain, SASLScramSHA256, SASLScramSHA512} {
 		for _, v := range []struct{ handshake, auth int16 }{{0, 0}, {1, 0}, {1, 1}, {1, 2}} {
 			t.Run(mechanism, func(t *testing.T) {
 				conn := dial(t, ts.addr)
@@ -155,11 +155,11 @@ func TestSASLAuthenticationFails(t *testing.T) {
 		mechanism, user, password string
 		want                      string
 	}{
-		{mechanismPlain, "alice", "wrong", "Authentication failed: Invalid username or password"},
-		{mechanismPlain, "nobody", "alice-secret", "Authentication failed: Invalid username or password"},
-		{mechanismPlain, "alice", "", "password not specified"},
-		{mechanismScram256, "alice", "wrong", "invalid credentials with SASL mechanism SCRAM-SHA-256"},
-		{mechanismScram512, "nobody", "x", "invalid credentials with SASL mechanism SCRAM-SHA-512"},
+		{SASLPlain, "alice", "wrong", "Authentication failed: Invalid username or password"},
+		{SASLPlain, "nobody", "alice-secret", "Authentication failed: Invalid username or password"},
+		{SASLPlain, "alice", "", "password not specified"},
+		{SASLScramSHA256, "alice", "wrong", "invalid credentials with SASL mechanism SCRAM-SHA-256"},
+		{SASLScramSHA512, "nobody", "x", "invalid credentials with SASL mechanism SCRAM-SHA-512"},
 	}
 	for _, c := range cases {
 		for _, handshake := range []int16{0, 1} {
@@ -183,12 +183,12 @@ func TestSASLAuthenticationFails(t *testing.T) {
 }
 
 func TestSASLUnsupportedMechanism(t *testing.T) {
-	ts := startServer(t, &echoHandler{}, ServerOptions{SASL: &SASLConfig{Mechanisms: []string{mechanismScram512, mechanismPlain}, Plain: plainUsers, Scram: scramUsers(t)}})
+	ts := startServer(t, &echoHandler{}, ServerOptions{SASL: &SASLConfig{Mechanisms: []string{SASLScramSHA512, SASLPlain}, Plain: plainUsers, Scram: scramUsers(t)}})
 	conn := dial(t, ts.addr)
 	c := &saslClient{conn: conn, handshakeVersion: 1}
 	hs := c.handshake(t, "GSSAPI")
 	assert.Equal(t, UnsupportedSaslMechanism.Code, hs.ErrorCode)
-	assert.Equal(t, []string{mechanismScram512, mechanismPlain}, hs.Mechanisms, "the enabled list, in the configured order")
+	assert.Equal(t, []string{SASLScramSHA512, SASLPlain}, hs.Mechanisms, "the enabled list, in the configured order")
 	requireClosed(t, conn)
 	assert.ErrorIs(t, ts.nextEnd(t).err, UnsupportedSaslMechanism)
 }
@@ -213,11 +213,11 @@ func TestSASLRefusesRequestsBeforeAuthentication(t *testing.T) {
 		{"SaslAuthenticate before a handshake", func(*testing.T, *saslClient) {}, func(t *testing.T, c *saslClient) {
 			send(t, c.conn, 36, 1, 9, generated.NewSaslAuthenticateRequest())
 		}, ErrNotAuthenticated},
-		{"a request during authentication", func(t *testing.T, c *saslClient) { c.handshake(t, mechanismPlain) }, func(t *testing.T, c *saslClient) {
+		{"a request during authentication", func(t *testing.T, c *saslClient) { c.handshake(t, SASLPlain) }, func(t *testing.T, c *saslClient) {
 			send(t, c.conn, 50, 0, 9, heartbeat(1))
 		}, ErrNotAuthenticated},
-		{"a second handshake during authentication", func(t *testing.T, c *saslClient) { c.handshake(t, mechanismPlain) }, func(t *testing.T, c *saslClient) {
-			hs := c.handshake(t, mechanismPlain)
+		{"a second handshake during authentication", func(t *testing.T, c *saslClient) { c.handshake(t, SASLPlain) }, func(t *testing.T, c *saslClient) {
+			hs := c.handshake(t, SASLPlain)
 			assert.Equal(t, IllegalSaslState.Code, hs.ErrorCode)
 		}, IllegalSaslState},
 		{"a frame above sasl.server.max.receive.size", func(*testing.T, *saslClient) {}, func(t *testing.T, c *saslClient) {
@@ -252,9 +252,9 @@ func TestSASLAfterAuthentication(t *testing.T) {
 	ts, _ := saslServerFor(t, 0)
 	conn := dial(t, ts.addr)
 	c := &saslClient{conn: conn, handshakeVersion: 1, authVersion: 2}
-	code, _ := c.login(t, mechanismScram256, "bob", "bob-secret")
+	code, _ := c.login(t, SASLScramSHA256, "bob", "bob-secret")
 	require.Zero(t, code)
-	assert.Equal(t, IllegalSaslState.Code, c.handshake(t, mechanismScram256).ErrorCode, "no re-authentication without a session lifetime")
+	assert.Equal(t, IllegalSaslState.Code, c.handshake(t, SASLScramSHA256).ErrorCode, "no re-authentication without a session lifetime")
 	_, code, msg := c.token(t, []byte("x"))
 	assert.Equal(t, IllegalSaslState.Code, code)
 	assert.Equal(t, "SaslAuthenticate request received after successful authentication", msg)
@@ -270,16 +270,16 @@ func TestSASLReauthentication(t *testing.T) {
 
 	conn := dial(t, ts.addr)
 	c := &saslClient{conn: conn, handshakeVersion: 1, authVersion: 1}
-	code, _ := c.login(t, mechanismScram512, "alice", "alice-secret")
+	code, _ := c.login(t, SASLScramSHA512, "alice", "alice-secret")
 	require.Zero(t, code)
 	assert.Equal(t, lifetime.Milliseconds(), c.lifetimeMs)
 	beat(t, conn, 10)
-	code, _ = c.login(t, mechanismScram512, "alice", "alice-secret")
+	code, _ = c.login(t, SASLScramSHA512, "alice", "alice-secret")
 	require.Zero(t, code, "re-authenticated at once: the first authentication does not count")
-	assert.Equal(t, IllegalSaslState.Code, c.handshake(t, mechanismScram512).ErrorCode, "a second re-authentication within a second is refused")
+	assert.Equal(t, IllegalSaslState.Code, c.handshake(t, SASLScramSHA512).ErrorCode, "a second re-authentication within a second is refused")
 	beat(t, conn, 11)
 	time.Sleep(minReauthInterval)
-	code, _ = c.login(t, mechanismScram512, "alice", "alice-secret")
+	code, _ = c.login(t, SASLScramSHA512, "alice", "alice-secret")
 	require.Zero(t, code, "re-authenticated")
 	time.Sleep(lifetime / 2)
 	beat(t, conn, 12) // the new session runs from the re-authentication
@@ -294,12 +294,12 @@ func TestSASLReauthentication(t *testing.T) {
 
 	// Re-authentication must keep the principal and the mechanism.
 	for _, change := range []struct{ mechanism, user, password, want string }{
-		{mechanismScram512, "bob", "bob-secret", "Cannot change principals during re-authentication from User:alice: User:bob"},
-		{mechanismPlain, "alice", "alice-secret", "SASL mechanism 'PLAIN' requested by client is not supported for re-authentication of mechanism 'SCRAM-SHA-512'"},
+		{SASLScramSHA512, "bob", "bob-secret", "Cannot change principals during re-authentication from User:alice: User:bob"},
+		{SASLPlain, "alice", "alice-secret", "SASL mechanism 'PLAIN' requested by client is not supported for re-authentication of mechanism 'SCRAM-SHA-512'"},
 	} {
 		conn := dial(t, ts.addr)
 		c := &saslClient{conn: conn, handshakeVersion: 1, authVersion: 2}
-		code, _ := c.login(t, mechanismScram512, "alice", "alice-secret")
+		code, _ := c.login(t, SASLScramSHA512, "alice", "alice-secret")
 		require.Zero(t, code)
 		code, msg := c.login(t, change.mechanism, change.user, change.password)
 		assert.Equal(t, SaslAuthenticationFailed.Code, code)
@@ -325,12 +325,12 @@ func TestSASLVersions(t *testing.T) {
 	roundTrip(t, conn, 3, 1, generated.NewAPIVersionsRequest(), resp)
 	assert.Equal(t, []generated.APIVersionsResponseAPIVersion{{APIKey: 17, MinVersion: 0, MaxVersion: 1}, {APIKey: 36, MinVersion: 0, MaxVersion: 2}}, resp.APIKeys)
 	c := &saslClient{conn: conn, handshakeVersion: 1, corr: 1}
-	code, _ := c.login(t, mechanismPlain, "bob", "bob-secret")
+	code, _ := c.login(t, SASLPlain, "bob", "bob-secret")
 	assert.Zero(t, code)
 }
 
 func TestScramCredentials(t *testing.T) {
-	c, err := NewScramCredentials(mechanismScram256, "pw", 0)
+	c, err := NewScramCredentials(SASLScramSHA256, "pw", 0)
 	require.NoError(t, err)
 	assert.Equal(t, MinScramIterations, c.Iterations)
 	assert.Len(t, c.Salt, 32)
@@ -341,7 +341,7 @@ func TestScramCredentials(t *testing.T) {
 	assert.Equal(t, want.StoredKey, c.StoredKey)
 	assert.Equal(t, want.ServerKey, c.ServerKey)
 
-	again, err := NewScramCredentials(mechanismScram256, "pw", 0)
+	again, err := NewScramCredentials(SASLScramSHA256, "pw", 0)
 	require.NoError(t, err)
 	assert.NotEqual(t, c.Salt, again.Salt, "a fresh salt each time")
 
@@ -350,9 +350,9 @@ func TestScramCredentials(t *testing.T) {
 		iterations int
 		want       string
 	}{
-		{mechanismScram512, 100, "100 SCRAM iterations: Kafka accepts 4096 to 16384"},
-		{mechanismScram512, 20000, "20000 SCRAM iterations"},
-		{mechanismPlain, 0, `"PLAIN" is not a SCRAM mechanism`},
+		{SASLScramSHA512, 100, "100 SCRAM iterations: Kafka accepts 4096 to 16384"},
+		{SASLScramSHA512, 20000, "20000 SCRAM iterations"},
+		{SASLPlain, 0, `"PLAIN" is not a SCRAM mechanism`},
 	} {
 		_, err := NewScramCredentials(bad.mechanism, "pw", bad.iterations)
 		assert.ErrorContains(t, err, bad.want)
@@ -364,7 +364,7 @@ func TestSASLUsers(t *testing.T) {
 	cfg, err := SASLUsers(testPasswords)
 	require.NoError(t, err)
 	ts := startServer(t, &echoHandler{}, ServerOptions{SASL: cfg})
-	for _, mechanism := range []string{mechanismPlain, mechanismScram256, mechanismScram512} {
+	for _, mechanism := range []string{SASLPlain, SASLScramSHA256, SASLScramSHA512} {
 		for _, login := range []struct {
 			user, password string
 			want           int16

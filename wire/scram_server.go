@@ -66,10 +66,10 @@ func SASLUsers(passwords map[string]string) (*SASLConfig, error) {
 	for user, password := range passwords {
 		u := userCreds{password: password}
 		var err error
-		if u.sha256, err = NewScramCredentials(mechanismScram256, password, 0); err != nil {
+		if u.sha256, err = NewScramCredentials(SASLScramSHA256, password, 0); err != nil {
 			return nil, err
 		}
-		if u.sha512, err = NewScramCredentials(mechanismScram512, password, 0); err != nil {
+		if u.sha512, err = NewScramCredentials(SASLScramSHA512, password, 0); err != nil {
 			return nil, err
 		}
 		users[user] = u
@@ -81,7 +81,7 @@ func SASLUsers(passwords map[string]string) (*SASLConfig, error) {
 		},
 		Scram: func(mechanism, user string) (ScramCredentials, bool) {
 			u, ok := users[user]
-			if mechanism == mechanismScram512 {
+			if mechanism == SASLScramSHA512 {
 				return u.sha512, ok
 			}
 			return u.sha256, ok
@@ -92,9 +92,9 @@ func SASLUsers(passwords map[string]string) (*SASLConfig, error) {
 // scramHash is the hash of a SCRAM mechanism.
 func scramHash(mechanism string) (scram.HashGeneratorFcn, error) {
 	switch mechanism {
-	case mechanismScram256:
+	case SASLScramSHA256:
 		return scram.SHA256, nil
-	case mechanismScram512:
+	case SASLScramSHA512:
 		return scram.SHA512, nil
 	}
 	return nil, fmt.Errorf("kafka sasl: %q is not a SCRAM mechanism (SCRAM-SHA-256, SCRAM-SHA-512)", mechanism)

@@ -89,7 +89,7 @@ func TestServerSASLOverTLS(t *testing.T) {
 	ts := startServer(t, h, ServerOptions{TLS: serverTLS, SASL: &SASLConfig{Scram: scramUsers(t)}})
 	conn := dialTLS(t, ts.addr, clientTLS)
 	c := &saslClient{conn: conn, handshakeVersion: 1, authVersion: 2}
-	code, msg := c.login(t, mechanismScram512, "bob", "bob-secret")
+	code, msg := c.login(t, SASLScramSHA512, "bob", "bob-secret")
 	require.Zero(t, code, msg)
 	beat(t, conn, 9)
 	p := <-h.peers

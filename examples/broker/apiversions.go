@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // versionRange is the versions of one API the broker serves.
@@ -14,6 +15,7 @@ var servedAPIs = []int16{
 	kafkamsg.APIKeyFindCoordinator, kafkamsg.APIKeyJoinGroup, kafkamsg.APIKeyHeartbeat, kafkamsg.APIKeyLeaveGroup, kafkamsg.APIKeySyncGroup,
 	kafkamsg.APIKeyDescribeGroups, kafkamsg.APIKeyListGroups, kafkamsg.APIKeyAPIVersions, kafkamsg.APIKeyCreateTopics, kafkamsg.APIKeyDeleteTopics,
 	kafkamsg.APIKeyInitProducerID, kafkamsg.APIKeyAddPartitionsToTxn, kafkamsg.APIKeyAddOffsetsToTxn, kafkamsg.APIKeyEndTxn, kafkamsg.APIKeyTxnOffsetCommit,
+	kafkamsg.APIKeySaslHandshake, kafkamsg.APIKeySaslAuthenticate,
 }
 
 // unstableLatest are the served APIs whose newest spec version is marked
@@ -22,7 +24,10 @@ var servedAPIs = []int16{
 var unstableLatest = map[int16]bool{kafkamsg.APIKeyEndTxn: true}
 
 // supported maps every served API key to the versions the generated package
-// implements (less an unstable latest).
+// implements (less an unstable latest); SaslHandshake and SaslAuthenticate
+// to those wire's SASL serves too. Kafka lists both on every listener, and
+// so does this broker: with SASL wire answers them, without it the broker
+// answers ILLEGAL_SASL_STATE (handleSASLWithoutSASL).
 var supported = func() map[int16]versionRange {
 	m := map[int16]versionRange{}
 	for _, key := range servedAPIs {
@@ -32,6 +37,11 @@ var supported = func() map[int16]versionRange {
 			r.max--
 		}
 		m[key] = r
+	}
+	for _, w := range wire.SASLVersions() {
+		if r, ok := m[w.APIKey]; ok {
+			m[w.APIKey] = versionRange{max(r.min, w.MinVersion), min(r.max, w.MaxVersion)}
+		}
 	}
 	return m
 }()
@@ -51,5 +61,20 @@ func (b *Broker) handleAPIVersions(c *call, req *kafkamsg.APIVersionsRequest) *k
 		r := supported[key]
 		resp.APIKeys = append(resp.APIKeys, kafkamsg.APIVersionsResponseAPIVersion{APIKey: key, MinVersion: r.min, MaxVersion: r.max})
 	}
+	return resp
+}
+
+// handleSASLWithoutSASL answers SaslHandshake and SaslAuthenticate on a
+// listener without SASL (wire serves them on one with it) as Kafka's
+// KafkaApis does: ILLEGAL_SASL_STATE, the connection kept.
+func (b *Broker) handleSASLWithoutSASL(body runtime.APIMessage) runtime.APIMessage {
+	if _, ok := body.(*kafkamsg.SaslHandshakeRequest); ok {
+		resp := kafkamsg.NewSaslHandshakeResponse()
+		resp.ErrorCode = wire.IllegalSaslState.Code
+		return resp
+	}
+	resp := kafkamsg.NewSaslAuthenticateResponse()
+	resp.ErrorCode = wire.IllegalSaslState.Code
+	resp.ErrorMessage = runtime.NewNullString("SaslAuthenticate request received after successful authentication")
 	return resp
 }

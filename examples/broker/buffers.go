@@ -2,68 +2,56 @@ package main
 
 import (
 	"context"
-	"net"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
 
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
 )
 
 // keepBufferBytes is the largest buffer a connection keeps between
-// requests. Its frame, decoded request, re-encode check, response and
-// decompression buffers grow to the largest request it served; past this
-// size they are dropped once the request is answered, so that an idle
-// connection does not keep a 100 MiB Produce or a decompression bomb's
-// buffer alive.
+// requests. Its re-encode check, decompression and conversion buffers grow
+// to the largest request it served; past this size they are dropped once
+// the request is served, so that an idle connection does not keep a
+// 100 MiB Produce's or a decompression bomb's buffer alive. (wire drops its
+// own frame and response buffers past 1 MiB.)
 const keepBufferBytes = 128 << 10
 
-// connBuffers are the reusable state of one connection: its reader and
-// writer of frames, its re-encode check and its record tools.
-type connBuffers struct {
-	conn  net.Conn
-	sc    *wire.ServerConn
+// connState is what the broker keeps per connection (in wire.Peer.State):
+// the context of its waits, its re-encode check and its record tools.
+type connState struct {
+	ctx   context.Context // ends when the connection closes or at Server.Close
 	check reencoder
 	rec   *recordTools
 	// large is set while the connection holds a buffer past
-	// keepBufferBytes (from reading a request until release drops it).
-	large bool
+	// keepBufferBytes (from serving a request until release drops it);
+	// heldLarge stays set once it ever did, so that its end returns memory.
+	large, heldLarge bool
 }
 
-func newConnBuffers(conn net.Conn) *connBuffers {
-	cb := &connBuffers{conn: conn, rec: newRecordTools()}
-	cb.sc = cb.newServerConn()
-	return cb
-}
-
-func (cb *connBuffers) newServerConn() *wire.ServerConn {
-	return wire.NewServerConn(cb.conn, wire.ServerConfig{NewRequest: newServedRequest, Supported: supportedRanges})
-}
+func newConnState() *connState { return &connState{rec: newRecordTools()} }
 
 // note marks the connection as holding large buffers when a request's
 // frame, its answer (nil for none) or the record tools serving it grew past
-// keepBufferBytes. It is called before the answer is written, so that a
-// connection that ends in the middle of writing it is counted too.
-func (cb *connBuffers) note(frame int, resp runtime.APIMessage, version int16) {
-	if frame > keepBufferBytes || resp != nil && resp.Size(version) > keepBufferBytes || cb.rec.held > keepBufferBytes {
-		cb.large = true
+// keepBufferBytes.
+func (cs *connState) note(frame int, resp runtime.APIMessage, version int16) {
+	if frame > keepBufferBytes || resp != nil && resp.Size(version) > keepBufferBytes || cs.rec.held > keepBufferBytes {
+		cs.large, cs.heldLarge = true, true
 	}
 }
 
 // release drops whatever grew past keepBufferBytes serving the last
-// request, reporting whether it dropped anything. A new ServerConn loses
-// nothing: its frame reader reads exactly one frame at a time.
-func (cb *connBuffers) release() bool {
-	if !cb.large {
-		cb.rec.forget()
+// request, reporting whether anything large was let go (wire drops the
+// frame and, once written, the answer).
+func (cs *connState) release() bool {
+	if !cs.large {
+		cs.rec.forget()
 		return false
 	}
-	cb.sc = cb.newServerConn()
-	cb.check.buf = nil
-	cb.rec = newRecordTools()
-	cb.large = false
+	cs.check.buf = nil
+	cs.rec = newRecordTools()
+	cs.large = false
 	return true
 }
 

@@ -7,6 +7,7 @@ replace github.com/kafkagen/kafkagen => ../..
 require (
 	github.com/kafkagen/kafkagen v0.0.0
 	github.com/stretchr/testify v1.12.1
+	github.com/xdg-go/scram v1.4.0
 )
 
 require (
@@ -16,7 +17,6 @@ require (
 	github.com/tidwall/gjson v1.20.4 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
-	github.com/xdg-go/scram v1.4.0 // indirect
 	github.com/xdg-go/stringprep v1.0.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/text v0.3.8 // indirect

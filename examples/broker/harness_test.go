@@ -27,6 +27,12 @@ type testBroker struct {
 // ends. cfg's zero values are fine; logs go to the test's log.
 func startBroker(t *testing.T, cfg Config) *testBroker {
 	t.Helper()
+	return startBrokerOn(t, cfg, Listener{})
+}
+
+// startBrokerOn is startBroker with a listener's security and limits.
+func startBrokerOn(t *testing.T, cfg Config, l Listener) *testBroker {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	addr := ln.Addr().(*net.TCPAddr)
@@ -36,9 +42,10 @@ func startBroker(t *testing.T, cfg Config) *testBroker {
 	b, err := NewBroker(cfg, "127.0.0.1", int32(addr.Port))
 	require.NoError(t, err)
 	stats := NewStats()
-	srv := NewServer(b, ln, stats, nil)
+	srv, err := NewServer(b, stats, nil, l)
+	require.NoError(t, err)
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve() }()
+	go func() { done <- srv.Serve(ln) }()
 	t.Cleanup(func() {
 		srv.Close()
 		require.NoError(t, b.Close())

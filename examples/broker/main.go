@@ -22,6 +22,20 @@
 //	-data-dir DIR       keep the topics and logs on disk in DIR, recovered on
 //	                    start; acks=-1 answers wait for fsync
 //
+// Security and connection limits, named after Kafka's settings:
+//
+//	-security-protocol P  PLAINTEXT (default), SSL, SASL_PLAINTEXT or SASL_SSL
+//	-tls-cert FILE -tls-key FILE  the listener's certificate and key (PEM)
+//	-sasl-users FILE    one user:password a line: PLAIN, SCRAM-SHA-256 and
+//	                    SCRAM-SHA-512 for them
+//	-connections-max-idle-ms N  close connections idle this long (600000)
+//	-request-read-timeout-ms N  a request must arrive whole within N ms of
+//	                    its first byte (30000)
+//	-max-connections N, -max-connections-per-ip N  (0: no limit)
+//	-socket-request-max-bytes N  the largest request (100 MiB)
+//	-queued-max-request-bytes N  the bytes of requests being read and
+//	                    served at once (twice the largest request)
+//
 // Every request is re-encoded and compared with the bytes that arrived; a
 // difference is logged with both encodings in hex and counted in -stats.
 // SIGINT or SIGTERM stops it cleanly.
@@ -39,6 +53,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -51,6 +67,12 @@ type options struct {
 	fetchMaxBytes               int
 	autoCreate                  bool
 	rebalanceDelay              time.Duration
+
+	securityProtocol, tlsCert, tlsKey, saslUsers string
+	connectionsMaxIdleMs, requestReadTimeoutMs   int64
+	maxConnections, maxConnectionsPerIP          int
+	socketRequestMaxBytes                        int
+	queuedMaxRequestBytes                        int64
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -66,6 +88,16 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.maxMessageBytes, "max-message-bytes", defaultMaxMessageBytes, "the largest record batch a Produce may carry, log overhead included (Kafka's message.max.bytes)")
 	fs.IntVar(&o.fetchMaxBytes, "fetch-max-bytes", defaultFetchMaxBytes, "the most record bytes of one Fetch answer whatever the client asks, the first batch aside (Kafka's broker fetch.max.bytes)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep the topics and logs in this folder and recover them on start (default: memory only)")
+	fs.StringVar(&o.securityProtocol, "security-protocol", protocolPlaintext, "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL (Kafka's security.protocol)")
+	fs.StringVar(&o.tlsCert, "tls-cert", "", "the listener's certificate chain, PEM (SSL, SASL_SSL)")
+	fs.StringVar(&o.tlsKey, "tls-key", "", "the listener's private key, PEM (SSL, SASL_SSL)")
+	fs.StringVar(&o.saslUsers, "sasl-users", "", "a file of user:password lines: PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 for them (SASL_PLAINTEXT, SASL_SSL)")
+	fs.Int64Var(&o.connectionsMaxIdleMs, "connections-max-idle-ms", 600000, "close a connection with no request for this long; -1: never (Kafka's connections.max.idle.ms)")
+	fs.Int64Var(&o.requestReadTimeoutMs, "request-read-timeout-ms", 30000, "a request (and a TLS handshake) must arrive whole within this long of its first byte; -1: no limit")
+	fs.IntVar(&o.maxConnections, "max-connections", 0, "connections open at once on the listener, more are closed when accepted; 0: no limit (Kafka's max.connections)")
+	fs.IntVar(&o.maxConnectionsPerIP, "max-connections-per-ip", 0, "connections open at once from one client address; 0: no limit (Kafka's max.connections.per.ip)")
+	fs.IntVar(&o.socketRequestMaxBytes, "socket-request-max-bytes", wire.DefaultMaxFrameSize, "the largest request; a larger size prefix closes the connection (Kafka's socket.request.max.bytes)")
+	fs.Int64Var(&o.queuedMaxRequestBytes, "queued-max-request-bytes", 0, "the bytes of requests being read and served at once, each counted twice (as it arrived and decoded); a request that does not fit waits unread; 0: twice -socket-request-max-bytes, -1: no limit (Kafka's queued.max.request.bytes)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -81,7 +113,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.fetchMaxBytes < 1 {
 		return o, fmt.Errorf("-fetch-max-bytes %d: must be positive", o.fetchMaxBytes)
 	}
-	return o, nil
+	return o, checkListenerFlags(&o)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -105,9 +137,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // serve runs the broker until ctx ends.
 func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer) error {
+	listener, err := o.listener()
+	if err != nil {
+		return err
+	}
 	var capture *Capture
 	if o.captureDir != "" {
-		var err error
 		if capture, err = NewCapture(o.captureDir); err != nil {
 			return err
 		}
@@ -136,13 +171,17 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 			logger.Print(err)
 		}
 	}()
+	stats := NewStats()
+	srv, err := NewServer(b, stats, capture, listener)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	// Printed once the data folder is recovered: from here on the broker
 	// answers.
 	fmt.Fprintf(stdout, "listening on %s\n", ln.Addr())
-	stats := NewStats()
-	srv := NewServer(b, ln, stats, capture)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve() }()
+	go func() { served <- srv.Serve(ln) }()
 
 	writeStats := func() {
 		if o.statsFile == "" {

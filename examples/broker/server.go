@@ -5,28 +5,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"sync"
+	"time"
 
+	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
-// Server accepts Kafka connections for a Broker: each connection's requests
-// are read, checked by re-encoding, counted, captured and answered in order.
+// Server serves a Broker on wire.Server: wire reads the requests (within
+// its limits, with TLS and SASL when configured) and the server checks each
+// by re-encoding, counts it, captures it and hands it to the broker.
 type Server struct {
 	Broker  *Broker
 	Stats   *Stats
-	Capture *Capture // nil: no capture
+	Capture *Capture // nil: no capture; set before the first connection
 
-	ln     net.Listener
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-	mu     sync.Mutex
-	conns  map[net.Conn]bool
-	memory memoryReturner
+	wire *wire.Server
+	// stopping ends at Close, before the connections close: the requests
+	// waiting in the broker (long polls, group joins) return at once.
+	stopping context.Context
+	stop     context.CancelFunc
+	memory   memoryReturner
+	returned chan struct{} // closed once the memory returner is done
 }
+
+// shutdownGrace is how long Close lets the requests being served finish
+// (their answers written) before it closes every connection.
+const shutdownGrace = 5 * time.Second
 
 // supportedRanges are the served versions, as the request decoder limits
 // them and ApiVersions lists them.
@@ -39,121 +44,127 @@ var supportedRanges = func() []wire.VersionRange {
 	return out
 }()
 
-// NewServer serves b on ln.
-func NewServer(b *Broker, ln net.Listener, stats *Stats, capture *Capture) *Server {
-	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{Broker: b, Stats: stats, Capture: capture, ln: ln, ctx: ctx, cancel: cancel, conns: map[net.Conn]bool{}}
-	s.wg.Add(1)
+// NewServer makes a server for b on the listener settings l; Serve starts
+// it on a listener.
+func NewServer(b *Broker, stats *Stats, capture *Capture, l Listener) (*Server, error) {
+	s := &Server{Broker: b, Stats: stats, Capture: capture, returned: make(chan struct{})}
+	logf := b.cfg.Logger.Printf
+	var err error
+	s.wire, err = wire.NewServer(wire.HandlerFunc(s.serveKafka), wire.ServerOptions{
+		NewRequest: newServedRequest,
+		Supported:  supportedRanges,
+		Limits:     l.Limits,
+		TLS:        l.TLS,
+		SASL:       l.SASL,
+		Logf:       logf,
+		ConnClosed: s.connClosed,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.stopping, s.stop = context.WithCancel(context.Background())
 	go func() {
-		defer s.wg.Done()
-		s.memory.run(ctx)
+		defer close(s.returned)
+		s.memory.run(s.stopping)
 	}()
-	return s
+	return s, nil
 }
 
-// Serve accepts connections until Close; it returns nil after Close.
-func (s *Server) Serve() error {
-	for {
-		conn, err := s.ln.Accept()
-		if err != nil {
-			if s.ctx.Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("accepting connections: %w", err)
-		}
-		s.mu.Lock()
-		if s.ctx.Err() != nil {
-			s.mu.Unlock()
-			conn.Close()
-			return nil
-		}
-		s.conns[conn] = true
-		s.wg.Add(1)
-		s.mu.Unlock()
-		go s.serveConn(conn)
+// Serve serves connections accepted on ln until Close, then returns nil;
+// it returns the error that stopped it otherwise.
+func (s *Server) Serve(ln net.Listener) error {
+	err := s.wire.Serve(ln)
+	if errors.Is(err, wire.ErrServerClosed) {
+		return nil
 	}
+	return err
 }
 
-// Close stops accepting, ends every connection (and the requests waiting in
-// them) and returns once their goroutines are done.
+// Close stops accepting, ends the broker's waiting requests, lets the
+// requests being served be answered for up to shutdownGrace, then closes
+// every connection, and returns once all are closed.
 func (s *Server) Close() {
-	s.mu.Lock()
-	s.cancel()
-	s.ln.Close()
-	for conn := range s.conns {
-		conn.Close()
+	s.stop()
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := s.wire.Shutdown(ctx); err != nil {
+		s.Broker.cfg.Logger.Printf("shutdown: connections still busy after %v: closed", shutdownGrace)
 	}
-	s.mu.Unlock()
-	s.wg.Wait()
+	<-s.returned
 }
 
-func (s *Server) serveConn(conn net.Conn) {
-	defer s.wg.Done()
-	defer func() {
-		s.mu.Lock()
-		delete(s.conns, conn)
-		s.mu.Unlock()
-		conn.Close()
-	}()
-	logf := s.Broker.cfg.Logger.Printf
-	host, _, _ := net.SplitHostPort(conn.RemoteAddr().String())
-	cb := newConnBuffers(conn)
-	defer func() {
-		if cb.large { // ended holding large buffers, now garbage
-			s.memory.dropped()
-		}
-	}()
-	for {
-		req, err := cb.sc.ReadRequest()
-		if err != nil {
-			var unsupported *wire.UnsupportedRequestError
-			switch {
-			case errors.Is(err, io.EOF) || s.ctx.Err() != nil:
-			case errors.As(err, &unsupported):
-				h := unsupported.Header
-				s.Stats.Count(h.ClientID.Value, h.APIKey, h.APIVersion)
-				if cb.sc.Answer(err) == nil {
-					logf("%s (client %q): %v: answered with the supported versions", conn.RemoteAddr(), h.ClientID.Value, err)
-					cb.sc = cb.newServerConn() // the refused frame may have been large
-					continue
-				}
-				logf("%s (client %q): %v: closing the connection, as Kafka does", conn.RemoteAddr(), h.ClientID.Value, err)
-			default:
-				logf("%s: %v: closing the connection", conn.RemoteAddr(), err)
-			}
-			return
-		}
-		clientID := req.Header.ClientID.Value
-		s.Stats.Count(clientID, req.Header.APIKey, req.Header.APIVersion)
-		if diff := cb.check.reencode(req); diff != "" {
-			s.Stats.CountDiff()
-			logf("re-encode difference, client %q %s v%d:\n%s", clientID, apiName(req.Header.APIKey), req.Header.APIVersion, diff)
-		}
-		if s.Capture != nil {
-			if err := s.Capture.Frame(clientID, req.Header.APIKey, req.Header.APIVersion, req.Frame); err != nil {
-				logf("%v", err)
-			}
-		}
-		c := &call{ctx: s.ctx, version: req.Header.APIVersion, clientID: clientID, clientHost: host, rec: cb.rec}
-		resp, err := s.Broker.Handle(c, req.Body)
-		if err != nil {
-			logf("%s (client %q): %v: closing the connection", conn.RemoteAddr(), clientID, err)
-			return
-		}
-		cb.note(len(req.Frame), resp, req.Header.APIVersion)
-		if resp != nil {
-			if err := cb.sc.WriteResponse(req, resp); err != nil {
-				if s.ctx.Err() == nil {
-					logf("%s (client %q): writing the %s v%d response: %v", conn.RemoteAddr(), clientID, apiName(req.Header.APIKey), req.Header.APIVersion, err)
-				}
-				return
-			}
-		}
-		if cb.release() {
-			s.memory.dropped()
+// WireStats is the connection layer's count of connections and queued
+// bytes.
+func (s *Server) WireStats() wire.ServerStats { return s.wire.Stats() }
+
+// serveKafka serves one request of a connection: the re-encode check,
+// stats and capture, then the broker's handler.
+func (s *Server) serveKafka(ctx context.Context, p *wire.Peer, req *wire.Request) (runtime.APIMessage, error) {
+	cs := s.connState(ctx, p)
+	h := &req.Header
+	clientID := h.ClientID.Value
+	s.Stats.Count(clientID, h.APIKey, h.APIVersion)
+	if diff := cs.check.reencode(req); diff != "" {
+		s.Stats.CountDiff()
+		s.Broker.cfg.Logger.Printf("re-encode difference, client %q %s v%d:\n%s", clientID, apiName(h.APIKey), h.APIVersion, diff)
+	}
+	if s.Capture != nil {
+		if err := s.Capture.Frame(clientID, h.APIKey, h.APIVersion, req.Frame); err != nil {
+			s.Broker.cfg.Logger.Printf("%v", err)
 		}
 	}
+	c := &call{ctx: cs.ctx, version: h.APIVersion, clientID: clientID, clientHost: p.Host, rec: cs.rec}
+	resp, err := s.Broker.Handle(c, req.Body)
+	cs.note(len(req.Frame), resp, h.APIVersion)
+	if cs.release() {
+		s.memory.dropped()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("client %q: %w", clientID, err)
+	}
+	return resp, nil
 }
+
+// connState returns the connection's state, made at its first request.
+func (s *Server) connState(ctx context.Context, p *wire.Peer) *connState {
+	if cs, ok := p.State.(*connState); ok {
+		return cs
+	}
+	cs := newConnState()
+	// The broker's waits end with the connection (ctx) or at Close.
+	var cancel context.CancelFunc
+	cs.ctx, cancel = context.WithCancel(s.stopping)
+	context.AfterFunc(ctx, cancel)
+	p.State = cs
+	return cs
+}
+
+// connClosed logs why a connection ended, unless it ended as connections
+// do (the client closed it, it idled, the server stopped), and counts the unsupported request that ended it as a request.
+func (s *Server) connClosed(p *wire.Peer, err error) {
+	if cs, ok := p.State.(*connState); ok && cs.heldLarge {
+		s.memory.dropped() // what it held in wire's buffers is garbage now
+	}
+	if err == nil || errors.Is(err, wire.ErrServerClosed) || errors.Is(err, wire.ErrIdle) {
+		return // the ordinary ends of a connection
+	}
+	var unsupported *wire.UnsupportedRequestError
+	if errors.As(err, &unsupported) {
+		h := unsupported.Header
+		s.Stats.Count(h.ClientID.Value, h.APIKey, h.APIVersion)
+		s.Broker.cfg.Logger.Printf("%s (client %q): %v: connection closed, as Kafka closes it", p.RemoteAddr, h.ClientID.Value, err)
+		return
+	}
+	s.Broker.cfg.Logger.Printf("%s: connection closed: %v", p.RemoteAddr, err)
+}
+
+// maxReencodeFrame is the largest request re-encoded whole to check it.
+// A larger one (up to socket.request.max.bytes) is held twice already, as
+// it arrived and decoded; a third copy would add half again to what the
+// queued request bytes bound, so it is checked by its re-encoded size
+// alone. Java clients' requests stay under it (max.request.size defaults
+// to 1 MiB).
+const maxReencodeFrame = 1 << 20
 
 // reencoder re-encodes requests (header and body, with the generated
 // AppendTo at the version they arrived in) into a reused buffer and
@@ -163,6 +174,9 @@ type reencoder struct{ buf []byte }
 // reencode returns "" when req re-encodes to its frame, else a description
 // of the difference with both encodings in hex.
 func (r *reencoder) reencode(req *wire.Request) string {
+	if len(req.Frame) > maxReencodeFrame {
+		return reencodedSize(req)
+	}
 	out, err := req.Header.AppendTo(r.buf[:0], req.HeaderVersion)
 	if err == nil {
 		out, err = req.Body.AppendTo(out, req.Header.APIVersion)
@@ -181,4 +195,17 @@ func (r *reencoder) reencode(req *wire.Request) string {
 		at++
 	}
 	return fmt.Sprintf("  first difference at byte %d (body starts at %d)\n  arrived:    %x\n  re-encoded: %x", at, req.BodyOffset, req.Frame, out)
+}
+
+// reencodedSize compares a large request's re-encoded size with its frame's.
+func reencodedSize(req *wire.Request) string {
+	header, err := req.Header.AppendTo(nil, req.HeaderVersion)
+	if err != nil {
+		return fmt.Sprintf("  re-encoding the header failed: %v", err)
+	}
+	size := len(header) + req.Body.Size(req.Header.APIVersion)
+	if size == len(req.Frame) {
+		return ""
+	}
+	return fmt.Sprintf("  a %d-byte request (checked by size: over %d bytes) re-encodes to %d bytes; header: %x", len(req.Frame), maxReencodeFrame, size, req.Frame[:req.BodyOffset])
 }

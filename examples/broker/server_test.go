@@ -214,6 +214,7 @@ func TestFlags(t *testing.T) {
 	taken, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer taken.Close()
+	missing := filepath.Join(t.TempDir(), "missing")
 	tests := []struct {
 		args []string
 		code int
@@ -226,6 +227,18 @@ func TestFlags(t *testing.T) {
 		{[]string{"-nope"}, 2, "flag provided but not defined"},
 		{[]string{"-h"}, 0, "-addr"},
 		{[]string{"-addr", taken.Addr().String()}, 1, "listen"},
+		{[]string{"-security-protocol", "TLS"}, 2, `-security-protocol "TLS": must be one of PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL`},
+		{[]string{"-security-protocol", "SSL"}, 2, "-security-protocol SSL needs -tls-cert and -tls-key"},
+		{[]string{"-tls-cert", "c.pem", "-tls-key", "k.pem"}, 2, "-tls-cert and -tls-key are for -security-protocol SSL or SASL_SSL, not PLAINTEXT"},
+		{[]string{"-security-protocol", "SASL_SSL", "-tls-cert", "c.pem", "-tls-key", "k.pem"}, 2, "-security-protocol SASL_SSL needs -sasl-users FILE"},
+		{[]string{"-sasl-users", "users"}, 2, "-sasl-users is for -security-protocol SASL_PLAINTEXT or SASL_SSL, not PLAINTEXT"},
+		{[]string{"-connections-max-idle-ms", "0"}, 2, "-connections-max-idle-ms 0: must be positive, or -1 for no limit"},
+		{[]string{"-request-read-timeout-ms", "-2"}, 2, "-request-read-timeout-ms -2: must be positive, or -1"},
+		{[]string{"-max-connections-per-ip", "-1"}, 2, "-max-connections-per-ip -1: must be 0 (no limit) or more"},
+		{[]string{"-socket-request-max-bytes", "0"}, 2, "-socket-request-max-bytes 0: must be positive"},
+		{[]string{"-queued-max-request-bytes", "1000"}, 2, "-queued-max-request-bytes 1000: must be at least 209715200, twice -socket-request-max-bytes"},
+		{[]string{"-security-protocol", "SSL", "-tls-cert", missing, "-tls-key", missing}, 1, "-tls-cert " + missing},
+		{[]string{"-security-protocol", "SASL_PLAINTEXT", "-sasl-users", missing}, 1, "-sasl-users: open " + missing},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer

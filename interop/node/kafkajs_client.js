@@ -16,8 +16,15 @@
 // commits, the idempotent producer, and a transaction aborted and one
 // committed, read read_committed. kafkajs only consumes through groups, so
 // every read-back is a group of its own.
+//
+// Against a secured broker (--security-protocol SSL, SASL_PLAINTEXT or
+// SASL_SSL, with --ca-file and --sasl-mechanism, --sasl-user,
+// --sasl-password) it runs the secured scenarios instead: the records
+// produced and read back over that protocol and, with SASL, a wrong password
+// that the broker must refuse with SASL_AUTHENTICATION_FAILED.
 'use strict'
 
+const fs = require('fs')
 const { Kafka, CompressionTypes, CompressionCodecs, logLevel } = require('kafkajs')
 const SnappyCodec = require('kafkajs-snappy')
 const lz4 = require('lz4js')
@@ -34,6 +41,29 @@ CompressionCodecs[CompressionTypes.LZ4] = lz4codec
 
 const NAME = 'kafkajs'
 const STEP_TIMEOUT_MS = 60000
+const WRONG_PASSWORD = 'not-the-password'
+
+// security is how every client reaches the broker, from the command line.
+const security = { protocol: 'PLAINTEXT', mechanism: '', user: '', password: '', caFile: '' }
+const usesTLS = () => security.protocol === 'SSL' || security.protocol === 'SASL_SSL'
+const usesSASL = () => security.protocol.startsWith('SASL_')
+
+// securityOptions are kafkajs's ssl and sasl settings for security.
+function securityOptions (password) {
+  const opts = {}
+  if (usesTLS()) opts.ssl = { ca: [fs.readFileSync(security.caFile)] }
+  if (usesSASL()) opts.sasl = { mechanism: security.mechanism.toLowerCase(), username: security.user, password }
+  return opts
+}
+
+function securityLabel () {
+  const label = security.protocol.toLowerCase().replace('_', '-')
+  return usesSASL() ? label + '-' + security.mechanism.toLowerCase() : label
+}
+
+function securityText () {
+  return usesSASL() ? `${security.protocol} with ${security.mechanism} as ${security.user}` : security.protocol
+}
 const CODECS = {
   none: CompressionTypes.None, gzip: CompressionTypes.GZIP, snappy: CompressionTypes.Snappy, lz4: CompressionTypes.LZ4
 }
@@ -69,14 +99,15 @@ function check (got, want, firstOffset) {
   })
 }
 
-function kafka (broker, step) {
+function kafka (broker, step, password = security.password) {
   return new Kafka({
     clientId: NAME + '-' + step,
     brokers: [broker],
     logLevel: logLevel.ERROR,
     connectionTimeout: 10000,
     requestTimeout: 20000,
-    retry: { retries: 5, initialRetryTime: 100 }
+    retry: { retries: 5, initialRetryTime: 100 },
+    ...securityOptions(password)
   })
 }
 
@@ -222,7 +253,38 @@ async function transactions (broker, n) {
   return `aborted ${n} and committed ${n} records; read_committed saw offsets ${n + 1}-${2 * n} only`
 }
 
+// wrongPassword connects an admin client with the wrong password. kafkajs
+// turns SASL_AUTHENTICATION_FAILED (58) into a KafkaJSSASLAuthenticationError
+// that quotes the broker's message, which it reads from the answer only when
+// the code is 58 (other codes get kafkajs's own descriptions).
+async function wrongPassword (broker, step) {
+  const want = security.mechanism === 'PLAIN'
+    ? 'Authentication failed: Invalid username or password'
+    : 'Authentication failed during authentication due to invalid credentials with SASL mechanism ' + security.mechanism
+  const admin = kafka(broker, step, WRONG_PASSWORD).admin()
+  try {
+    await admin.connect()
+  } catch (e) {
+    if (e.name !== 'KafkaJSSASLAuthenticationError' || !e.message.includes(want)) {
+      throw new Error(`a wrong password got ${e.name}: ${e.message}, want KafkaJSSASLAuthenticationError with "${want}"`)
+    }
+    return `a wrong password refused: ${e.name}: ${e.message}`
+  } finally {
+    await admin.disconnect()
+  }
+  throw new Error('a wrong password was accepted')
+}
+
+function secureSteps (broker, n) {
+  const label = securityLabel()
+  const out = [[label + '-none', async () =>
+    `${await produceConsume(broker, n, label + '-none', CompressionTypes.None)} over ${securityText()}`]]
+  if (usesSASL()) out.push([label + '-wrong-password', () => wrongPassword(broker, label + '-wrong-password')])
+  return out
+}
+
 function steps (broker, n) {
+  if (security.protocol !== 'PLAINTEXT') return secureSteps(broker, n)
   const out = Object.entries(CODECS).map(([name, codec]) => [name, () => produceConsume(broker, n, name, codec)])
   out.push(['idempotent', () => idempotent(broker, n)])
   out.push(['group', () => group(broker, n)])
@@ -240,8 +302,15 @@ function withTimeout (promise, ms) {
 
 async function main () {
   const args = { broker: '', n: 20, step: '' }
+  const securityFlags = {
+    'security-protocol': 'protocol', 'sasl-mechanism': 'mechanism', 'sasl-user': 'user', 'sasl-password': 'password', 'ca-file': 'caFile'
+  }
   for (let i = 2; i < process.argv.length; i += 2) {
     const flag = process.argv[i].replace(/^--?/, '')
+    if (flag in securityFlags) {
+      security[securityFlags[flag]] = process.argv[i + 1]
+      continue
+    }
     if (!(flag in args)) throw new Error(`unknown flag ${process.argv[i]}`)
     args[flag] = flag === 'n' ? Number(process.argv[i + 1]) : process.argv[i + 1]
   }

@@ -16,6 +16,12 @@ at the protocol the broker announces, a consumer group that commits, and
 the same again at api_version=(0, 10, 1), where message sets v1 cross the
 wire (without headers, which they cannot carry). kafka-python 2.0.2 has no
 idempotent producer.
+
+Against a secured broker (--security-protocol SSL, SASL_PLAINTEXT or
+SASL_SSL, with --ca-file and --sasl-mechanism, --sasl-user,
+--sasl-password) it runs the secured scenarios instead: the records
+produced and read back over that protocol and, with SASL, a wrong password
+that the broker must refuse.
 """
 
 import argparse
@@ -24,11 +30,12 @@ import time
 
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import NewTopic
-from kafka.errors import TopicAlreadyExistsError
+from kafka.errors import NoBrokersAvailable, TopicAlreadyExistsError
 
 NAME = "kafka-python"
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 STEP_TIMEOUT = 60.0
+WRONG_PASSWORD = "not-the-password"
 
 
 def records(topic, n, with_headers):
@@ -64,14 +71,16 @@ def check(got, want, first_offset):
 class Client:
     """Runs the steps against one broker."""
 
-    def __init__(self, broker, n):
+    def __init__(self, broker, n, security):
         self.broker = broker
         self.n = n
+        self.security = security
 
     def common(self, step, api_version):
         """Settings every kafka-python object of a step shares."""
         conf = {"bootstrap_servers": [self.broker], "client_id": NAME + "-" + step,
                 "request_timeout_ms": 20000}
+        conf.update(self.security.settings())
         if api_version is not None:
             conf["api_version"] = api_version
         return conf
@@ -155,7 +164,34 @@ class Client:
         finally:
             admin.close()
 
+    def wrong_password(self, step):
+        """A wrong password must be refused. kafka-python 2.0.2 authenticates
+        with SaslHandshake v0 and bare tokens, where a broker has no way to
+        answer SASL_AUTHENTICATION_FAILED (58) and closes the connection
+        instead, as Kafka does: what kafka-python reports is that no broker
+        is available."""
+        self.security.password, right = WRONG_PASSWORD, self.security.password
+        try:
+            admin = KafkaAdminClient(**self.common(step, None))
+            admin.close()
+        except NoBrokersAvailable:
+            return ("a wrong password refused: the broker closed the connection after the v0 token exchange, "
+                    "kafka-python reports NoBrokersAvailable")
+        finally:
+            self.security.password = right
+        raise AssertionError("a wrong password was accepted")
+
+    def secure_steps(self):
+        label = self.security.label()
+        out = [(label + "-none", lambda s=label + "-none": "%s over %s" % (
+            self.produce_consume(s, "none", None), self.security))]
+        if self.security.uses_sasl():
+            out.append((label + "-wrong-password", lambda s=label + "-wrong-password": self.wrong_password(s)))
+        return out
+
     def steps(self):
+        if self.security.protocol != "PLAINTEXT":
+            return self.secure_steps()
         out = []
         for api_version, label, codecs in [(None, "", CODECS), ((0, 10, 1), "v0.10.1-", CODECS[:4])]:
             for codec in codecs:
@@ -164,14 +200,58 @@ class Client:
         return out
 
 
+class Security:
+    """How the client reaches a secured broker (see scenario/security.go)."""
+
+    def __init__(self, args):
+        self.protocol = args.security_protocol
+        self.mechanism = args.sasl_mechanism
+        self.user = args.sasl_user
+        self.password = args.sasl_password
+        self.ca_file = args.ca_file
+
+    def uses_sasl(self):
+        return self.protocol.startswith("SASL_")
+
+    def uses_tls(self):
+        return self.protocol in ("SSL", "SASL_SSL")
+
+    def label(self):
+        label = self.protocol.lower().replace("_", "-")
+        return label + "-" + self.mechanism.lower() if self.uses_sasl() else label
+
+    def settings(self):
+        """kafka-python's settings for the protocol; none for PLAINTEXT."""
+        if self.protocol == "PLAINTEXT":
+            return {}
+        conf = {"security_protocol": self.protocol}
+        if self.uses_tls():
+            conf["ssl_cafile"] = self.ca_file
+        if self.uses_sasl():
+            conf.update(sasl_mechanism=self.mechanism, sasl_plain_username=self.user,
+                        sasl_plain_password=self.password)
+        return conf
+
+    def __str__(self):
+        if self.uses_sasl():
+            return "%s with %s as %s" % (self.protocol, self.mechanism, self.user)
+        return self.protocol
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--broker", required=True, help="broker address, host:port")
     parser.add_argument("--n", type=int, default=20, help="records per scenario")
     parser.add_argument("--step", default="", help="run only the scenario of this name")
+    parser.add_argument("--security-protocol", default="PLAINTEXT",
+                        choices=["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"])
+    parser.add_argument("--sasl-mechanism", default="", choices=["", "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"])
+    parser.add_argument("--sasl-user", default="")
+    parser.add_argument("--sasl-password", default="")
+    parser.add_argument("--ca-file", default="", help="PEM file of the CA that signed the broker's certificate")
     args = parser.parse_args()
     failed = 0
-    for name, run in Client(args.broker, args.n).steps():
+    for name, run in Client(args.broker, args.n, Security(args)).steps():
         if args.step and name != args.step:
             continue
         start = time.monotonic()

@@ -4,6 +4,10 @@
 // scenario failed, 2 on misuse.
 //
 //	goclient -client franz-go -broker 127.0.0.1:9092 [-n 20] [-timeout 3m]
+//
+// Against a secured broker, -security-protocol (SSL, SASL_PLAINTEXT or
+// SASL_SSL) with -ca-file and -sasl-mechanism, -sasl-user, -sasl-password
+// run the client's secured scenarios instead (SecureSteps).
 package main
 
 import (
@@ -29,6 +33,14 @@ var clients = map[string]func(broker string, n int) []scenario.Step{
 	kcatclient.Name:    kcatclient.Steps,
 }
 
+// secureClients maps a client name to its scenarios against a secured broker.
+var secureClients = map[string]func(broker string, n int, sec scenario.Security) []scenario.Step{
+	kgoclient.Name:     kgoclient.SecureSteps,
+	saramaclient.Name:  saramaclient.SecureSteps,
+	kafkagoclient.Name: kafkagoclient.SecureSteps,
+	kcatclient.Name:    kcatclient.SecureSteps,
+}
+
 func main() {
 	os.Exit(run(os.Args[1:]))
 }
@@ -40,6 +52,7 @@ func run(args []string) int {
 	n := fs.Int("n", 20, "records per scenario")
 	only := fs.String("step", "", "run only the scenario of this name")
 	timeout := fs.Duration("timeout", 3*time.Minute, "bound on the whole run")
+	sec := scenario.SecurityFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -48,7 +61,14 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "goclient: need -client (one of franz-go, sarama, kafka-go, kcat), -broker and -n >= 2\n")
 		return 2
 	}
+	if err := sec.Check(); err != nil {
+		fmt.Fprintf(os.Stderr, "goclient: %v\n", err)
+		return 2
+	}
 	steps := stepsOf(*broker, *n)
+	if sec.Secured() {
+		steps = secureClients[*name](*broker, *n, *sec)
+	}
 	if *only != "" {
 		steps = slices.DeleteFunc(steps, func(s scenario.Step) bool { return s.Name != *only })
 		if len(steps) == 0 {

@@ -21,7 +21,8 @@ type stats struct {
 	Clients       map[string]map[string]int64 `json:"clients"` // client id -> "<ApiName> v<ver>" -> count
 }
 
-// broker is the example broker running as a child process.
+// broker is the example broker running as a child process (or kafkaproxy,
+// which starts and stops alike and has no stats).
 type broker struct {
 	cmd       *exec.Cmd
 	addr      string
@@ -33,34 +34,48 @@ type broker struct {
 // buildBroker generates the broker's protocol package (go generate, as a
 // user of kafkagen would) and builds its binary into bin.
 func buildBroker(ctx context.Context, brokerDir, bin string) (string, error) {
-	out := filepath.Join(bin, "broker")
+	return buildExample(ctx, brokerDir, filepath.Join(bin, "broker"))
+}
+
+// buildExample runs go generate, then go build -o out, in the folder of an
+// example command (examples/broker, examples/proxy).
+func buildExample(ctx context.Context, dir, out string) (string, error) {
 	for _, args := range [][]string{{"generate", "."}, {"build", "-o", out, "."}} {
 		cmd := exec.CommandContext(ctx, "go", args...)
-		cmd.Dir = brokerDir
+		cmd.Dir = dir
 		if msg, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go %s in %s: %w\n%s", strings.Join(args, " "), brokerDir, err, msg)
+			return "", fmt.Errorf("go %s in %s: %w\n%s", strings.Join(args, " "), dir, err, msg)
 		}
 	}
 	return out, nil
 }
 
-// startBroker starts the binary on a free port of 127.0.0.1 and waits for
-// the "listening on" line that names it. The broker's other output goes to
-// bin/broker.log.
-func startBroker(ctx context.Context, binary, bin, captureDir string) (*broker, error) {
-	b := &broker{
-		statsPath: filepath.Join(bin, "stats.json"),
-		logPath:   filepath.Join(bin, "broker.log"),
-		exited:    make(chan error, 1),
+// startBroker starts the binary on a free port of 127.0.0.1, with extra
+// flags, and waits for the "listening on" line that names it. The broker's
+// other output goes to bin/<name>.log, its stats to bin/<name>-stats.json.
+func startBroker(ctx context.Context, binary, bin, name, captureDir string, extra ...string) (*broker, error) {
+	statsPath := filepath.Join(bin, name+"-stats.json")
+	os.Remove(statsPath)
+	args := []string{"-addr", "127.0.0.1:0", "-stats", statsPath}
+	if captureDir != "" {
+		args = append(args, "-capture", captureDir)
 	}
-	os.Remove(b.statsPath)
-	logFile, err := os.Create(b.logPath)
+	b, err := startListening(ctx, "broker", binary, filepath.Join(bin, name+".log"), append(args, extra...))
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-addr", "127.0.0.1:0", "-stats", b.statsPath}
-	if captureDir != "" {
-		args = append(args, "-capture", captureDir)
+	b.statsPath = statsPath
+	return b, nil
+}
+
+// startListening starts a process (the broker, or kafkaproxy) whose first
+// line on stdout is "listening on 127.0.0.1:PORT", and waits for that line;
+// the rest of its output goes to logPath.
+func startListening(ctx context.Context, what, binary, logPath string, args []string) (*broker, error) {
+	b := &broker{logPath: logPath, exited: make(chan error, 1)}
+	logFile, err := os.Create(b.logPath)
+	if err != nil {
+		return nil, err
 	}
 	b.cmd = exec.Command(binary, args...)
 	b.cmd.Stderr = logFile
@@ -71,7 +86,7 @@ func startBroker(ctx context.Context, binary, bin, captureDir string) (*broker, 
 	}
 	if err := b.cmd.Start(); err != nil {
 		logFile.Close()
-		return nil, fmt.Errorf("start broker: %w", err)
+		return nil, fmt.Errorf("start %s: %w", what, err)
 	}
 	first := make(chan string, 1)
 	go func() {
@@ -87,13 +102,13 @@ func startBroker(ctx context.Context, binary, bin, captureDir string) (*broker, 
 		addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
 		if !ok || !strings.HasPrefix(addr, "127.0.0.1:") {
 			b.stop()
-			return nil, fmt.Errorf("broker's first line is %q, want \"listening on 127.0.0.1:PORT\" (log: %s)", line, b.logPath)
+			return nil, fmt.Errorf("%s's first line is %q, want \"listening on 127.0.0.1:PORT\" (log: %s)", what, line, b.logPath)
 		}
 		b.addr = addr
 		return b, nil
 	case <-time.After(20 * time.Second):
 		b.stop()
-		return nil, fmt.Errorf("broker printed no address within 20s (log: %s)", b.logPath)
+		return nil, fmt.Errorf("%s printed no address within 20s (log: %s)", what, b.logPath)
 	case <-ctx.Done():
 		b.stop()
 		return nil, ctx.Err()

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -99,6 +100,31 @@ func runClient(ctx context.Context, spec clientSpec, dir, goclient, broker strin
 		res.Failed = append(res.Failed, fmt.Sprintf("FAIL %s: %s: %v", spec.Name, strings.Join(args, " "), err))
 	}
 	return res
+}
+
+// report prints a PASS line for each result that passed (followed by its
+// "ok" lines when withOK is set), and for each other a FAIL line with its
+// failed scenarios and its output. It returns how many passed and a
+// problem for each that failed.
+func report(w io.Writer, results []*clientResult, withOK bool) (passed int, problems []string) {
+	for _, r := range results {
+		took := r.Took.Round(100 * time.Millisecond)
+		if r.Passed() {
+			passed++
+			fmt.Fprintf(w, "PASS %s: %d scenarios in %v\n", r.Name, len(r.OK), took)
+			if withOK {
+				fmt.Fprintln(w, "  "+strings.Join(r.OK, "\n  "))
+			}
+			continue
+		}
+		problems = append(problems, "client "+r.Name+" failed")
+		fmt.Fprintf(w, "FAIL %s: %d of %d scenarios failed in %v\n", r.Name, len(r.Failed), len(r.OK)+len(r.Failed), took)
+		for _, line := range r.Failed {
+			fmt.Fprintln(w, "  "+line)
+		}
+		fmt.Fprintln(w, "  output:\n    "+strings.ReplaceAll(strings.TrimSpace(r.Output), "\n", "\n    "))
+	}
+	return passed, problems
 }
 
 // runClients runs the clients, at most parallel at a time, and returns their

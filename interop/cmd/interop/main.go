@@ -1,14 +1,18 @@
 // Command interop is the interop suite: it builds the example broker
 // (examples/broker) and runs six real Kafka clients against it (kcat,
-// kafka-python, kafkajs, franz-go, sarama, kafka-go), then runs kafkagen's
-// own client against kfake, franz-go's fake Kafka, for the reverse
-// direction. It prints one line per client, the api/version pairs each one
-// used, and ends with
+// kafka-python, kafkajs, franz-go, sarama, kafka-go), then each of them
+// again against brokers secured with TLS, SASL or both (clients_secure.go),
+// then through kafkaproxy (examples/proxy) to the example broker and,
+// franz-go, to a three-node kfake, each plainly and with -topic-prefix
+// (proxied.go), then runs kafkagen's own client against kfake, franz-go's
+// fake Kafka, for the reverse direction. It prints one line per client run,
+// the api/version pairs each client used, and ends with
 //
-//	interop: clients=6 requests=N api-versions=N reencode-diffs=0
+//	interop: clients=6 secured=6 proxied=14/14 requests=N api-versions=N reencode-diffs=0 proxy-diffs=0
 //
 // exiting 1 when a client failed, the broker re-encoded a request to other
-// bytes than it received, or the broker misbehaved. Run it from interop/
+// bytes than it received, the broker misbehaved, or a cluster behind the
+// prefixing proxy holds other records than the same run left without it. Run it from interop/
 // after install.sh:
 //
 //	go run ./cmd/interop [-n 20] [-parallel 3] [-clients kcat,sarama] [-update-captures]
@@ -97,7 +101,7 @@ func run(ctx context.Context, cfg config) error {
 	}
 	defer os.RemoveAll(captureDir)
 
-	b, err := startBroker(ctx, brokerBin, bin, captureDir)
+	b, err := startBroker(ctx, brokerBin, bin, "broker", captureDir)
 	if err != nil {
 		return err
 	}
@@ -110,23 +114,15 @@ func run(ctx context.Context, cfg config) error {
 	if brokerErr != nil {
 		problems = append(problems, brokerErr.Error())
 	}
-	passed := 0
-	for _, r := range results {
-		if r.Passed() {
-			passed++
-			fmt.Printf("PASS %s: %d scenarios in %v\n", r.Name, len(r.OK), r.Took.Round(100*time.Millisecond))
-			continue
-		}
-		problems = append(problems, "client "+r.Name+" failed")
-		fmt.Printf("FAIL %s: %d of %d scenarios failed in %v\n", r.Name, len(r.Failed), len(r.OK)+len(r.Failed), r.Took.Round(100*time.Millisecond))
-		for _, line := range r.Failed {
-			fmt.Println("  " + line)
-		}
-		fmt.Println("  output:\n    " + strings.ReplaceAll(strings.TrimSpace(r.Output), "\n", "\n    "))
-	}
+	passed, failures := report(os.Stdout, results, false)
+	problems = append(problems, failures...)
 	if passed < len(results) {
 		fmt.Println("broker log tail:\n    " + strings.ReplaceAll(b.logTail(30), "\n", "\n    "))
 	}
+	secured := runSecured(ctx, os.Stdout, cfg, specs, dir, goclient, brokerBin, bin)
+	problems = append(problems, secured.Problems...)
+	proxied := runProxied(ctx, os.Stdout, cfg, specs, root, dir, goclient, brokerBin, bin)
+	problems = append(problems, proxied.Problems...)
 
 	reverseCtx, cancelReverse := context.WithTimeout(ctx, time.Minute)
 	detail, err := reverse.Run(reverseCtx, cfg.n)
@@ -142,6 +138,8 @@ func run(ctx context.Context, cfg config) error {
 	if err != nil {
 		return fmt.Errorf("%v (and: %s)", err, strings.Join(problems, "; "))
 	}
+	st.add(secured.Stats)
+	st.add(proxied.Stats)
 	printPairs(os.Stdout, pairsByClient(st, specs), specs)
 	if st.ReencodeDiffs != 0 {
 		problems = append(problems, fmt.Sprintf("the broker re-encoded %d requests to other bytes (see %s)", st.ReencodeDiffs, b.logPath))
@@ -161,8 +159,8 @@ func run(ctx context.Context, cfg config) error {
 			}
 		}
 	}
-	fmt.Printf("interop: clients=%d requests=%d api-versions=%d reencode-diffs=%d\n",
-		passed, st.Requests, distinctPairs(st), st.ReencodeDiffs)
+	fmt.Printf("interop: clients=%d secured=%d proxied=%d/%d requests=%d api-versions=%d reencode-diffs=%d proxy-diffs=%d\n",
+		passed, secured.Passed, proxied.Passed, proxied.Runs, st.Requests, distinctPairs(st), st.ReencodeDiffs, proxied.Diffs)
 	if len(problems) > 0 {
 		return fmt.Errorf("%s", strings.Join(problems, "; "))
 	}

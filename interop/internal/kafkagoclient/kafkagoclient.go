@@ -6,6 +6,7 @@ package kafkagoclient
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/kafkagen/kafkagen/interop/internal/scenario"
 	"github.com/segmentio/kafka-go"
 	"github.com/segmentio/kafka-go/compress"
+	"github.com/segmentio/kafka-go/sasl"
 )
 
 // Name is the client's name in the harness, the captures and the client ids.
@@ -22,12 +24,16 @@ const Name = "kafka-go"
 type client struct {
 	broker string
 	n      int
+	tls    *tls.Config    // nil: plaintext
+	sasl   sasl.Mechanism // nil: no authentication
 }
 
 // Steps returns the scenarios, n records each, against broker (host:port).
 func Steps(broker string, n int) []scenario.Step {
 	c := client{broker: broker, n: n}
-	return append(scenario.CodecSteps(c.produceConsume),
+	return append(scenario.CodecSteps(func(ctx context.Context, codec string) (string, error) {
+		return c.produceConsume(ctx, codec, codec)
+	}),
 		scenario.Step{Name: "group", Run: c.group},
 		scenario.Step{Name: "init-producer-id", Run: c.initProducerID},
 	)
@@ -42,12 +48,17 @@ func (c client) adminClient(step string) *kafka.Client {
 	return &kafka.Client{
 		Addr:      kafka.TCP(c.broker),
 		Timeout:   20 * time.Second,
-		Transport: &kafka.Transport{ClientID: scenario.ClientID(Name, step)},
+		Transport: c.transport(step),
 	}
 }
 
+// transport is the Transport of a step's Client and Writer.
+func (c client) transport(step string) *kafka.Transport {
+	return &kafka.Transport{ClientID: scenario.ClientID(Name, step), TLS: c.tls, SASL: c.sasl}
+}
+
 func (c client) dialer(step string) *kafka.Dialer {
-	return &kafka.Dialer{ClientID: scenario.ClientID(Name, step), Timeout: 10 * time.Second}
+	return &kafka.Dialer{ClientID: scenario.ClientID(Name, step), Timeout: 10 * time.Second, TLS: c.tls, SASLMechanism: c.sasl}
 }
 
 func (c client) createTopic(ctx context.Context, step, topic string) error {
@@ -73,7 +84,7 @@ func (c client) produce(ctx context.Context, step, topic string, codec compress.
 		BatchTimeout: 50 * time.Millisecond,
 		RequiredAcks: kafka.RequireOne,
 		Compression:  codec,
-		Transport:    &kafka.Transport{ClientID: scenario.ClientID(Name, step)},
+		Transport:    c.transport(step),
 	}
 	msgs := make([]kafka.Message, len(records))
 	for i, r := range records {
@@ -93,20 +104,22 @@ func (c client) produce(ctx context.Context, step, topic string, codec compress.
 	return nil
 }
 
-func (c client) produceConsume(ctx context.Context, codec string) (string, error) {
-	topic := scenario.ClientID(Name, codec)
-	if err := c.createTopic(ctx, codec+"-admin", topic); err != nil {
+// produceConsume creates the step's topic, writes the records with codec
+// and reads them back from offset 0.
+func (c client) produceConsume(ctx context.Context, step, codec string) (string, error) {
+	topic := scenario.ClientID(Name, step)
+	if err := c.createTopic(ctx, step+"-admin", topic); err != nil {
 		return "", err
 	}
 	want := scenario.Records(topic, c.n, true)
-	if err := c.produce(ctx, codec, topic, codecs[codec], want); err != nil {
+	if err := c.produce(ctx, step, topic, codecs[codec], want); err != nil {
 		return "", err
 	}
 	r := kafka.NewReader(kafka.ReaderConfig{
 		Brokers:   []string{c.broker},
 		Topic:     topic,
 		Partition: 0,
-		Dialer:    c.dialer(codec + "-consumer"),
+		Dialer:    c.dialer(step + "-consumer"),
 		MaxWait:   200 * time.Millisecond,
 	})
 	defer r.Close()

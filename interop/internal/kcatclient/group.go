@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"strconv"
 
 	"github.com/kafkagen/kafkagen/interop/internal/scenario"
@@ -77,8 +78,10 @@ type metadataList struct {
 	} `json:"topics"`
 }
 
-// metadata lists the cluster: one broker at the address dialled, and the
-// topic of the "none" step with its partition.
+// metadata lists the cluster: one broker, at the address dialled or,
+// through kafkaproxy (which serves node N on its port + 1 + N), at that
+// port for the broker's id; and the topic of the "none" step with its
+// partition.
 func (c client) metadata(ctx context.Context) (string, error) {
 	out, err := c.run(ctx, "metadata", nil, "-L", "-J")
 	if err != nil {
@@ -88,7 +91,7 @@ func (c client) metadata(ctx context.Context) (string, error) {
 	if err := json.Unmarshal(out, &md); err != nil {
 		return "", fmt.Errorf("kcat -L -J output %q: %w", out, err)
 	}
-	if len(md.Brokers) != 1 || md.Brokers[0].Name != c.broker {
+	if len(md.Brokers) != 1 || md.Brokers[0].Name != c.broker && md.Brokers[0].Name != proxiedNode(c.broker, md.Brokers[0].ID) {
 		return "", fmt.Errorf("metadata lists brokers %+v, want one at %s", md.Brokers, c.broker)
 	}
 	topic := scenario.ClientID(Name, "none")
@@ -98,4 +101,15 @@ func (c client) metadata(ctx context.Context) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("metadata of %d topics lacks %s", len(md.Topics), topic)
+}
+
+// proxiedNode is the address kafkaproxy serves node id on when its
+// bootstrap address is bootstrap.
+func proxiedNode(bootstrap string, id int32) string {
+	host, port, err := net.SplitHostPort(bootstrap)
+	p, perr := strconv.Atoi(port)
+	if err != nil || perr != nil {
+		return ""
+	}
+	return net.JoinHostPort(host, strconv.Itoa(p+1+int(id)))
 }

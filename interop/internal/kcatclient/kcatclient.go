@@ -25,6 +25,7 @@ const Name = "kcat"
 type client struct {
 	broker string
 	n      int
+	sec    scenario.Security // plaintext unless SecureSteps set it
 }
 
 // Steps returns the scenarios, n records each, against broker (host:port).
@@ -59,7 +60,8 @@ func records(topic string, n int) []scenario.Record {
 
 // run executes kcat with the step's client id, feeding it stdin.
 func (c client) run(ctx context.Context, step string, stdin []byte, args ...string) ([]byte, error) {
-	full := append([]string{"-b", c.broker, "-X", "client.id=" + scenario.ClientID(Name, step), "-m", "10", "-q"}, args...)
+	full := append([]string{"-b", c.broker, "-X", "client.id=" + scenario.ClientID(Name, step), "-m", "10", "-q"}, securityArgs(c.sec)...)
+	full = append(full, args...)
 	cmd := exec.CommandContext(ctx, "kcat", full...)
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer

@@ -23,6 +23,7 @@ const Name = "franz-go"
 type client struct {
 	broker string
 	n      int
+	sec    scenario.Security // plaintext unless SecureSteps set it
 }
 
 // Steps returns the scenarios, n records each, against broker (host:port).
@@ -67,7 +68,11 @@ func (c client) newClient(step string, opts ...kgo.Opt) (*kgo.Client, error) {
 		kgo.RetryTimeout(20 * time.Second),
 		kgo.FetchMaxWait(200 * time.Millisecond),
 	}
-	return kgo.NewClient(append(base, opts...)...)
+	secure, err := securityOpts(c.sec)
+	if err != nil {
+		return nil, err
+	}
+	return kgo.NewClient(append(append(base, secure...), opts...)...)
 }
 
 // clientWithTopics opens a client for step (newClient) and creates topics

@@ -21,15 +21,23 @@ var codecs = []records.Compression{
 }
 
 // Run starts kfake on 127.0.0.1, runs the client against it (n records, at
-// least one per codec) and stops kfake. It returns what it did and the
-// versions it used.
+// least one per codec) and stops kfake; then the same over TLS and SASL
+// (Secure). It returns what it did and the versions it used.
 func Run(ctx context.Context, n int) (string, error) {
 	cluster, err := kfake.NewCluster(kfake.NumBrokers(1))
 	if err != nil {
 		return "", fmt.Errorf("kfake: %w", err)
 	}
 	defer cluster.Close()
-	return Client(ctx, cluster.ListenAddrs()[0], n)
+	plain, err := Client(ctx, cluster.ListenAddrs()[0], n)
+	if err != nil {
+		return "", err
+	}
+	secure, err := Secure(ctx, n)
+	if err != nil {
+		return "", err
+	}
+	return plain + "; " + secure, nil
 }
 
 // Client runs the reverse scenario against the broker at addr twice: at the
@@ -40,23 +48,22 @@ func Client(ctx context.Context, addr string, n int) (string, error) {
 	if n < len(codecs) {
 		return "", fmt.Errorf("need at least %d records, one per codec", len(codecs))
 	}
-	high, err := pass(ctx, addr, n, highest)
+	high, err := pass(ctx, addr, "kafkagen-reverse-highest", n, highest, wire.ConnConfig{})
 	if err != nil {
 		return "", fmt.Errorf("highest versions: %w", err)
 	}
-	low, err := pass(ctx, addr, n, lowest)
+	low, err := pass(ctx, addr, "kafkagen-reverse-lowest", n, lowest, wire.ConnConfig{})
 	if err != nil {
 		return "", fmt.Errorf("lowest versions: %w", err)
 	}
 	return high + "; " + low, nil
 }
 
-// pass creates a topic, checks its metadata, produces a batch per codec,
+// pass creates topic, checks its metadata, produces a batch per codec,
 // lists the end offset and fetches the records back, at the versions of
-// policy.
-func pass(ctx context.Context, addr string, n int, policy versionPolicy) (string, error) {
-	topic := "kafkagen-reverse-" + policy.name
-	s, err := dial(ctx, addr, topic, policy)
+// policy, on a connection dialled with cfg.
+func pass(ctx context.Context, addr, topic string, n int, policy versionPolicy, cfg wire.ConnConfig) (string, error) {
+	s, err := dial(ctx, addr, topic, policy, cfg)
 	if err != nil {
 		return "", err
 	}
@@ -70,7 +77,7 @@ func pass(ctx context.Context, addr string, n int, policy versionPolicy) (string
 	}
 	// zstd batches need Produce v7 and Fetch v10.
 	batchCodecs := codecs
-	if v, _ := s.versions.Version(clients.NewProduceRequest().APIKey()); policy.lowest || v < 7 {
+	if v, _ := s.conn.Version(clients.NewProduceRequest()); policy.lowest || v < 7 {
 		batchCodecs = codecs[:len(codecs)-1]
 	}
 	want := scenario.Records(topic, n, true)

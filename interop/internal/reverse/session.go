@@ -4,13 +4,12 @@
 // and the record formats (records), talking to kfake, a Kafka broker that
 // franz-go's authors wrote. It negotiates versions, creates a topic, reads
 // metadata, produces a batch per codec, lists offsets and fetches the
-// records back.
+// records back, over plaintext and over TLS with SASL.
 package reverse
 
 import (
 	"context"
 	"fmt"
-	"net"
 	"sync"
 
 	"github.com/kafkagen/kafkagen/conformance/gen/clients"
@@ -36,86 +35,34 @@ var (
 	}}
 )
 
-// session is one connection with its negotiated versions and the version
-// each api was last sent at.
+// session is one connection (wire.Conn: ApiVersions, negotiation, TLS and
+// SASL are its) with the version each api was last sent at.
 type session struct {
-	client   *wire.Client
-	versions *wire.Negotiated
-	policy   versionPolicy
+	conn   *wire.Conn
+	policy versionPolicy
 
 	mu   sync.Mutex
 	used map[string]int16 // spec name -> version sent
 }
 
-// dial connects to addr, sends ApiVersions (at v0 under the lowest policy,
-// else at the package's highest version) and negotiates every api with the
-// broker's answer.
-func dial(ctx context.Context, addr, clientID string, policy versionPolicy) (*session, error) {
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "tcp", addr)
+// dial connects to addr with cfg under the client id.
+func dial(ctx context.Context, addr, clientID string, policy versionPolicy, cfg wire.ConnConfig) (*session, error) {
+	cfg.ClientID = clientID
+	cfg.SoftwareName, cfg.SoftwareVersion = "kafkagen-interop", "0.0.0"
+	conn, err := wire.Dial(ctx, addr, cfg)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{
-		client: wire.NewClient(conn, wire.ClientConfig{ClientID: runtime.NullString{Value: clientID, Valid: true}}),
-		policy: policy,
-		used:   map[string]int16{},
-	}
-	req := clients.NewAPIVersionsRequest()
-	req.ClientSoftwareName, req.ClientSoftwareVersion = "kafkagen-interop", "0.0.0"
-	v := req.MaxVersion()
-	if policy.lowest {
-		v = req.MinVersion()
-	}
-	var resp clients.APIVersionsResponse
-	if err := s.client.Do(ctx, req, v, &resp); err != nil {
-		s.client.Close()
-		return nil, fmt.Errorf("ApiVersions v%d: %w", v, err)
-	}
-	if retry, ok := apiVersionsRetry(&resp, v); ok {
-		// An older broker than the package: it answered v0 with the
-		// ApiVersions versions it serves (KIP-511). Ask again within them.
-		v = retry
-		if err := s.client.Do(ctx, req, v, &resp); err != nil {
-			s.client.Close()
-			return nil, fmt.Errorf("ApiVersions v%d: %w", v, err)
-		}
-	}
-	s.used[req.SpecName()] = v
-	if err := wire.ErrorCode(resp.ErrorCode); err != nil {
-		s.client.Close()
-		return nil, fmt.Errorf("ApiVersions v%d: %w", v, err)
-	}
-	ranges := make([]wire.VersionRange, len(resp.APIKeys))
-	for i, k := range resp.APIKeys {
-		ranges[i] = wire.VersionRange{APIKey: k.APIKey, MinVersion: k.MinVersion, MaxVersion: k.MaxVersion}
-	}
-	s.versions = wire.Negotiate(ranges, clients.NewRequest)
-	return s, nil
-}
-
-// apiVersionsRetry is the version to ask ApiVersions again at when the
-// broker answered the request sent at v with UNSUPPORTED_VERSION: the
-// highest it lists for ApiVersions, if below v.
-func apiVersionsRetry(resp *clients.APIVersionsResponse, v int16) (int16, bool) {
-	if resp.ErrorCode != wire.UnsupportedVersion.Code {
-		return 0, false
-	}
-	for _, k := range resp.APIKeys {
-		if k.APIKey == wire.APIVersionsKey && k.MaxVersion < v && k.MaxVersion >= 0 {
-			return k.MaxVersion, true
-		}
-	}
-	return 0, false
+	_, v := conn.APIVersions()
+	return &session{conn: conn, policy: policy, used: map[string]int16{"ApiVersionsRequest": v}}, nil
 }
 
 // versionOf is the version the session's policy picks for req.
 func (s *session) versionOf(req runtime.APIMessage) (int16, error) {
-	v, err := s.versions.Version(req.APIKey())
+	r, err := s.conn.Range(req)
 	if err != nil || !s.policy.lowest {
-		return v, err
+		return r.MaxVersion, err
 	}
-	r, _ := s.versions.Range(req.APIKey())
 	low := max(r.MinVersion, s.policy.floor[req.APIKey()])
 	if low > r.MaxVersion {
 		return -1, fmt.Errorf("%s: no version from v%d in the common range v%d-v%d", req.SpecName(), low, r.MinVersion, r.MaxVersion)
@@ -134,7 +81,7 @@ func (s *session) do(ctx context.Context, req, resp runtime.APIMessage) error {
 	s.mu.Lock()
 	s.used[req.SpecName()] = v
 	s.mu.Unlock()
-	if err := s.client.Do(ctx, req, v, resp); err != nil {
+	if err := s.conn.DoAt(ctx, req, v, resp); err != nil {
 		return fmt.Errorf("%s v%d: %w", req.SpecName(), v, err)
 	}
 	return nil
@@ -147,4 +94,4 @@ func (s *session) version(req runtime.Versioned) int16 {
 	return s.used[req.SpecName()]
 }
 
-func (s *session) close() error { return s.client.Close() }
+func (s *session) close() error { return s.conn.Close() }

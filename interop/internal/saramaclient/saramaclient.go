@@ -6,6 +6,7 @@ package saramaclient
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"time"
@@ -21,6 +22,8 @@ const Name = "sarama"
 type client struct {
 	broker string
 	n      int
+	sec    scenario.Security // plaintext unless SecureSteps set it
+	tls    *tls.Config       // sec's, loaded once
 }
 
 // protocol is one Kafka version sarama is told to speak and the codecs it
@@ -103,6 +106,7 @@ func (c client) config(p protocol, step string) *sarama.Config {
 	cfg.Producer.Flush.Frequency = 50 * time.Millisecond
 	cfg.Consumer.Offsets.Initial = sarama.OffsetOldest
 	cfg.Consumer.MaxWaitTime = 200 * time.Millisecond
+	c.secure(cfg)
 	return cfg
 }
 

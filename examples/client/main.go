@@ -1,0 +1,110 @@
+// Command client is what a new user writes on kafkagen: it connects to a
+// broker, prints its API versions and the topic's metadata, produces 1,000
+// zstd-compressed records to the topic, fetches them back and prints them.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/kafkagen/kafkagen/examples/client/kafkamsg"
+	"github.com/kafkagen/kafkagen/records"
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
+)
+
+func main() {
+	broker := flag.String("broker", "127.0.0.1:9092", "the broker's host:port")
+	topic := flag.String("topic", "kafkagen-example", "an existing topic; partition 0 is used")
+	flag.Parse()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := run(ctx, os.Stdout, *broker, *topic); err != nil {
+		fmt.Fprintln(os.Stderr, "client:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, out io.Writer, broker, topic string) error {
+	conn, err := wire.Dial(ctx, broker, wire.ConnConfig{ClientID: "kafkagen-example"})
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	metaV, _ := conn.Version(kafkamsg.NewMetadataRequest())
+	produceV, _ := conn.Version(kafkamsg.NewProduceRequest())
+	fetchV, _ := conn.Version(kafkamsg.NewFetchRequest())
+	fmt.Fprintf(out, "%s serves %d APIs; Metadata v%d, Produce v%d, Fetch v%d\n",
+		broker, len(conn.BrokerVersions()), metaV, produceV, fetchV)
+
+	meta := kafkamsg.NewMetadataRequest()
+	meta.Topics = []kafkamsg.MetadataRequestTopic{{Name: runtime.NewNullString(topic)}}
+	var metaResp kafkamsg.MetadataResponse
+	if err := conn.Do(ctx, meta, &metaResp); err != nil {
+		return err
+	}
+	for _, b := range metaResp.Brokers {
+		fmt.Fprintf(out, "broker %d at %s:%d\n", b.NodeID, b.Host, b.Port)
+	}
+	t := metaResp.Topics[0]
+	if err := wire.ErrorCode(t.ErrorCode); err != nil {
+		return fmt.Errorf("topic %s: %w", topic, err)
+	}
+	fmt.Fprintf(out, "topic %s: %d partitions\n", topic, len(t.Partitions))
+
+	batch := records.NewBatchBuilder()
+	batch.Compression = records.CompressionZstd
+	now := time.Now().UnixMilli()
+	for i := range 1000 {
+		batch.Append(now, fmt.Appendf(nil, "key-%d", i), fmt.Appendf(nil, "value-%d", i))
+	}
+	blob, err := batch.AppendTo(nil)
+	if err != nil {
+		return err
+	}
+	produce := kafkamsg.NewProduceRequest()
+	produce.Acks, produce.TimeoutMs = -1, 10_000
+	produce.TopicData = []kafkamsg.ProduceRequestTopicProduceData{{Name: topic,
+		PartitionData: []kafkamsg.ProduceRequestPartitionProduceData{{Index: 0, Records: blob}}}}
+	var produceResp kafkamsg.ProduceResponse
+	if err := conn.Do(ctx, produce, &produceResp); err != nil {
+		return err
+	}
+	p := produceResp.Responses[0].PartitionResponses[0]
+	if err := wire.ErrorCode(p.ErrorCode); err != nil {
+		return fmt.Errorf("produce: %w", err)
+	}
+	fmt.Fprintf(out, "produced 1000 records (zstd) at offset %d\n", p.BaseOffset)
+
+	fetch := kafkamsg.NewFetchRequest()
+	fetch.MaxWaitMs, fetch.MinBytes, fetch.MaxBytes = 500, 1, 1<<20
+	var fetchResp kafkamsg.FetchResponse
+	var dec records.Decompressor
+	for offset, end := p.BaseOffset, p.BaseOffset+1000; offset < end; {
+		fetch.Topics = []kafkamsg.FetchRequestFetchTopic{{Topic: topic, TopicID: t.TopicID,
+			Partitions: []kafkamsg.FetchRequestFetchPartition{{FetchOffset: offset, PartitionMaxBytes: 1 << 20,
+				CurrentLeaderEpoch: -1, LastFetchedEpoch: -1, LogStartOffset: -1}}}}
+		if err := conn.Do(ctx, fetch, &fetchResp); err != nil {
+			return err
+		}
+		fp := fetchResp.Responses[0].Partitions[0]
+		if err := wire.ErrorCode(fp.ErrorCode); err != nil {
+			return fmt.Errorf("fetch at offset %d: %w", offset, err)
+		}
+		err := records.Each(fp.Records, &dec, func(r *records.Record) error {
+			if r.Offset >= offset && r.Offset < end {
+				fmt.Fprintf(out, "%d %s=%s\n", r.Offset, r.Key, r.Value)
+				offset = r.Offset + 1
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("fetch at offset %d: %w", offset, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+// Command kafkaproxy is a Kafka proxy built on kafkagen: the client protocol
+// generated from Kafka's spec files (package kafkamsg, made by `go
+// generate`, with -json) and the proxy library.
+//
+//	go generate && go run . -listen 127.0.0.1:9192 -upstream 127.0.0.1:9092
+//
+// Flags:
+//
+//	-listen HOST:PORT      the bootstrap address; the broker with node id N is
+//	                       served on HOST:PORT+1+N (node ids that do not fit
+//	                       under 65536 are refused)
+//	-upstream LIST         brokers to bootstrap from, HOST:PORT,HOST:PORT...
+//	-topic-prefix P        multi-tenancy: topics, group ids and transactional
+//	                       ids get P at the broker and lose it at the client
+//	-allow-apis LIST       serve only these apis (names such as Produce,Fetch
+//	                       or api keys); ApiVersions always
+//	-log FILE              one JSON line per exchange ("-": stdout)
+//	-rewrite-addresses     give clients the proxy's addresses for the brokers
+//	                       (default true; false relays the brokers' own, for
+//	                       clients that reach them, and allows port 0)
+//
+// The first line on stdout is always "listening on HOST:PORT". SIGINT or
+// SIGTERM stops it: requests in flight are answered (for up to 10s), then
+// it exits 0.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
+	"github.com/kafkagen/kafkagen/proxy"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// options are the command's flags.
+type options struct {
+	listen      string
+	upstream    []string
+	topicPrefix string
+	allowAPIs   []int16 // nil: every api
+	logFile     string
+	rewrite     bool
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	var upstream, allow string
+	fs := flag.NewFlagSet("kafkaproxy", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.listen, "listen", "", "bootstrap address HOST:PORT; node N is served on PORT+1+N")
+	fs.StringVar(&upstream, "upstream", "", "brokers to bootstrap from: HOST:PORT[,HOST:PORT...]")
+	fs.StringVar(&o.topicPrefix, "topic-prefix", "", "prefix of topics, group ids and transactional ids at the broker")
+	fs.StringVar(&allow, "allow-apis", "", "serve only these apis: names (Produce,Fetch) or keys (0,1); ApiVersions always")
+	fs.StringVar(&o.logFile, "log", "", "write one JSON line per exchange to this file (- for stdout)")
+	fs.BoolVar(&o.rewrite, "rewrite-addresses", true, "give clients the proxy's addresses for the brokers (false: the brokers' own)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.listen == "" || upstream == "" {
+		return o, errors.New("-listen and -upstream are required")
+	}
+	if _, port, err := net.SplitHostPort(o.listen); err != nil || port == "0" && o.rewrite {
+		return o, fmt.Errorf("-listen %q: want HOST:PORT with a fixed port (node N is served on PORT+1+N)", o.listen)
+	}
+	for _, u := range strings.Split(upstream, ",") {
+		if _, _, err := net.SplitHostPort(u); err != nil {
+			return o, fmt.Errorf("-upstream %q: %q is not HOST:PORT", upstream, u)
+		}
+		o.upstream = append(o.upstream, u)
+	}
+	if allow != "" {
+		keys, err := apiKeys(allow)
+		if err != nil {
+			return o, fmt.Errorf("-allow-apis: %w", err)
+		}
+		o.allowAPIs = keys
+	}
+	return o, nil
+}
+
+// apiKeys reads a list of api names (as Kafka names them: Produce,
+// ApiVersions) or keys.
+func apiKeys(list string) ([]int16, error) {
+	byName := map[string]int16{}
+	for k := range int16(1000) {
+		if m := kafkamsg.NewRequest(k); m != nil {
+			byName[strings.ToLower(strings.TrimSuffix(m.SpecName(), "Request"))] = k
+		}
+	}
+	var keys []int16
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if k, ok := byName[strings.ToLower(item)]; ok {
+			keys = append(keys, k)
+			continue
+		}
+		n, err := strconv.ParseInt(item, 10, 16)
+		if err != nil || kafkamsg.NewRequest(int16(n)) == nil {
+			return nil, fmt.Errorf("%q is neither an api name (such as Produce or ApiVersions) nor the key of one", item)
+		}
+		keys = append(keys, int16(n))
+	}
+	return keys, nil
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args, stderr)
+	if err == flag.ErrHelp {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "kafkaproxy: %v\n", err)
+		return 2
+	}
+	logger := log.New(stderr, "kafkaproxy: ", log.LstdFlags|log.Lmicroseconds)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, o, logger, stdout); err != nil {
+		logger.Print(err)
+		return 1
+	}
+	return 0
+}
+
+// serve runs the proxy until ctx ends, then drains it.
+func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer) error {
+	var logw io.Writer
+	switch o.logFile {
+	case "":
+	case "-":
+		logw = stdout
+	default:
+		f, err := os.OpenFile(o.logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		logw = f
+	}
+	p, err := proxy.New(config(o, logger, logw))
+	if err != nil {
+		return err
+	}
+	if err := p.Start(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "listening on %s\n", p.Addr())
+	<-ctx.Done()
+	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := p.Shutdown(drain); err != nil {
+		logger.Printf("shutdown: %v (connections closed)", err)
+	}
+	return nil
+}
+
+// config is the proxy of the options: the log nearest the client (it sees
+// what the client sent and gets), then the allow-list, then the tenant, then
+// (the proxy puts it last) address rewriting.
+func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
+	cfg := proxy.Config{
+		Listen:           o.listen,
+		Upstream:         o.upstream,
+		NewRequest:       kafkamsg.NewRequest,
+		NewResponse:      kafkamsg.NewResponse,
+		RewriteAddresses: o.rewrite,
+		Logger:           logger,
+	}
+	if logw != nil {
+		cfg.Filters = append(cfg.Filters, proxy.NewLog(logw, kafkamsg.NewRequest))
+	}
+	if o.allowAPIs != nil {
+		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(o.allowAPIs, kafkamsg.NewResponse))
+	}
+	if o.topicPrefix != "" {
+		cfg.Filters = append(cfg.Filters, newTenant(o.topicPrefix))
+	}
+	return cfg
+}

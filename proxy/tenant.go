@@ -1,0 +1,118 @@
+package proxy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kafkagen/kafkagen/runtime"
+)
+
+// tenantEntities are the names a tenant's prefix applies to.
+var tenantEntities = [...]runtime.EntityType{runtime.EntityTopicName, runtime.EntityGroupID, runtime.EntityTransactionalID}
+
+// Tenant is a filter for topic-prefix multi-tenancy: the client sees
+// `orders`, the broker stores `tenant1.orders`. Every topic name, group id
+// and transactional id of a request gets the prefix, through the generated
+// VisitEntities (runtime.Entities), and loses it in the response; names of
+// other tenants are removed from responses by Hide, and a response still
+// naming one closes the connection rather than show it.
+//
+// The specs mark most names with an entity type; the few they do not
+// (FindCoordinator's keys, a DescribeConfigs resource name whose resource
+// type is 2, a topic) and the removal of array elements need typed code for
+// the generated package, which Names and Hide hold.
+type Tenant struct {
+	Prefix string
+	// Names, when set, calls visit for the names of m that VisitEntities
+	// does not reach, with the entity type they name.
+	Names func(m runtime.APIMessage, version int16, visit func(t runtime.EntityType, name *string))
+	// Hide, when set, removes from a response the elements naming an
+	// entity for which visible is false (another tenant's, or the broker's
+	// own such as __consumer_offsets), and reports whether it removed any.
+	Hide func(m runtime.APIMessage, version int16, visible func(t runtime.EntityType, name string) bool) bool
+	// Decode, when set, reports whether the requests (request true) or
+	// responses of apiKey at version may hold names; by default all may.
+	// Fetch from v13, which names topics by id, is the one that matters.
+	Decode func(apiKey, version int16, request bool) bool
+}
+
+// NewTenant prefixes names with prefix.
+func NewTenant(prefix string) *Tenant { return &Tenant{Prefix: prefix} }
+
+// Wants the messages that may hold names.
+func (t *Tenant) Wants(key, version int16) (requests, responses bool) {
+	if t.Decode == nil {
+		return true, true
+	}
+	return t.Decode(key, version, true), t.Decode(key, version, false)
+}
+
+// Request adds the prefix to every name.
+func (t *Tenant) Request(x *Exchange) error {
+	changed := t.visit(x.Request, x.Header.APIVersion, func(name *string) bool {
+		if *name == "" {
+			return false
+		}
+		*name = t.Prefix + *name
+		return true
+	})
+	if changed {
+		x.Edited()
+	}
+	return nil
+}
+
+// Response removes other tenants' names and the prefix from the rest.
+func (t *Tenant) Response(x *Exchange) error {
+	if t.Hide != nil && t.Hide(x.Response, x.ResponseVersion, t.visible) {
+		x.Edited()
+	}
+	var foreign string
+	changed := t.visit(x.Response, x.ResponseVersion, func(name *string) bool {
+		rest, ok := strings.CutPrefix(*name, t.Prefix)
+		if !ok {
+			if *name != "" && foreign == "" {
+				foreign = *name
+			}
+			return false
+		}
+		*name = rest
+		return true
+	})
+	if changed {
+		x.Edited()
+	}
+	if foreign != "" {
+		// Relaying it would show the client a name that is not its
+		// tenant's.
+		return fmt.Errorf("%s v%d names %q, which is not the tenant's (prefix %q), and Tenant.Hide did not remove it",
+			x.Response.SpecName(), x.ResponseVersion, foreign, t.Prefix)
+	}
+	return nil
+}
+
+// visible reports whether a name is the tenant's.
+func (t *Tenant) visible(_ runtime.EntityType, name string) bool {
+	return strings.HasPrefix(name, t.Prefix)
+}
+
+// visit calls edit for every name of m, and reports whether edit changed any.
+func (t *Tenant) visit(m runtime.APIMessage, version int16, edit func(name *string) bool) bool {
+	e, ok := m.(runtime.Entities)
+	if !ok {
+		return false
+	}
+	changed := false
+	v := runtime.EntityVisitor{String: func(p *string) {
+		if edit(p) {
+			changed = true
+		}
+	}}
+	for _, et := range tenantEntities {
+		e.VisitEntities(version, et, &v)
+	}
+	if t.Names != nil {
+		t.Names(m, version, func(_ runtime.EntityType, name *string) { v.String(name) })
+	}
+	return changed
+}

@@ -1,0 +1,6 @@
+//go:build !race
+
+package wire
+
+// raceEnabled is false: see race_test.go.
+const raceEnabled = false
