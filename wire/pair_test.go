@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/binary"
 	"errors"
 	"testing"
 
@@ -138,7 +139,7 @@ func TestPairingMatch(t *testing.T) {
 					sent[s.request] = f.Seq
 					continue
 				}
-				f, skipped, err := p.Match(runtime.AppendInt32(nil, s.response))
+				f, skipped, err := p.Match(binary.BigEndian.AppendUint32(nil, uint32(s.response)))
 				if s.err != "" {
 					var u *UnpairedResponseError
 					require.ErrorAs(t, err, &u, "step %d", i)
@@ -163,8 +164,8 @@ func TestResponseDecoder(t *testing.T) {
 	unsupported := AppendAPIVersionsUnsupported(nil, 5, VersionRange{APIKey: 18, MinVersion: 0, MaxVersion: 2})[4:]
 	body, err := v3.AppendTo(nil, 3)
 	require.NoError(t, err)
-	ok3 := append(runtime.AppendInt32(nil, 5), body...)
-	handshake := append(runtime.AppendInt32(nil, 5), 0, 0, 0, 0, 0, 1, 0, 5, 'P', 'L', 'A', 'I', 'N')
+	ok3 := append(binary.BigEndian.AppendUint32(nil, 5), body...)
+	handshake := append(binary.BigEndian.AppendUint32(nil, 5), 0, 0, 0, 0, 0, 1, 0, 5, 'P', 'L', 'A', 'I', 'N')
 
 	tests := []struct {
 		name    string
