@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -56,16 +55,14 @@ func apiKeyEntries(n *goNames) []*apiKeyEntry {
 	return out
 }
 
-// addAPIKeys adds to out, for a package holding requests or responses, the
-// file of its api keys: a constant per api (APIKeyProduce), APIKeyName and
-// APIKeys. A package without any writes nothing.
-func addAPIKeys(out map[string][]byte, n *goNames, header string) error {
+// emitAPIKeys prints into f, for a package holding requests or responses,
+// its api keys: a constant per api (APIKeyProduce), APIKeyName and APIKeys.
+// It reports false, printing nothing, for a package without any.
+func emitAPIKeys(f *File, n *goNames) bool {
 	entries := apiKeyEntries(n)
 	if len(entries) == 0 {
-		return nil
+		return false
 	}
-	f := NewFile(n.pkg)
-	f.HeaderComment(header)
 
 	var consts, cases, keys []Code
 	for _, e := range entries {
@@ -88,11 +85,5 @@ func addAPIKeys(out map[string][]byte, n *goNames, header string) error {
 	f.Line()
 	docComment(f, "APIKeys lists the api keys of this package, ascending.")
 	f.Func().Id("APIKeys").Params().Index().Int16().Block(Return(Index().Int16().Values(keys...)))
-
-	src, err := render(f)
-	if err != nil {
-		return fmt.Errorf("rendering the api keys: %w", err)
-	}
-	out[APIKeysFile] = src
-	return nil
+	return true
 }

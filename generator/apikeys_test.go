@@ -3,6 +3,7 @@ package generator
 import (
 	"testing"
 
+	. "github.com/dave/jennifer/jen"
 	"github.com/stretchr/testify/assert"
 
 	"github.com/kafkagen/kafkagen/generator/schema"
@@ -30,7 +31,6 @@ func TestAPIKeyEntries(t *testing.T) {
 		{key: 90, name: "OnlyAnswer", specs: []string{"OnlyAnswerResponse"}},
 	}, got, "metadata records and headers have no api key entry; a response alone names its api")
 
-	out := map[string][]byte{}
-	assert.NoError(t, addAPIKeys(out, &goNames{pkg: "records", files: names.files[4:]}, "h"))
-	assert.Empty(t, out, "a package without requests or responses gets no api keys file")
+	f := NewFile("records")
+	assert.False(t, emitAPIKeys(f, &goNames{files: names.files[4:]}), "a package without requests or responses gets no api keys file")
 }

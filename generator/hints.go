@@ -9,21 +9,22 @@ import (
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
-// Hints for the two commonest wrong inputs, each turned into one line that
-// says what to give instead of what is wrong with every file.
+// Hints for the two commonest wrong inputs, each one line that says what to
+// give instead of what is wrong with every file; the caller reports it as a
+// configuration error.
 
 // missingFlexible starts the diagnostic of a spec without flexibleVersions
 // (Kafka's own wording, which the loader keeps).
 const missingFlexible = "You must specify a value for flexibleVersions."
 
-// releaseHint is the configuration error for a folder of Kafka 2.x specs
-// read without -release, or nil when in is not one: some of its specs lack
+// releaseHint is the message for a folder of Kafka 2.x specs read without
+// -release, or "" when in is not one: some of its specs lack
 // flexibleVersions, which Kafka 3.0 made mandatory, and the folder loads
 // under the 2.x rules. Kafka 2.2 and 2.3 have no flexible versions at all
 // (they came with 2.4, KIP-482), which tells the two ranges of releases
 // apart; within a range the rules are the same. The files are named, for
 // the user whose new spec merely lacks the attribute.
-func releaseHint(in string, diags schema.Diagnostics) error {
+func releaseHint(in string, diags schema.Diagnostics) string {
 	var lacking []string
 	for _, d := range diags {
 		if strings.HasPrefix(d.Text, missingFlexible) {
@@ -31,11 +32,11 @@ func releaseHint(in string, diags schema.Diagnostics) error {
 		}
 	}
 	if len(lacking) == 0 {
-		return nil
+		return ""
 	}
 	specs, err := schema.Release2x.LoadDir(in)
 	if err != nil {
-		return nil
+		return ""
 	}
 	which := lacking[0]
 	if len(lacking) > 1 {
@@ -48,7 +49,7 @@ func releaseHint(in string, diags schema.Diagnostics) error {
 			break
 		}
 	}
-	return configErrorf("%d of the %d specs in %s lack flexibleVersions (%s), as in Kafka %s (3.0 made it mandatory): add -release %s for such a release, or give a new spec \"flexibleVersions\": \"0+\"",
+	return fmt.Sprintf("%d of the %d specs in %s lack flexibleVersions (%s), as in Kafka %s (3.0 made it mandatory): add -release %s for such a release, or give a new spec \"flexibleVersions\": \"0+\"",
 		len(lacking), len(specs), in, which, release, flag)
 }
 
@@ -57,10 +58,10 @@ func releaseHint(in string, diags schema.Diagnostics) error {
 // (<module>/src/main/resources/common/<kind>).
 var clientMessages = filepath.Join("clients", "src", "main", "resources", "common", "message")
 
-// checkoutHint is the configuration error for an input folder without
-// specs that holds Kafka's spec folders further down (a Kafka checkout or
-// one of its modules), naming them; nil when it does not.
-func checkoutHint(in string) error {
+// checkoutHint is the message for an input folder without specs that
+// holds Kafka's spec folders further down (a Kafka checkout or one of its
+// modules), naming them; "" when it does not.
+func checkoutHint(in string) string {
 	var folders []string
 	for _, pattern := range []string{
 		filepath.Join(in, "*", "src", "main", "resources", "common", "*", "*.json"),
@@ -75,7 +76,7 @@ func checkoutHint(in string) error {
 		}
 	}
 	if len(folders) == 0 {
-		return nil
+		return ""
 	}
 	sort.Slice(folders, func(i, j int) bool { // the client protocol first
 		return isClientMessages(in, folders[i]) || !isClientMessages(in, folders[j]) && folders[i] < folders[j]
@@ -91,7 +92,7 @@ func checkoutHint(in string) error {
 		}
 		use += "; more spec folders in " + strings.Join(modules, ", ")
 	}
-	return configErrorf("no *.json spec files in %s, but Kafka spec folders below it: give -in %s", in, use)
+	return fmt.Sprintf("no *.json spec files in %s, but Kafka spec folders below it: give -in %s", in, use)
 }
 
 // isClientMessages reports whether the folder rel of in is where Kafka

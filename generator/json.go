@@ -2,7 +2,6 @@ package generator
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	. "github.com/dave/jennifer/jen"
@@ -25,27 +24,23 @@ var jsonMethods = []string{"AppendJSON", "DecodeJSON", "MarshalJSON", "Unmarshal
 // jsonFileName is the file of a spec's JSON code, beside its main file.
 func jsonFileName(goFile string) string { return strings.TrimSuffix(goFile, ".go") + "_json.go" }
 
-// emitJSONFile renders the JSON methods of the printer's spec: those of
-// every struct the codec has code for.
-func (p *printer) emitJSONFile() ([]byte, error) {
+// emitJSONFile prints into file the JSON methods of the printer's spec:
+// those of every struct the codec has code for.
+func (p *printer) emitJSONFile(file *File) error {
 	spec := p.msg.Spec
 	for _, f := range spec.Root.Fields {
 		for _, m := range jsonMethods {
 			if p.names.fieldName(f) == m {
-				return nil, fmt.Errorf("field %s has the Go name %s, which -json uses for a method", f.Name, m)
+				return fmt.Errorf("field %s has the Go name %s, which -json uses for a method", f.Name, m)
 			}
 		}
 	}
-	file := NewFile(p.names.pkg)
-	file.HeaderComment(header(filepath.Base(spec.File) + " (JSON)"))
-	file.ImportName(RuntimePath, "runtime")
-	file.ImportName(CodecPath, "codec")
 	p.emitJSONTop(file)
 	for _, s := range p.msg.Structs {
 		keys := map[string]string{}
 		for _, f := range s.Schema.Fields {
 			if prev, ok := keys[f.JSONKey()]; ok {
-				return nil, fmt.Errorf("%s: fields %s and %s have the same JSON key %q", s.Schema.Name, prev, f.Name, f.JSONKey())
+				return fmt.Errorf("%s: fields %s and %s have the same JSON key %q", s.Schema.Name, prev, f.Name, f.JSONKey())
 			}
 			keys[f.JSONKey()] = f.Name
 		}
@@ -56,7 +51,7 @@ func (p *printer) emitJSONFile() ([]byte, error) {
 		w.emitAppend(file)
 		w.emitDecode(file)
 	}
-	return render(file)
+	return nil
 }
 
 // emitJSONTop writes the exported JSON methods of the message.

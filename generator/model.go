@@ -12,7 +12,6 @@ import (
 // GoName on its Message and Field), with clashes settled. The printers walk
 // the plan and look the names of its structs and fields up here.
 type goNames struct {
-	pkg     string
 	files   []*specFile // by spec name
 	goFiles map[string]bool
 	types   map[*schema.Struct]string
@@ -32,8 +31,8 @@ func (n *goNames) typeName(st *schema.Struct) string { return n.types[st] }
 func (n *goNames) fieldName(f *schema.Field) string { return n.fields[f] }
 
 // buildNames resolves Go names for every spec of a package.
-func buildNames(pkg string, specs []*schema.Spec) (*goNames, error) {
-	n := &goNames{pkg: pkg, goFiles: map[string]bool{}, types: map[*schema.Struct]string{}, fields: map[*schema.Field]string{}}
+func buildNames(specs []*schema.Spec) (*goNames, error) {
+	n := &goNames{goFiles: map[string]bool{}, types: map[*schema.Struct]string{}, fields: map[*schema.Field]string{}}
 	sorted := append([]*schema.Spec(nil), specs...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 

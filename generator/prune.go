@@ -9,8 +9,8 @@ import (
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
-// Prune says what GenerateWith leaves out, for packages that need a few APIs
-// and recent versions only (smaller, quicker to compile).
+// Prune says what a run leaves out (Config.Prune), for packages that need
+// a few APIs and recent versions only (smaller, quicker to compile).
 type Prune struct {
 	// Messages keeps only the messages named, when not empty. Each entry is
 	// a spec name ("FetchRequest", "LeaderChangeMessage"), an API name

@@ -10,12 +10,7 @@ import (
 
 // emitRegistry writes the package-level lookups: NewByName, NewRequest and
 // NewResponse by API key, and NewMetadataRecord by record type.
-func emitRegistry(n *goNames, header string) *File {
-	f := NewFile(n.pkg)
-	f.HeaderComment(header)
-	f.ImportName(RuntimePath, "runtime")
-	f.ImportName(CodecPath, "codec")
-
+func emitRegistry(f *File, n *goNames) {
 	var names []Code
 	var byName []Code
 	var requests, responses, records []*schema.Spec
@@ -56,7 +51,6 @@ func emitRegistry(n *goNames, header string) *File {
 	if len(records) > 0 {
 		byKey("NewMetadataRecord", "NewMetadataRecord returns a new metadata record for a record type id, or\nnil if unknown.", records, rt("Message"))
 	}
-	return f
 }
 
 // newOf is the body of a registry lookup: the switch allocates the message

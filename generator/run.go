@@ -80,9 +80,6 @@ func Run(cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	if specs, err = cfg.Prune.selectSpecs(specs); err != nil {
-		return Summary{}, &configError{err.Error()}
-	}
 	files, err := generate(cfg.Package, specs, cfg.Prune, cfg.JSON)
 	if err != nil {
 		return Summary{}, err
@@ -105,8 +102,8 @@ func loadSpecs(cfg Config, rules schema.Rules) ([]*schema.Spec, error) {
 	specs, err := rules.LoadDir(cfg.In)
 	var diags schema.Diagnostics
 	if cfg.Release == "" && errors.As(err, &diags) {
-		if hint := releaseHint(cfg.In, diags); hint != nil {
-			return nil, hint
+		if hint := releaseHint(cfg.In, diags); hint != "" {
+			return nil, &configError{hint}
 		}
 	}
 	return specs, err
@@ -165,8 +162,8 @@ func validateConfig(cfg *Config) (schema.Rules, error) {
 		return schema.Rules{}, configErrorf("input %s is not a folder", cfg.In)
 	}
 	if specs, _ := filepath.Glob(filepath.Join(cfg.In, "*.json")); len(specs) == 0 {
-		if hint := checkoutHint(cfg.In); hint != nil {
-			return schema.Rules{}, hint
+		if hint := checkoutHint(cfg.In); hint != "" {
+			return schema.Rules{}, &configError{hint}
 		}
 		return schema.Rules{}, configErrorf("no *.json spec files in %s", cfg.In)
 	}
