@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
@@ -33,13 +34,13 @@ func (sc scope) read(method string, args ...Code) *Statement {
 	if sc.hot {
 		return Id("d").Dot(method).Call(args...)
 	}
-	return cd("Read" + method + "NoInline").Call(append([]Code{Id("d")}, args...)...)
+	return gomodel.Cd("Read" + method + "NoInline").Call(append([]Code{Id("d")}, args...)...)
 }
 
 // write is the call of codec's function fn that writes a single value:
 // fn itself where the code is hot, else fn's out-of-line wrapper.
 func (sc scope) write(fn string, args ...Code) *Statement {
-	return sc.call(cd(fn), fn+"NoInline", args...)
+	return sc.call(gomodel.Cd(fn), fn+"NoInline", args...)
 }
 
 // call is the call of hot where the code is hot, else of codec's function
@@ -48,5 +49,5 @@ func (sc scope) call(hot *Statement, cold string, args ...Code) *Statement {
 	if sc.hot {
 		return hot.Call(args...)
 	}
-	return cd(cold).Call(args...)
+	return gomodel.Cd(cold).Call(args...)
 }

@@ -6,6 +6,7 @@ import (
 
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -31,8 +32,8 @@ func (p *printer) emitDecode(g *Group, s *plan.Struct) {
 	}
 	body = append(body, code...)
 	body = append(body, Return(Id("off")))
-	g.Func().Params(Id("m").Op("*").Id(p.typeName(s))).Id("decode").Params(
-		Id("d").Op("*").Add(cd("Decoder")), Id("off").Int(), Id("version").Int16(),
+	g.Func().Params(Id("m").Op("*").Id(p.TypeName(s))).Id("decode").Params(
+		Id("d").Op("*").Add(gomodel.Cd("Decoder")), Id("off").Int(), Id("version").Int16(),
 	).Int().Block(body...)
 	g.Line()
 }
@@ -62,12 +63,12 @@ func decodeBody(s *plan.Struct, sc scope) []Code {
 		}
 		var absent defaultBlocks
 		for _, f := range st.Fields {
-			absent.add(f, outside(st.When), sc)
+			absent.add(f, gomodel.Outside(st.When), sc)
 		}
 		if code := absent.code(); len(code) > 0 {
-			body = append(body, If(condExpr(st.When)).Block(read...).Else().Block(code...))
+			body = append(body, If(gomodel.CondExpr(st.When)).Block(read...).Else().Block(code...))
 		} else {
-			body = append(body, If(condExpr(st.When)).Block(read...))
+			body = append(body, If(gomodel.CondExpr(st.When)).Block(read...))
 		}
 	}
 	body = append(defaults.code(), body...)
@@ -89,11 +90,11 @@ type defaultBlock struct {
 // add sets f to its default at the versions w where it is not in place,
 // unless it is tagged there (the tag section then sets it).
 func (b *defaultBlocks) add(f *plan.Field, w schema.Versions, sc scope) {
-	tagged := rebase(f.Tagged, w)
+	tagged := gomodel.Rebase(f.Tagged, w)
 	if tagged.Always() {
 		return
 	}
-	def := sc.names.setDefault(f.Schema, sc.val(f))
+	def := sc.Names.SetDefault(f.Schema, sc.val(f))
 	for _, g := range *b {
 		if g.notTagged == tagged || g.notTagged.Never() && tagged.Never() {
 			g.stmts = append(g.stmts, def...)
@@ -109,7 +110,7 @@ func (b defaultBlocks) code() []Code {
 		if g.notTagged.Never() {
 			out = append(out, g.stmts...)
 		} else {
-			out = append(out, If(notCondExpr(g.notTagged)).Block(g.stmts...))
+			out = append(out, If(gomodel.NotCondExpr(g.notTagged)).Block(g.stmts...))
 		}
 	}
 	return out
@@ -171,7 +172,7 @@ func fixedElem(s *plan.Struct, sc scope) []Code {
 	)
 	test := Id("p").Op("!=").Nil().Op("&&").Id("p").Index(Lit(width)).Op("==").Lit(0)
 	if !s.Flexible.Always() {
-		test = condExpr(s.Flexible).Op("&&").Add(test)
+		test = gomodel.CondExpr(s.Flexible).Op("&&").Add(test)
 	}
 	return []Code{
 		Comment("With an empty tag section, one bounds check reads the element."),
@@ -190,7 +191,7 @@ func readTagSection(s *plan.Struct, sc scope) []Code {
 	if len(s.Tagged) == 0 {
 		// Reset, then append what the section holds (a single zero byte,
 		// mostly, which Tags reads inline).
-		return append([]Code{reset}, guarded(f, func() []Code {
+		return append([]Code{reset}, gomodel.Guarded(f, func() []Code {
 			return []Code{Id("off").Op("=").Add(sc.read("Tags", Id("off"), Op("&").Add(unknown.Clone())))}
 		})...)
 	}
@@ -203,9 +204,9 @@ func readTagSection(s *plan.Struct, sc scope) []Code {
 	case sc.array == nil && len(s.Tagged) > 0:
 		// The section is the struct's last part: return early where the
 		// version has none, so that it is not nested in an if.
-		return append([]Code{If(notCondExpr(f)).Block(reset, Return(Id("off")))}, section...)
+		return append([]Code{If(gomodel.NotCondExpr(f)).Block(reset, Return(Id("off")))}, section...)
 	}
-	return []Code{If(condExpr(f)).Block(section...).Else().Block(reset)}
+	return []Code{If(gomodel.CondExpr(f)).Block(section...).Else().Block(reset)}
 }
 
 // readKnownTags reads a tag section with known tagged fields: each is read
@@ -235,25 +236,25 @@ func readKnownTags(s *plan.Struct, sc scope) []Code {
 		case p.Tagged.Never():
 			body = []Code{invalid}
 		default:
-			body = []Code{If(condExpr(p.Tagged)).Block(read...).Else().Block(invalid)}
+			body = []Code{If(gomodel.CondExpr(p.Tagged)).Block(read...).Else().Block(invalid)}
 		}
 		cases = append(cases, Case(Lit(p.Schema.Tag)).Block(body...))
 		if p.Tagged.Never() {
 			continue
 		}
-		def := sc.names.setDefault(p.Schema, val.Clone())
+		def := sc.Names.SetDefault(p.Schema, val.Clone())
 		if !track {
 			out = append(out, def...) // before the loop: set again when read
 			continue
 		}
 		notSeen := Id("seen").Op("&").Add(bit).Op("==").Lit(0)
 		// Where the field is in place at a flexible version, it was read there.
-		inPlace := rebase(p.InPlace, p.Tagged.Within)
+		inPlace := gomodel.Rebase(p.InPlace, p.Tagged.Within)
 		switch {
 		case inPlace.Never():
 			after = append(after, If(notSeen).Block(def...))
 		case !inPlace.Always():
-			after = append(after, If(Parens(notCondExpr(inPlace)).Op("&&").Add(notSeen)).Block(def...))
+			after = append(after, If(Parens(gomodel.NotCondExpr(inPlace)).Op("&&").Add(notSeen)).Block(def...))
 		}
 	}
 	cases = append(cases, Default().Block(

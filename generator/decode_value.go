@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -33,7 +34,7 @@ func readValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 		case c.Always():
 			return ifNull()
 		}
-		return []Code{If(condExpr(c)).Block(ifNull()...).Else().Block(ifNot()...)}
+		return []Code{If(gomodel.CondExpr(c)).Block(ifNull()...).Else().Block(ifNot()...)}
 	}
 	if t.Array {
 		return readArray(f, val, lengths, classic, tagged, sc, byNullable)
@@ -67,7 +68,7 @@ func readValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 		if !nullable {
 			return []Code{decode}
 		}
-		alloc := If(Add(val).Op("==").Nil()).Block(Add(val).Op("=").New(Id(sc.typeName(f.Elem))))
+		alloc := If(Add(val).Op("==").Nil()).Block(Add(val).Op("=").New(Id(sc.TypeName(f.Elem))))
 		marker := "StructMarker" // int8: negative is null
 		if tagged {
 			marker = "TaggedStructMarker" // uvarint: zero is null
@@ -145,11 +146,11 @@ func readArray(f *plan.Field, val, lengths *Statement, classic, tagged bool, sc 
 // compile once more.
 func growTo(f *plan.Field, val *Statement, sc scope) []Code {
 	if k := f.Schema.Type.Kind; k != schema.KindStruct {
-		return []Code{Add(val).Op("=").Add(sc.call(cd("Grow"), "Grow"+growKinds[k]+"NoInline", val.Clone(), Id("n")))}
+		return []Code{Add(val).Op("=").Add(sc.call(gomodel.Cd("Grow"), "Grow"+growKinds[k]+"NoInline", val.Clone(), Id("n")))}
 	}
 	// A new backing array holds the old elements; an empty array is not
 	// nil (null).
-	grow := Add(val).Op("=").Append(Make(Index().Id(sc.typeName(f.Elem)), Lit(0), Id("n")), Add(val).Index(Empty(), Cap(val)).Op("..."))
+	grow := Add(val).Op("=").Append(Make(Index().Id(sc.TypeName(f.Elem)), Lit(0), Id("n")), Add(val).Index(Empty(), Cap(val)).Op("..."))
 	needed := Id("n").Op(">").Cap(val).Op("||").Add(val).Op("==").Nil()
 	if !f.Schema.Nullable() {
 		return []Code{If(needed).Block(grow), Add(val).Op("=").Add(val).Index(Empty(), Id("n"))}
@@ -190,7 +191,7 @@ func decodeFixed(k schema.Kind, off int) *Statement {
 	case schema.KindFloat64:
 		return Qual("math", "Float64frombits").Call(be("Uint64"))
 	case schema.KindUUID:
-		return rt("UUID").Call(Id("p").Index(Lit(off).Op(":").Lit(off + 16)))
+		return gomodel.Rt("UUID").Call(Id("p").Index(Lit(off).Op(":").Lit(off + 16)))
 	}
 	panic("not a fixed-width kind: " + k.String())
 }

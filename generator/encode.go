@@ -5,6 +5,7 @@ import (
 
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 )
 
@@ -23,7 +24,7 @@ func (p *printer) emitAppend(g *Group, s *plan.Struct) {
 	}
 	body = append(body, code...)
 	body = append(body, Return(Id("b"), Nil()))
-	g.Func().Params(Id("m").Op("*").Id(p.typeName(s))).Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(body...)
+	g.Func().Params(Id("m").Op("*").Id(p.TypeName(s))).Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(body...)
 	g.Line()
 }
 
@@ -31,7 +32,7 @@ func (p *printer) emitAppend(g *Group, s *plan.Struct) {
 // struct is.
 func (s scope) encodeErr(err *Statement) Code {
 	if s.array != nil {
-		err = cd("WithinElem").Call(err, Lit(s.array.Schema.Name), Id("i"))
+		err = gomodel.Cd("WithinElem").Call(err, Lit(s.array.Schema.Name), Id("i"))
 	}
 	return Return(Id("b"), err)
 }
@@ -41,10 +42,10 @@ func appendBody(s *plan.Struct, sc scope) []Code {
 	var body []Code
 	for _, st := range s.Steps {
 		if st.Run {
-			body = append(body, guarded(st.When, func() []Code { return writeRun(st, sc) })...)
+			body = append(body, gomodel.Guarded(st.When, func() []Code { return writeRun(st, sc) })...)
 		} else {
 			f := st.Fields[0]
-			body = append(body, guarded(st.When, func() []Code { return appendValue(f, sc.val(f), false, sc) })...)
+			body = append(body, gomodel.Guarded(st.When, func() []Code { return appendValue(f, sc.val(f), false, sc) })...)
 		}
 		for _, f := range st.Fields {
 			body = append(body, nonDefaultCheck(f, sc)...)
@@ -62,11 +63,11 @@ func nonDefaultCheck(p *plan.Field, sc scope) []Code {
 	if p.Schema.Ignorable || p.Present.Always() {
 		return nil
 	}
-	cond := notDefault(p.Schema, sc.val(p))
+	cond := gomodel.NotDefault(p.Schema, sc.val(p))
 	if !p.Present.Never() {
-		cond = Parens(notCondExpr(p.Present)).Op("&&").Parens(cond)
+		cond = Parens(gomodel.NotCondExpr(p.Present)).Op("&&").Parens(cond)
 	}
-	return []Code{If(cond).Block(sc.encodeErr(cd("NonDefaultError").Call(Lit(p.Schema.Name), Id("version"))))}
+	return []Code{If(cond).Block(sc.encodeErr(gomodel.Cd("NonDefaultError").Call(Lit(p.Schema.Name), Id("version"))))}
 }
 
 // writeRun writes a run of fixed-width fields: one Append call for a single
@@ -82,7 +83,7 @@ func writeRun(st plan.Step, sc scope) []Code {
 	}
 	sc.uses.runBuffer = true
 	out := []Code{
-		List(Id("b"), Id("p")).Op("=").Add(sc.call(cd("Extend"), "ExtendNoInline", Id("b"), Lit(width))),
+		List(Id("b"), Id("p")).Op("=").Add(sc.call(gomodel.Cd("Extend"), "ExtendNoInline", Id("b"), Lit(width))),
 		Id("_").Op("=").Id("p").Index(Lit(width - 1)),
 	}
 	off := 0
@@ -99,7 +100,7 @@ func appendTagSection(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
 	f := s.Flexible
 	notFlexible := If(Len(unknown.Clone()).Op(">").Lit(0)).Block(
-		sc.encodeErr(cd("TaggedFieldsError").Call()),
+		sc.encodeErr(gomodel.Cd("TaggedFieldsError").Call()),
 	)
 	if f.Never() {
 		return []Code{notFlexible}
@@ -109,18 +110,18 @@ func appendTagSection(s *plan.Struct, sc scope) []Code {
 		if f.Always() {
 			return section
 		}
-		return []Code{If(condExpr(f)).Block(section...).Else().Add(notFlexible)}
+		return []Code{If(gomodel.CondExpr(f)).Block(section...).Else().Add(notFlexible)}
 	}
 	// Unknown tags only: AppendUnknownTags writes them, and fails where the
 	// version has no tag section. Where the code runs once per array
 	// element, an empty section (a single zero byte) is written inline.
 	empty := Len(unknown).Op("==").Lit(0)
-	lengths := cd("Compact")
+	lengths := gomodel.Cd("Compact")
 	if !f.Always() {
-		empty = empty.Op("&&").Add(condExpr(f))
-		lengths = cd("Lengths").Call(condExpr(f))
+		empty = empty.Op("&&").Add(gomodel.CondExpr(f))
+		lengths = gomodel.Cd("Lengths").Call(gomodel.CondExpr(f))
 	}
-	write := If(sc.assignErr().Add(cd("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(s.MaxTag), lengths), Err().Op("!=").Nil()).Block(
+	write := If(sc.assignErr().Add(gomodel.Cd("AppendUnknownTags")).Call(Id("b"), unknown.Clone(), Lit(s.MaxTag), lengths), Err().Op("!=").Nil()).Block(
 		sc.encodeErr(Err()),
 	)
 	if !sc.hot {
@@ -138,7 +139,7 @@ func appendKnownTags(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
 	out := []Code{
 		If(Len(unknown).Op(">").Lit(0)).Block(
-			If(Err().Op(":=").Add(cd("CheckTags")).Call(unknown.Clone(), Lit(s.MaxTag)), Err().Op("!=").Nil()).Block(sc.encodeErr(Err())),
+			If(Err().Op(":=").Add(gomodel.Cd("CheckTags")).Call(unknown.Clone(), Lit(s.MaxTag)), Err().Op("!=").Nil()).Block(sc.encodeErr(Err())),
 		),
 		Id("numTags").Op(":=").Len(unknown.Clone()),
 	}
@@ -149,9 +150,9 @@ func appendKnownTags(s *plan.Struct, sc scope) []Code {
 		}
 		tag := p.Schema.Tag
 		val := sc.val(p)
-		cond := notDefault(p.Schema, val.Clone())
+		cond := gomodel.NotDefault(p.Schema, val.Clone())
 		if !p.Tagged.Always() {
-			cond = Parens(condExpr(p.Tagged)).Op("&&").Parens(cond)
+			cond = Parens(gomodel.CondExpr(p.Tagged)).Op("&&").Parens(cond)
 		}
 		has := Id(fmt.Sprintf("hasTag%d", tag))
 		out = append(out, has.Clone().Op(":=").Add(cond), If(has.Clone()).Block(Id("numTags").Op("++")))
@@ -175,5 +176,5 @@ func appendKnownTags(s *plan.Struct, sc scope) []Code {
 	}
 	out = append(out, Id("b").Op("=").Add(sc.call(Qual("encoding/binary", "AppendUvarint"), "AppendUvarintNoInline", Id("b"), Uint64().Call(Id("numTags")))))
 	out = append(out, writes...)
-	return append(out, Id("b").Op("=").Add(cd("AppendTags")).Call(Id("b"), unknown.Clone()))
+	return append(out, Id("b").Op("=").Add(gomodel.Cd("AppendTags")).Call(Id("b"), unknown.Clone()))
 }

@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -19,8 +20,8 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 	}
 	name := f.Schema.Name
 	nullable := f.Schema.Nullable()
-	nullErr := func() Code { return sc.encodeErr(cd("NullError").Call(Lit(name), Id("version"))) }
-	tooLongErr := func() Code { return sc.encodeErr(cd("StringTooLongError").Call(Lit(name))) }
+	nullErr := func() Code { return sc.encodeErr(gomodel.Cd("NullError").Call(Lit(name), Id("version"))) }
+	tooLongErr := func() Code { return sc.encodeErr(gomodel.Cd("StringTooLongError").Call(Lit(name))) }
 	// nullGuard fails a null value where the version does not allow null.
 	nullGuard := func(isNull *Statement) []Code {
 		c := f.Nullable
@@ -30,13 +31,13 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 		case c.Never():
 			return []Code{If(isNull).Block(nullErr())}
 		}
-		return []Code{If(notCondExpr(c).Op("&&").Add(isNull)).Block(nullErr())}
+		return []Code{If(gomodel.NotCondExpr(c).Op("&&").Add(isNull)).Block(nullErr())}
 	}
 	tooLong := func(s *Statement) Code {
-		return If(Len(s).Op(">").Add(rt("MaxStringLen"))).Block(tooLongErr())
+		return If(Len(s).Op(">").Add(gomodel.Rt("MaxStringLen"))).Block(tooLongErr())
 	}
 	appendTo := func(fn string, args ...Code) Code {
-		return Id("b").Op("=").Add(cd(fn)).Call(append([]Code{Id("b")}, args...)...)
+		return Id("b").Op("=").Add(gomodel.Cd(fn)).Call(append([]Code{Id("b")}, args...)...)
 	}
 	// writeOne writes a single value: through a package helper in code that
 	// runs once per message (calls.go).
@@ -66,7 +67,7 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 			}
 			return append(out, For(Id("i").Op(":=").Range().Add(val)).Block(
 				If(sc.assignErr().Add(val).Index(Id("i")).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
-					sc.encodeErr(cd("WithinElem").Call(Err(), Lit(name), Id("i"))),
+					sc.encodeErr(gomodel.Cd("WithinElem").Call(Err(), Lit(name), Id("i"))),
 				),
 			))
 		}
@@ -78,7 +79,7 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 			return []Code{tooLong(val), writeOne("AppendString", val, lengths)}
 		}
 		out := nullGuard(Op("!").Add(val).Dot("Valid"))
-		out = append(out, If(Add(val).Dot("Valid").Op("&&").Len(Add(val).Dot("Value")).Op(">").Add(rt("MaxStringLen"))).Block(tooLongErr()))
+		out = append(out, If(Add(val).Dot("Valid").Op("&&").Len(Add(val).Dot("Value")).Op(">").Add(gomodel.Rt("MaxStringLen"))).Block(tooLongErr()))
 		return append(out, appendTo("AppendNullString", val, lengths))
 	case schema.KindBytes, schema.KindRecords:
 		if !nullable {
@@ -87,7 +88,7 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 		return append(nullGuard(Add(val).Op("==").Nil()), appendTo("AppendNullBytes", val, lengths))
 	case schema.KindStruct:
 		call := If(sc.assignErr().Add(val).Dot("appendTo").Call(Id("b"), Id("version")), Err().Op("!=").Nil()).Block(
-			sc.encodeErr(cd("Within").Call(Err(), Lit(name))),
+			sc.encodeErr(gomodel.Cd("Within").Call(Err(), Lit(name))),
 		)
 		if !nullable {
 			return []Code{call}
@@ -108,10 +109,10 @@ func appendValue(f *plan.Field, val *Statement, tagged bool, sc scope) []Code {
 			).Else().Block(Id("b").Op("=").Append(Id("b"), Lit(1)), call)}
 		}
 		return []Code{If(Add(val).Op("==").Nil()).Block(
-			If(notCondExpr(c)).Block(nullErr()),
+			If(gomodel.NotCondExpr(c)).Block(nullErr()),
 			Id("b").Op("=").Append(Id("b"), null),
 		).Else().Block(
-			If(condExpr(c)).Block(Id("b").Op("=").Append(Id("b"), Lit(1))),
+			If(gomodel.CondExpr(c)).Block(Id("b").Op("=").Append(Id("b"), Lit(1))),
 			call,
 		)}
 	}
@@ -125,7 +126,7 @@ func encodeFixed(k schema.Kind, off int, val *Statement) Code {
 	}
 	switch k {
 	case schema.KindBool:
-		return Id("p").Index(Lit(off)).Op("=").Add(cd("Bool8")).Call(val)
+		return Id("p").Index(Lit(off)).Op("=").Add(gomodel.Cd("Bool8")).Call(val)
 	case schema.KindInt8:
 		return Id("p").Index(Lit(off)).Op("=").Byte().Call(val)
 	case schema.KindInt16, schema.KindUint16:
@@ -149,5 +150,5 @@ func appendPrimitive(k schema.Kind, val *Statement) *Statement {
 		schema.KindUint16: "AppendUint16", schema.KindInt32: "AppendInt32", schema.KindUint32: "AppendUint32",
 		schema.KindInt64: "AppendInt64", schema.KindFloat64: "AppendFloat64", schema.KindUUID: "AppendUUID",
 	}[k]
-	return cd(fn).Call(Id("b"), val)
+	return gomodel.Cd(fn).Call(Id("b"), val)
 }

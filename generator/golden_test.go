@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
@@ -139,7 +140,7 @@ func TestGoldenWellFormed(t *testing.T) {
 				}
 				assertDocumented(t, file, src)
 			}
-			assert.Contains(t, string(files["kafkagen_registry.go"]), "Package "+goldenPackage(name)+" holds", "the registry carries the package comment")
+			assert.Contains(t, string(files[gomodel.RegistryFile]), "Package "+goldenPackage(name)+" holds", "the registry carries the package comment")
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 )
 
@@ -27,16 +28,16 @@ func jsonFileName(goFile string) string { return strings.TrimSuffix(goFile, ".go
 // emitJSONFile prints into file the JSON methods of the printer's spec:
 // those of every struct the codec has code for.
 func (p *printer) emitJSONFile(file *File) error {
-	spec := p.msg.Spec
+	spec := p.Plan.Spec
 	for _, f := range spec.Root.Fields {
 		for _, m := range jsonMethods {
-			if p.names.fieldName(f) == m {
+			if p.Names.FieldName(f) == m {
 				return fmt.Errorf("field %s has the Go name %s, which -json uses for a method", f.Name, m)
 			}
 		}
 	}
 	p.emitJSONTop(file)
-	for _, s := range p.msg.Structs {
+	for _, s := range p.Plan.Structs {
 		keys := map[string]string{}
 		for _, f := range s.Schema.Fields {
 			if prev, ok := keys[f.JSONKey()]; ok {
@@ -56,29 +57,29 @@ func (p *printer) emitJSONFile(file *File) error {
 
 // emitJSONTop writes the exported JSON methods of the message.
 func (p *printer) emitJSONTop(f *File) {
-	spec := p.msg.Spec
-	name := p.typeName(p.msg.Top)
-	minV, maxV := int(p.msg.Versions.Lo), int(p.msg.Versions.Hi)
+	spec := p.Plan.Spec
+	name := p.TypeName(p.Plan.Top)
+	minV, maxV := int(p.Plan.Versions.Lo), int(p.Plan.Versions.Hi)
 	recv := func() *Statement { return Params(Id("m").Op("*").Id(name)) }
 	unsupported := func(op string, ret ...Code) *Statement {
 		return If(Id("version").Op("<").Lit(minV).Op("||").Id("version").Op(">").Lit(maxV)).Block(
-			Return(append(ret, cd("UnsupportedVersion").Call(Lit(op), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV)))...),
+			Return(append(ret, gomodel.Cd("UnsupportedVersion").Call(Lit(op), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV)))...),
 		)
 	}
-	docComment(f, "AppendJSON appends m as Kafka's generated JsonConverter writes it at\n"+
+	gomodel.DocComment(f, "AppendJSON appends m as Kafka's generated JsonConverter writes it at\n"+
 		"version: keys as in the spec, fields present at version only, tagged\n"+
 		"fields only when they differ from their default. Bytes and records are\n"+
 		"base64 (records by size with opts.RecordsSize) and unknown tagged fields\n"+
 		"are kept under \"_unknownTaggedFields\" (left out with opts.OmitUnknownTags).\n"+
 		"On error dst is returned unchanged.")
-	f.Func().Add(recv()).Id("AppendJSON").Params(Id("dst").Index().Byte(), Id("version").Int16(), Id("opts").Add(rt("JSONOptions"))).Params(Index().Byte(), Error()).Block(
+	f.Func().Add(recv()).Id("AppendJSON").Params(Id("dst").Index().Byte(), Id("version").Int16(), Id("opts").Add(gomodel.Rt("JSONOptions"))).Params(Index().Byte(), Error()).Block(
 		unsupported("marshal JSON", Id("dst")),
 		List(Id("b"), Err()).Op(":=").Id("m").Dot("appendJSON").Call(Id("dst"), Id("version"), Op("&").Id("opts")),
-		If(Err().Op("!=").Nil()).Block(Return(Id("dst"), cd("FinishJSON").Call(Err(), Lit(spec.Name), Id("version")))),
+		If(Err().Op("!=").Nil()).Block(Return(Id("dst"), gomodel.Cd("FinishJSON").Call(Err(), Lit(spec.Name), Id("version")))),
 		Return(Id("b"), Nil()),
 	)
 	f.Line()
-	docComment(f, "DecodeJSON resets m and reads it from JSON written at version, as\n"+
+	gomodel.DocComment(f, "DecodeJSON resets m and reads it from JSON written at version, as\n"+
 		"AppendJSON writes it (records by size excepted). Every key must be a field\n"+
 		"present at version, every field present and not tagged at version must\n"+
 		"be there, and errors name the field path and the byte offset.")
@@ -88,18 +89,18 @@ func (p *printer) emitJSONTop(f *File) {
 		Comment("that an earlier DecodeAliased read."),
 		Op("*").Id("m").Op("=").Id(name).Values(),
 		Id("m").Dot("Reset").Call(),
-		Var().Id("r").Add(cd("JSONReader")),
+		Var().Id("r").Add(gomodel.Cd("JSONReader")),
 		Id("r").Dot("Init").Call(Id("data"), Id("version")),
 		Id("m").Dot("decodeJSON").Call(Op("&").Id("r"), Id("version")),
 		Return(Id("r").Dot("Finish").Call(Lit(spec.Name), Id("version"))),
 	)
 	f.Line()
-	docCommentf(f, "MarshalJSON implements json.Marshaler: AppendJSON at the latest version\n(%d) with the default options. runtime.VersionedJSON marshals at another.", maxV)
+	gomodel.DocCommentf(f, "MarshalJSON implements json.Marshaler: AppendJSON at the latest version\n(%d) with the default options. runtime.VersionedJSON marshals at another.", maxV)
 	f.Func().Add(recv()).Id("MarshalJSON").Params().Params(Index().Byte(), Error()).Block(
-		Return(Id("m").Dot("AppendJSON").Call(Nil(), Lit(maxV), rt("JSONOptions").Values())),
+		Return(Id("m").Dot("AppendJSON").Call(Nil(), Lit(maxV), gomodel.Rt("JSONOptions").Values())),
 	)
 	f.Line()
-	docCommentf(f, "UnmarshalJSON implements json.Unmarshaler: DecodeJSON at the latest\nversion (%d). runtime.VersionedJSON unmarshals at another.", maxV)
+	gomodel.DocCommentf(f, "UnmarshalJSON implements json.Unmarshaler: DecodeJSON at the latest\nversion (%d). runtime.VersionedJSON unmarshals at another.", maxV)
 	f.Func().Add(recv()).Id("UnmarshalJSON").Params(Id("data").Index().Byte()).Error().Block(
 		Return(Id("m").Dot("DecodeJSON").Call(Id("data"), Lit(maxV))),
 	)
@@ -116,7 +117,7 @@ type jsonStruct struct {
 }
 
 // at is the condition "version is in vs" for the struct's methods.
-func (w *jsonStruct) at(c plan.Cond) plan.Cond { return rebase(c, w.s.Within) }
+func (w *jsonStruct) at(c plan.Cond) plan.Cond { return gomodel.Rebase(c, w.s.Within) }
 
 // jsonUnknownTagsKey is runtime.UnknownTagsKey, the JSON key of unknown
 // tagged fields.

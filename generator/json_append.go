@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -32,28 +33,28 @@ func (w *jsonStruct) emitAppend(f *File) {
 	if w.usesErr {
 		body = append([]Code{Var().Err().Error()}, body...)
 	}
-	docComment(f, "appendJSON appends m as a JSON object at version.")
-	f.Func().Params(Id("m").Op("*").Id(w.typeName(w.s))).Id("appendJSON").Params(
-		Id("b").Index().Byte(), Id("version").Int16(), Id("o").Op("*").Add(rt("JSONOptions")),
+	gomodel.DocComment(f, "appendJSON appends m as a JSON object at version.")
+	f.Func().Params(Id("m").Op("*").Id(w.TypeName(w.s))).Id("appendJSON").Params(
+		Id("b").Index().Byte(), Id("version").Int16(), Id("o").Op("*").Add(gomodel.Rt("JSONOptions")),
 	).Params(Index().Byte(), Error()).Block(body...)
 	f.Line()
 }
 
 // appendField writes one field, or checks that an absent one can be left out.
 func (w *jsonStruct) appendField(f *plan.Field) []Code {
-	val := Id("m").Dot(w.fieldName(f))
+	val := Id("m").Dot(w.FieldName(f))
 	write := w.appendValue(f, val)
 	if c := w.at(f.Tagged); !c.Never() {
-		guarded := []Code{If(notDefault(f.Schema, val.Clone())).Block(write...)}
+		guarded := []Code{If(gomodel.NotDefault(f.Schema, val.Clone())).Block(write...)}
 		if c.Always() {
 			write = guarded
 		} else {
-			write = []Code{If(condExpr(c)).Block(guarded...).Else().Block(write...)}
+			write = []Code{If(gomodel.CondExpr(c)).Block(guarded...).Else().Block(write...)}
 		}
 	}
 	var absent []Code
 	if !f.Schema.Ignorable {
-		absent = []Code{If(notDefault(f.Schema, val.Clone())).Block(Return(Id("b"), cd("NonDefaultError").Call(Lit(f.Schema.JSONKey()), Id("version"))))}
+		absent = []Code{If(gomodel.NotDefault(f.Schema, val.Clone())).Block(Return(Id("b"), gomodel.Cd("NonDefaultError").Call(Lit(f.Schema.JSONKey()), Id("version"))))}
 	}
 	switch c := f.Present; {
 	case c.Always():
@@ -61,9 +62,9 @@ func (w *jsonStruct) appendField(f *plan.Field) []Code {
 	case c.Never():
 		return absent
 	case len(absent) == 0:
-		return []Code{If(condExpr(c)).Block(write...)}
+		return []Code{If(gomodel.CondExpr(c)).Block(write...)}
 	}
-	return []Code{If(condExpr(f.Present)).Block(write...).Else().Block(absent...)}
+	return []Code{If(gomodel.CondExpr(f.Present)).Block(write...).Else().Block(absent...)}
 }
 
 // key appends ,"key": for a field.
@@ -86,7 +87,7 @@ func (w *jsonStruct) appendValue(f *plan.Field, val *Statement) []Code {
 			w.usesErr = true
 			loop = For(Id("i").Op(":=").Range().Add(val.Clone()))
 			each = If(List(Id("b"), Err()).Op("=").Add(val.Clone()).Index(Id("i")).Dot("appendJSON").Call(Id("b"), Id("version"), Id("o")), Err().Op("!=").Nil()).Block(
-				Return(Id("b"), cd("WithinElem").Call(Err(), Lit(k), Id("i"))),
+				Return(Id("b"), gomodel.Cd("WithinElem").Call(Err(), Lit(k), Id("i"))),
 			)
 		}
 		write = []Code{
@@ -103,19 +104,19 @@ func (w *jsonStruct) appendValue(f *plan.Field, val *Statement) []Code {
 		write = []Code{
 			key(k),
 			If(List(Id("b"), Err()).Op("=").Add(val.Clone()).Dot("appendJSON").Call(Id("b"), Id("version"), Id("o")), Err().Op("!=").Nil()).Block(
-				Return(Id("b"), cd("Within").Call(Err(), Lit(k))),
+				Return(Id("b"), gomodel.Cd("Within").Call(Err(), Lit(k))),
 			),
 		}
 	case t.Kind == schema.KindRecords:
 		write = []Code{If(Id("o").Dot("RecordsSize")).Block(
 			key(k+"SizeInBytes"),
-			Id("b").Op("=").Add(cd("AppendJSONInt")).Call(Id("b"), Int64().Call(Len(val.Clone()))),
+			Id("b").Op("=").Add(gomodel.Cd("AppendJSONInt")).Call(Id("b"), Int64().Call(Len(val.Clone()))),
 		).Else().Block(
 			key(k),
-			Id("b").Op("=").Add(cd("AppendJSONBytes")).Call(Id("b"), val.Clone()),
+			Id("b").Op("=").Add(gomodel.Cd("AppendJSONBytes")).Call(Id("b"), val.Clone()),
 		)}
 	case t.Kind == schema.KindString && f.Schema.Nullable():
-		write = []Code{key(k), Id("b").Op("=").Add(cd("AppendJSONString")).Call(Id("b"), val.Clone().Dot("Value"))}
+		write = []Code{key(k), Id("b").Op("=").Add(gomodel.Cd("AppendJSONString")).Call(Id("b"), val.Clone().Dot("Value"))}
 	default:
 		write = []Code{key(k), w.appendScalar(t.Kind, val.Clone())}
 	}
@@ -131,12 +132,12 @@ func (w *jsonStruct) appendValue(f *plan.Field, val *Statement) []Code {
 	case c.Always():
 		ifNull = []Code{key(k), Id("b").Op("=").Append(Id("b"), Lit("null").Op("..."))}
 	case c.Never():
-		ifNull = []Code{Return(Id("b"), cd("NullError").Call(Lit(k), Id("version")))}
+		ifNull = []Code{Return(Id("b"), gomodel.Cd("NullError").Call(Lit(k), Id("version")))}
 	default:
-		ifNull = []Code{If(condExpr(w.at(c))).Block(
+		ifNull = []Code{If(gomodel.CondExpr(w.at(c))).Block(
 			key(k), Id("b").Op("=").Append(Id("b"), Lit("null").Op("...")),
 		).Else().Block(
-			Return(Id("b"), cd("NullError").Call(Lit(k), Id("version"))),
+			Return(Id("b"), gomodel.Cd("NullError").Call(Lit(k), Id("version"))),
 		)}
 	}
 	return []Code{If(isNull).Block(ifNull...).Else().Block(write...)}
@@ -145,7 +146,7 @@ func (w *jsonStruct) appendValue(f *plan.Field, val *Statement) []Code {
 // appendScalar writes a value of a fixed-width kind, or a non-null string,
 // bytes or records value (as an array element, records are bytes).
 func (w *jsonStruct) appendScalar(k schema.Kind, val *Statement) Code {
-	call := func(fn string, arg Code) Code { return Id("b").Op("=").Add(cd(fn)).Call(Id("b"), arg) }
+	call := func(fn string, arg Code) Code { return Id("b").Op("=").Add(gomodel.Cd(fn)).Call(Id("b"), arg) }
 	switch k {
 	case schema.KindBool:
 		return call("AppendJSONBool", val)
@@ -170,9 +171,9 @@ func (w *jsonStruct) appendScalar(k schema.Kind, val *Statement) Code {
 func (w *jsonStruct) appendUnknownTags() []Code {
 	write := []Code{
 		key(jsonUnknownTagsKey),
-		Id("b").Op("=").Add(cd("AppendJSONUnknownTags")).Call(Id("b"), Id("m").Dot("UnknownTags")),
+		Id("b").Op("=").Add(gomodel.Cd("AppendJSONUnknownTags")).Call(Id("b"), Id("m").Dot("UnknownTags")),
 	}
-	fail := Return(Id("b"), cd("EncodeError").Call(Lit(""), rt("ErrTaggedFields"), Lit("unknown tagged fields at a version without tag sections")))
+	fail := Return(Id("b"), gomodel.Cd("EncodeError").Call(Lit(""), gomodel.Rt("ErrTaggedFields"), Lit("unknown tagged fields at a version without tag sections")))
 	var inner []Code
 	switch c := w.s.Flexible; {
 	case c.Always():
@@ -180,7 +181,7 @@ func (w *jsonStruct) appendUnknownTags() []Code {
 	case c.Never():
 		inner = []Code{fail}
 	default:
-		inner = []Code{If(condExpr(c)).Block(write...).Else().Block(fail)}
+		inner = []Code{If(gomodel.CondExpr(c)).Block(write...).Else().Block(fail)}
 	}
 	return []Code{If(Len(Id("m").Dot("UnknownTags")).Op(">").Lit(0).Op("&&").Op("!").Id("o").Dot("OmitUnknownTags")).Block(inner...)}
 }

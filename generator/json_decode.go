@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -22,7 +23,7 @@ func (w *jsonStruct) emitDecode(f *File) {
 	seen := 0
 	for _, f := range w.s.Fields {
 		k := f.Schema.JSONKey()
-		cases = append(cases, Case(Lit(k)).Block(w.enterField(seen, f.Present, k, w.readValue(f, Id("m").Dot(w.fieldName(f))))...))
+		cases = append(cases, Case(Lit(k)).Block(w.enterField(seen, f.Present, k, w.readValue(f, Id("m").Dot(w.FieldName(f))))...))
 		if sk, t := k+"SizeInBytes", f.Schema.Type; t.Kind == schema.KindRecords && !t.Array && !keys[sk] {
 			cases = append(cases, Case(Lit(sk)).Block(r("RecordsSizeKey")))
 		}
@@ -51,13 +52,13 @@ func (w *jsonStruct) emitDecode(f *File) {
 		}
 		given := Id("seen").Index(Lit(i))
 		if !c.Always() {
-			given = given.Op("||").Add(notCondExpr(c))
+			given = given.Op("||").Add(gomodel.NotCondExpr(c))
 		}
 		body = append(body, r("Require", given, Lit(f.Schema.JSONKey())))
 	}
-	docComment(f, "decodeJSON reads m, which holds its defaults, from a JSON object at version.")
-	f.Func().Params(Id("m").Op("*").Id(w.typeName(w.s))).Id("decodeJSON").Params(
-		Id("r").Op("*").Add(cd("JSONReader")), Id("version").Int16(),
+	gomodel.DocComment(f, "decodeJSON reads m, which holds its defaults, from a JSON object at version.")
+	f.Func().Params(Id("m").Op("*").Id(w.TypeName(w.s))).Id("decodeJSON").Params(
+		Id("r").Op("*").Add(gomodel.Cd("JSONReader")), Id("version").Int16(),
 	).Block(body...)
 	f.Line()
 }
@@ -67,13 +68,13 @@ func (w *jsonStruct) readValue(f *plan.Field, val *Statement) []Code {
 	r := func(method string, args ...Code) *Statement { return Id("r").Dot(method).Call(args...) }
 	t := f.Schema.Type
 	nullable := f.Schema.Nullable()
-	nullOK := cd("NullRefused")
+	nullOK := gomodel.Cd("NullRefused")
 	if nullable {
 		switch c := f.Nullable; {
 		case c.Always():
-			nullOK = cd("NullAllowed")
+			nullOK = gomodel.Cd("NullAllowed")
 		case !c.Never():
-			nullOK = cd("Nullability").Call(condExpr(c))
+			nullOK = gomodel.Cd("Nullability").Call(gomodel.CondExpr(c))
 		}
 	}
 	if t.Array {
@@ -91,10 +92,10 @@ func (w *jsonStruct) readValue(f *plan.Field, val *Statement) []Code {
 			read = []Code{elem.Clone().Op("=").Add(readJSONScalar(t.Kind))}
 		}
 		loop := For(Id("i").Op(":=").Lit(0), r("NextElem"), Id("i").Op("++")).Block(append(
-			[]Code{r("Index", Id("i")), Add(val.Clone()).Op("=").Add(cd("Grow")).Call(val.Clone(), Id("i").Op("+").Lit(1))},
+			[]Code{r("Index", Id("i")), Add(val.Clone()).Op("=").Add(gomodel.Cd("Grow")).Call(val.Clone(), Id("i").Op("+").Lit(1))},
 			read...)...)
 		arr := If(r("ArrayStart", nullOK)).Block(
-			Add(val.Clone()).Op("=").Add(cd("Grow")).Call(val.Clone(), Lit(0)),
+			Add(val.Clone()).Op("=").Add(gomodel.Cd("Grow")).Call(val.Clone(), Lit(0)),
 			loop,
 		)
 		if nullable {
@@ -110,7 +111,7 @@ func (w *jsonStruct) readValue(f *plan.Field, val *Statement) []Code {
 		}
 		return []Code{If(r("NotNull", nullOK)).Block(
 			If(Add(val.Clone()).Op("==").Nil()).Block(
-				Add(val.Clone()).Op("=").New(Id(w.typeName(f.Elem))),
+				Add(val.Clone()).Op("=").New(Id(w.TypeName(f.Elem))),
 				Add(val.Clone()).Dot("Reset").Call(),
 			),
 			decode,
@@ -120,10 +121,10 @@ func (w *jsonStruct) readValue(f *plan.Field, val *Statement) []Code {
 			return []Code{Add(val.Clone()).Op("=").Add(r("String", val.Clone()))}
 		}
 		return []Code{If(r("NotNull", nullOK)).Block(
-			Add(val.Clone()).Op("=").Add(rt("NullString")).Values(Dict{
+			Add(val.Clone()).Op("=").Add(gomodel.Rt("NullString")).Values(Dict{
 				Id("Value"): r("String", val.Clone().Dot("Value")), Id("Valid"): True(),
 			}),
-		).Else().Block(Add(val.Clone()).Op("=").Add(rt("NullString")).Values())}
+		).Else().Block(Add(val.Clone()).Op("=").Add(gomodel.Rt("NullString")).Values())}
 	case schema.KindBytes, schema.KindRecords:
 		if !nullable {
 			return []Code{Add(val.Clone()).Op("=").Add(r("Bytes", val.Clone()))}
@@ -146,7 +147,7 @@ func (w *jsonStruct) enterField(seen int, c plan.Cond, key string, read []Code) 
 	case c.Never():
 		return []Code{r.Dot("NotInVersion").Call(Lit(key))}
 	default:
-		return []Code{If(r.Dot("FieldAt").Call(flag, condExpr(c), Lit(key))).Block(read...)}
+		return []Code{If(r.Dot("FieldAt").Call(flag, gomodel.CondExpr(c), Lit(key))).Block(read...)}
 	}
 }
 

@@ -5,19 +5,20 @@ import (
 
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
 // emitRegistry writes the package-level lookups: NewByName, NewRequest and
 // NewResponse by API key, and NewMetadataRecord by record type.
-func emitRegistry(f *File, n *goNames) {
+func emitRegistry(f *File, n *gomodel.Names) {
 	var names []Code
 	var byName []Code
 	var requests, responses, records []*schema.Spec
-	for _, sf := range n.files {
-		spec := sf.spec
+	for _, sf := range n.Files {
+		spec := sf.Spec
 		names = append(names, Lit(spec.Name))
-		byName = append(byName, Case(Lit(spec.Name)).Block(Id("m").Op("=").New(Id(n.typeName(spec.Root)))))
+		byName = append(byName, Case(Lit(spec.Name)).Block(Id("m").Op("=").New(Id(n.TypeName(spec.Root)))))
 		switch spec.Type {
 		case schema.TypeRequest:
 			requests = append(requests, spec)
@@ -27,29 +28,29 @@ func emitRegistry(f *File, n *goNames) {
 			records = append(records, spec)
 		}
 	}
-	docComment(f, "SpecNames lists the spec names of this package, sorted.")
+	gomodel.DocComment(f, "SpecNames lists the spec names of this package, sorted.")
 	f.Func().Id("SpecNames").Params().Index().String().Block(Return(Index().String().Values(names...)))
 	f.Line()
-	docComment(f, "NewByName returns a new message, holding its defaults, for a spec name such\nas \"FetchRequest\", or nil if the package has no such spec.")
-	f.Func().Id("NewByName").Params(Id("name").String()).Add(rt("Message")).Block(newOf(Id("name"), byName, rt("Message"))...)
+	gomodel.DocComment(f, "NewByName returns a new message, holding its defaults, for a spec name such\nas \"FetchRequest\", or nil if the package has no such spec.")
+	f.Func().Id("NewByName").Params(Id("name").String()).Add(gomodel.Rt("Message")).Block(newOf(Id("name"), byName, gomodel.Rt("Message"))...)
 	byKey := func(fns string, doc string, list []*schema.Spec, ret *Statement) {
 		sort.Slice(list, func(i, j int) bool { return list[i].APIKey < list[j].APIKey })
 		var cases []Code
 		for _, spec := range list {
-			cases = append(cases, Case(Lit(int(spec.APIKey))).Block(Id("m").Op("=").New(Id(n.typeName(spec.Root)))))
+			cases = append(cases, Case(Lit(int(spec.APIKey))).Block(Id("m").Op("=").New(Id(n.TypeName(spec.Root)))))
 		}
 		f.Line()
-		docComment(f, doc)
+		gomodel.DocComment(f, doc)
 		f.Func().Id(fns).Params(Id("key").Int16()).Add(ret).Block(newOf(Id("key"), cases, ret)...)
 	}
 	if len(requests) > 0 {
-		byKey("NewRequest", "NewRequest returns a new request for an API key, or nil if unknown.", requests, rt("APIMessage"))
+		byKey("NewRequest", "NewRequest returns a new request for an API key, or nil if unknown.", requests, gomodel.Rt("APIMessage"))
 	}
 	if len(responses) > 0 {
-		byKey("NewResponse", "NewResponse returns a new response for an API key, or nil if unknown.", responses, rt("APIMessage"))
+		byKey("NewResponse", "NewResponse returns a new response for an API key, or nil if unknown.", responses, gomodel.Rt("APIMessage"))
 	}
 	if len(records) > 0 {
-		byKey("NewMetadataRecord", "NewMetadataRecord returns a new metadata record for a record type id, or\nnil if unknown.", records, rt("Message"))
+		byKey("NewMetadataRecord", "NewMetadataRecord returns a new metadata record for a record type id, or\nnil if unknown.", records, gomodel.Rt("Message"))
 	}
 }
 

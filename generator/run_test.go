@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/schema"
 	"github.com/kafkagen/kafkagen/internal/corpus"
 )
@@ -60,7 +61,7 @@ var runSpecs = map[string]string{
 }
 
 // runFiles are the files Run writes for runSpecs.
-var runFiles = []string{"kafkagen_apikeys.go", "kafkagen_registry.go", "ping_request.go", "ping_response.go", "ping_state.go"}
+var runFiles = []string{"kafkagen_apikeys.go", gomodel.RegistryFile, "ping_request.go", "ping_response.go", "ping_state.go"}
 
 // brokenSpec does not load: its field type is unknown.
 const brokenSpec = `{
@@ -451,7 +452,7 @@ func TestCorpusGenerates(t *testing.T) {
 			files, err := Generate(d.Package, specs)
 			require.NoError(t, err, "generating %s", d.Path)
 			want := len(specs) + 1 // a file per spec plus the registry
-			if _, ok := files[APIKeysFile]; ok {
+			if _, ok := files[gomodel.APIKeysFile]; ok {
 				want++ // plus the api keys, which only packages with requests or responses get
 				assert.Equal(t, "clients", d.Package, "the only corpus folder with requests and responses")
 			}

@@ -3,21 +3,15 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 )
 
 // printer prints the code of one spec: it walks the spec's plan and takes
 // Go names from the package's Go model.
 type printer struct {
-	names *goNames
-	msg   *plan.Message
+	*gomodel.Message
 }
-
-// typeName is the Go type of a planned struct.
-func (p *printer) typeName(s *plan.Struct) string { return p.names.typeName(s.Schema) }
-
-// fieldName is the Go name of a planned field.
-func (p *printer) fieldName(f *plan.Field) string { return p.names.fieldName(f.Schema) }
 
 // scope is where a struct's code is printed: the body of its own method
 // (receiver m), or the body of its parent's loop over an array of it
@@ -73,4 +67,4 @@ func (sc scope) assignErr() *Statement {
 }
 
 // val is the field f of the receiver.
-func (sc scope) val(f *plan.Field) *Statement { return sc.r().Dot(sc.fieldName(f)) }
+func (sc scope) val(f *plan.Field) *Statement { return sc.r().Dot(sc.FieldName(f)) }

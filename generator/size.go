@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 	"github.com/kafkagen/kafkagen/runtime/codec"
@@ -16,7 +17,7 @@ func (p *printer) emitSize(g *Group, s *plan.Struct) {
 	body := sizeBody(s, sc, true)
 	body = append(lengthsDecl(s, sc.uses), body...)
 	body = append(body, Return(Id("n")))
-	g.Func().Params(Id("m").Op("*").Id(p.typeName(s))).Id("size").Params(Id("version").Int16()).Int().Block(body...)
+	g.Func().Params(Id("m").Op("*").Id(p.TypeName(s))).Id("size").Params(Id("version").Int16()).Int().Block(body...)
 	g.Line()
 }
 
@@ -34,12 +35,12 @@ func sizeBody(s *plan.Struct, sc scope, declare bool) []Code {
 			if st.When.Always() {
 				fixed += width
 			} else {
-				stmts = append(stmts, guarded(st.When, func() []Code { return []Code{Id("n").Op("+=").Lit(width)} })...)
+				stmts = append(stmts, gomodel.Guarded(st.When, func() []Code { return []Code{Id("n").Op("+=").Lit(width)} })...)
 			}
 			continue
 		}
 		f := st.Fields[0]
-		stmts = append(stmts, guarded(st.When, func() []Code { return valueSize(f, sc.val(f), false, sc, "n") })...)
+		stmts = append(stmts, gomodel.Guarded(st.When, func() []Code { return valueSize(f, sc.val(f), false, sc, "n") })...)
 	}
 	var body []Code
 	switch {
@@ -50,7 +51,7 @@ func sizeBody(s *plan.Struct, sc scope, declare bool) []Code {
 	}
 	body = append(body, stmts...)
 	if s.HasTags {
-		body = append(body, guarded(s.Flexible, func() []Code { return tagSectionSize(s, sc) })...)
+		body = append(body, gomodel.Guarded(s.Flexible, func() []Code { return tagSectionSize(s, sc) })...)
 	}
 	return body
 }
@@ -60,7 +61,7 @@ func sizeBody(s *plan.Struct, sc scope, declare bool) []Code {
 func tagSectionSize(s *plan.Struct, sc scope) []Code {
 	unknown := sc.r().Dot("UnknownTags")
 	if len(s.Tagged) == 0 {
-		return []Code{Id("n").Op("+=").Add(cd("SizeTagSection")).Call(unknown)}
+		return []Code{Id("n").Op("+=").Add(gomodel.Cd("SizeTagSection")).Call(unknown)}
 	}
 	out := []Code{Id("numTags").Op(":=").Len(unknown)}
 	for _, f := range s.Tagged {
@@ -75,12 +76,12 @@ func tagSectionSize(s *plan.Struct, sc scope) []Code {
 			add = []Code{Id("n").Op("+=").Lit(head + codec.SizeUvarint(uint64(w)) + w)}
 		} else {
 			add = append([]Code{Id("sz").Op(":=").Lit(0)}, valueSize(f, val.Clone(), true, sc, "sz")...)
-			add = append(add, Id("n").Op("+=").Lit(head).Op("+").Add(cd("SizeUvarint")).Call(Uint64().Call(Id("sz"))).Op("+").Id("sz"))
+			add = append(add, Id("n").Op("+=").Lit(head).Op("+").Add(gomodel.Cd("SizeUvarint")).Call(Uint64().Call(Id("sz"))).Op("+").Id("sz"))
 		}
 		add = append([]Code{Id("numTags").Op("++")}, add...)
-		out = append(out, guarded(f.Tagged, func() []Code { return []Code{If(notDefault(f.Schema, val.Clone())).Block(add...)} })...)
+		out = append(out, gomodel.Guarded(f.Tagged, func() []Code { return []Code{If(gomodel.NotDefault(f.Schema, val.Clone())).Block(add...)} })...)
 	}
-	return append(out, Id("n").Op("+=").Add(cd("SizeUvarint")).Call(Uint64().Call(Id("numTags"))).Op("+").Add(cd("TagsSize")).Call(unknown.Clone()))
+	return append(out, Id("n").Op("+=").Add(gomodel.Cd("SizeUvarint")).Call(Uint64().Call(Id("numTags"))).Op("+").Add(gomodel.Cd("TagsSize")).Call(unknown.Clone()))
 }
 
 // valueSize adds the size of one field value, val, to the variable acc.
@@ -96,16 +97,16 @@ func valueSize(f *plan.Field, val *Statement, tagged bool, sc scope, acc string)
 	t := f.Schema.Type
 	nullable := f.Schema.Nullable()
 	if t.Array {
-		count := cd("SizeArrayLen").Call(Len(val), lengths)
+		count := gomodel.Cd("SizeArrayLen").Call(Len(val), lengths)
 		if w := t.Kind.FixedSize(); w > 0 {
 			return []Code{add(count.Op("+").Len(val).Op("*").Lit(w))}
 		}
 		var each Code
 		switch t.Kind {
 		case schema.KindString:
-			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(cd("SizeString").Call(Len(Id("e")), lengths)))
+			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(gomodel.Cd("SizeString").Call(Len(Id("e")), lengths)))
 		case schema.KindBytes, schema.KindRecords:
-			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(cd("SizeBytes").Call(Len(Id("e")), lengths)))
+			each = For(List(Id("_"), Id("e")).Op(":=").Range().Add(val)).Block(add(gomodel.Cd("SizeBytes").Call(Len(Id("e")), lengths)))
 		default:
 			if f.Inline && !tagged {
 				in := sc.inlined(f)
@@ -125,21 +126,21 @@ func valueSize(f *plan.Field, val *Statement, tagged bool, sc scope, acc string)
 	switch t.Kind {
 	case schema.KindString:
 		if nullable {
-			return []Code{add(cd("SizeNullString").Call(val, lengths))}
+			return []Code{add(gomodel.Cd("SizeNullString").Call(val, lengths))}
 		}
-		return []Code{add(cd("SizeString").Call(Len(val), lengths))}
+		return []Code{add(gomodel.Cd("SizeString").Call(Len(val), lengths))}
 	case schema.KindBytes, schema.KindRecords:
 		if nullable {
-			return []Code{add(cd("SizeNullBytes").Call(val, lengths))}
+			return []Code{add(gomodel.Cd("SizeNullBytes").Call(val, lengths))}
 		}
-		return []Code{add(cd("SizeBytes").Call(Len(val), lengths))}
+		return []Code{add(gomodel.Cd("SizeBytes").Call(Len(val), lengths))}
 	case schema.KindStruct:
 		call := add(Add(val).Dot("size").Call(Id("version")))
 		if !nullable {
 			return []Code{call}
 		}
 		// A nullable struct has a one-byte marker where it may be null.
-		out := guarded(f.Nullable, func() []Code { return []Code{add(Lit(1))} })
+		out := gomodel.Guarded(f.Nullable, func() []Code { return []Code{add(Lit(1))} })
 		return append(out, If(Add(val).Op("!=").Nil()).Block(call))
 	}
 	return []Code{add(Lit(t.Kind.FixedSize()))}

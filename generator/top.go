@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -12,8 +13,8 @@ import (
 // responses). MinVersion and MaxVersion are the versions generated, which
 // pruning may narrow; every method refuses the others.
 func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
-	spec := p.msg.Spec
-	name := p.typeName(s)
+	spec := p.Plan.Spec
+	name := p.TypeName(s)
 	recv := func() *Statement { return Params(Id("m").Op("*").Id(name)) }
 	vs := s.Within
 	minV, maxV := int(vs.Lo), int(vs.Hi)
@@ -21,23 +22,23 @@ func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
 		return Id("version").Op("<").Lit(minV).Op("||").Id("version").Op(">").Lit(maxV)
 	}
 
-	docComment(f, "SpecName is the spec's name.")
+	gomodel.DocComment(f, "SpecName is the spec's name.")
 	f.Func().Add(recv()).Id("SpecName").Params().String().Block(Return(Lit(spec.Name)))
 	apiKey := -1
 	if spec.HasAPIKey {
 		apiKey = int(spec.APIKey)
 	}
-	docComment(f, "APIKey is the spec's apiKey (the record type of metadata records), or -1.")
+	gomodel.DocComment(f, "APIKey is the spec's apiKey (the record type of metadata records), or -1.")
 	f.Func().Add(recv()).Id("APIKey").Params().Int16().Block(Return(Lit(apiKey)))
 	if vs == spec.ValidVersions {
-		docComment(f, "MinVersion is the lowest valid version.")
+		gomodel.DocComment(f, "MinVersion is the lowest valid version.")
 	} else {
-		docCommentf(f, "MinVersion is the lowest version generated (the spec's valid versions are %s).", spec.ValidVersions)
+		gomodel.DocCommentf(f, "MinVersion is the lowest version generated (the spec's valid versions are %s).", spec.ValidVersions)
 	}
 	f.Func().Add(recv()).Id("MinVersion").Params().Int16().Block(Return(Lit(minV)))
-	docComment(f, "MaxVersion is the highest valid version.")
+	gomodel.DocComment(f, "MaxVersion is the highest valid version.")
 	f.Func().Add(recv()).Id("MaxVersion").Params().Int16().Block(Return(Lit(maxV)))
-	docComment(f, "IsFlexible reports whether version uses compact encodings and tag sections.")
+	gomodel.DocComment(f, "IsFlexible reports whether version uses compact encodings and tag sections.")
 	flex := spec.FlexibleVersions
 	var flexBody Code
 	switch {
@@ -54,7 +55,7 @@ func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
 		p.emitHeaderVersion(f, recv())
 	}
 
-	docComment(f, "Size returns the exact encoded length at version. At a version the message\n"+
+	gomodel.DocComment(f, "Size returns the exact encoded length at version. At a version the message\n"+
 		"does not support it returns -1, which no length can be, so that it cannot\n"+
 		"pass for one (AppendTo returns runtime.ErrUnsupportedVersion there).")
 	f.Func().Add(recv()).Id("Size").Params(Id("version").Int16()).Int().Block(
@@ -62,15 +63,15 @@ func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
 		Return(Id("m").Dot("size").Call(Id("version"))),
 	)
 	f.Line()
-	docComment(f, "AppendTo appends the encoding at version to dst. When dst has no spare\ncapacity (nil, say) the exact size is computed first and dst grows once;\notherwise the message is written straight into dst's room, which grows\nas append would if it runs out. On error dst is returned unchanged.")
+	gomodel.DocComment(f, "AppendTo appends the encoding at version to dst. When dst has no spare\ncapacity (nil, say) the exact size is computed first and dst grows once;\notherwise the message is written straight into dst's room, which grows\nas append would if it runs out. On error dst is returned unchanged.")
 	f.Func().Add(recv()).Id("AppendTo").Params(Id("dst").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()).Block(
 		Return(Id("appendMessage").Call(Id("m"), Id("dst"), Id("version"), Lit(minV), Lit(maxV))),
 	)
 	f.Line()
-	docComment(f, "Decode resets m, decodes it from src at version and returns the number of\nbytes read. Strings and byte slices are copied, never aliasing src: unchanged\nstrings are kept, and byte slices already in m are reused as buffers (a byte\nslice assigned to m may be overwritten).")
+	gomodel.DocComment(f, "Decode resets m, decodes it from src at version and returns the number of\nbytes read. Strings and byte slices are copied, never aliasing src: unchanged\nstrings are kept, and byte slices already in m are reused as buffers (a byte\nslice assigned to m may be overwritten).")
 	decode := func(alias bool) []Code {
 		body := []Code{If(unsupported()).Block(
-			Return(Lit(0), cd("UnsupportedVersion").Call(Lit("decode"), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV))),
+			Return(Lit(0), gomodel.Cd("UnsupportedVersion").Call(Lit("decode"), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV))),
 		)}
 		init := "Init"
 		if alias {
@@ -85,14 +86,14 @@ func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
 		// The Decoder stays on this stack only while decode is called
 		// directly, which is why each message keeps these few lines.
 		return append(body,
-			Var().Id("d").Add(cd("Decoder")),
+			Var().Id("d").Add(gomodel.Cd("Decoder")),
 			Id("d").Dot(init).Call(Id("src")),
 			Return(Id("d").Dot("Finish").Call(Lit(spec.Name), Id("version"), Id("m").Dot("decode").Call(Op("&").Id("d"), Lit(0), Id("version")))),
 		)
 	}
 	f.Func().Add(recv()).Id("Decode").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode(false)...)
 	f.Line()
-	docComment(f, "DecodeAliased is Decode, but strings and byte slices point into src, which\nmust stay unchanged while m is in use. It allocates nothing once m's slices\nhave grown to fit.")
+	gomodel.DocComment(f, "DecodeAliased is Decode, but strings and byte slices point into src, which\nmust stay unchanged while m is in use. It allocates nothing once m's slices\nhave grown to fit.")
 	f.Func().Add(recv()).Id("DecodeAliased").Params(Id("src").Index().Byte(), Id("version").Int16()).Params(Int(), Error()).Block(decode(true)...)
 	f.Line()
 }
@@ -101,17 +102,17 @@ func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
 // the package: the version check, the buffer sizing and the errors.
 func emitMessageHelpers(f *File) {
 	f.Line()
-	docComment(f, "message is what the package's shared codec paths need of a message.")
+	gomodel.DocComment(f, "message is what the package's shared codec paths need of a message.")
 	f.Type().Id("message").Interface(
 		Id("SpecName").Params().String(),
 		Id("size").Params(Id("version").Int16()).Int(),
 		Id("appendTo").Params(Id("b").Index().Byte(), Id("version").Int16()).Params(Index().Byte(), Error()),
 	)
 	f.Line()
-	docComment(f, "appendMessage is every message's AppendTo: lo and hi are the versions\ngenerated.")
+	gomodel.DocComment(f, "appendMessage is every message's AppendTo: lo and hi are the versions\ngenerated.")
 	f.Func().Id("appendMessage").Params(Id("m").Id("message"), Id("dst").Index().Byte(), List(Id("version"), Id("lo"), Id("hi")).Int16()).Params(Index().Byte(), Error()).Block(
 		If(Id("version").Op("<").Id("lo").Op("||").Id("version").Op(">").Id("hi")).Block(
-			Return(Id("dst"), cd("UnsupportedVersion").Call(Lit("encode"), Id("m").Dot("SpecName").Call(), Id("version"), Id("lo"), Id("hi"))),
+			Return(Id("dst"), gomodel.Cd("UnsupportedVersion").Call(Lit("encode"), Id("m").Dot("SpecName").Call(), Id("version"), Id("lo"), Id("hi"))),
 		),
 		Id("b").Op(":=").Id("dst"),
 		If(Cap(Id("b")).Op("==").Len(Id("b"))).Block(
@@ -120,7 +121,7 @@ func emitMessageHelpers(f *File) {
 		),
 		List(Id("b"), Err()).Op(":=").Id("m").Dot("appendTo").Call(Id("b"), Id("version")),
 		If(Err().Op("!=").Nil()).Block(
-			Return(Id("dst"), cd("Finish").Call(Err(), Id("m").Dot("SpecName").Call(), Id("version"))),
+			Return(Id("dst"), gomodel.Cd("Finish").Call(Err(), Id("m").Dot("SpecName").Call(), Id("version"))),
 		),
 		Return(Id("b"), Nil()),
 	)
@@ -129,9 +130,9 @@ func emitMessageHelpers(f *File) {
 // emitHeaderVersion writes IsRequest and HeaderVersion of a request or
 // response.
 func (p *printer) emitHeaderVersion(f *File, recv *Statement) {
-	spec := p.msg.Spec
+	spec := p.Plan.Spec
 	isReq := spec.Type == schema.TypeRequest
-	docComment(f, "IsRequest reports whether this is the request side of the API.")
+	gomodel.DocComment(f, "IsRequest reports whether this is the request side of the API.")
 	f.Func().Add(recv.Clone()).Id("IsRequest").Params().Bool().Block(Return(Lit(isReq)))
 	which := "request"
 	if !isReq {
@@ -154,7 +155,7 @@ func (p *printer) emitHeaderVersion(f *File, recv *Statement) {
 			If(Id("version").Op(">=").Lit(int(flex.Lo))).Block(Return(Lit(int(h.Flexible)))),
 			Return(Lit(int(h.Plain))))
 	}
-	docCommentf(f, "HeaderVersion is the %s header version used with version.", which)
+	gomodel.DocCommentf(f, "HeaderVersion is the %s header version used with version.", which)
 	f.Func().Add(recv.Clone()).Id("HeaderVersion").Params(Id("version").Int16()).Int16().Block(body...)
 	f.Line()
 }

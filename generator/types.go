@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 )
 
@@ -13,31 +14,31 @@ func (p *printer) emitType(f *File, s *plan.Struct) {
 		if i > 0 {
 			fields = append(fields, Line())
 		}
-		fields = append(fields, lineComments(p.fieldDoc(fld))...)
-		fields = append(fields, Id(p.fieldName(fld)).Add(p.names.goType(fld.Schema)))
+		fields = append(fields, gomodel.LineComments(p.FieldDoc(fld))...)
+		fields = append(fields, Id(p.FieldName(fld)).Add(p.Names.GoType(fld.Schema)))
 	}
 	if s.HasTags {
 		if len(fields) > 0 {
 			fields = append(fields, Line())
 		}
-		fields = append(fields, lineComments("UnknownTags holds the tagged fields these specs do not define, in the order\nread; they are written back after the known ones.")...)
-		fields = append(fields, Id("UnknownTags").Add(rt("Tags")))
+		fields = append(fields, gomodel.LineComments("UnknownTags holds the tagged fields these specs do not define, in the order\nread; they are written back after the known ones.")...)
+		fields = append(fields, Id("UnknownTags").Add(gomodel.Rt("Tags")))
 	}
 	if s.Top {
 		fields = append(fields, Line())
-		fields = append(fields, lineComments("aliased is set by DecodeAliased: strings and byte slices point into\nthe caller's buffer and must not be reused by Decode.")...)
+		fields = append(fields, gomodel.LineComments("aliased is set by DecodeAliased: strings and byte slices point into\nthe caller's buffer and must not be reused by Decode.")...)
 		fields = append(fields, Id("aliased").Bool())
 	}
-	docComment(f, p.structDoc(s))
-	f.Type().Id(p.typeName(s)).Struct(fields...)
+	gomodel.DocComment(f, p.StructDoc(s))
+	f.Type().Id(p.TypeName(s)).Struct(fields...)
 	f.Line()
 }
 
 // emitNew writes the constructor: the way to build a value, since the zero
 // value of a struct type does not hold the spec's defaults.
 func (p *printer) emitNew(f *File, s *plan.Struct) {
-	name := p.typeName(s)
-	docCommentf(f, "New%s returns a %s holding its spec defaults.\n"+
+	name := p.TypeName(s)
+	gomodel.DocCommentf(f, "New%s returns a %s holding its spec defaults.\n"+
 		"Build values with it (or Reset), not with a composite literal: a field\n"+
 		"left at Go's zero value is not at its default where the spec gives one,\n"+
 		"and would be encoded as it is.", name, name)
@@ -53,9 +54,9 @@ func (p *printer) emitNew(f *File, s *plan.Struct) {
 func (p *printer) emitReset(f *File, s *plan.Struct) {
 	var body, def []Code
 	for _, fld := range s.Fields {
-		val := Id("m").Dot(p.fieldName(fld))
-		body = append(body, p.names.setDefault(fld.Schema, val)...)
-		def = append(def, If(notDefault(fld.Schema, val.Clone())).Block(Return(False())))
+		val := Id("m").Dot(p.FieldName(fld))
+		body = append(body, p.Names.SetDefault(fld.Schema, val)...)
+		def = append(def, If(gomodel.NotDefault(fld.Schema, val.Clone())).Block(Return(False())))
 	}
 	if s.HasTags {
 		body = append(body, Id("m").Dot("UnknownTags").Op("=").Id("m").Dot("UnknownTags").Index(Empty(), Lit(0)))
@@ -63,14 +64,14 @@ func (p *printer) emitReset(f *File, s *plan.Struct) {
 	} else {
 		def = append(def, Return(True()))
 	}
-	recv := Params(Id("m").Op("*").Id(p.typeName(s)))
-	docComment(f, "Reset sets every field to its spec default, keeping the capacity of slices.")
+	recv := Params(Id("m").Op("*").Id(p.TypeName(s)))
+	gomodel.DocComment(f, "Reset sets every field to its spec default, keeping the capacity of slices.")
 	f.Func().Add(recv).Id("Reset").Params().Block(body...)
 	f.Line()
 	if !s.Compared {
 		return
 	}
-	docComment(f, "isDefault reports whether every field holds its default (Java's equals\nagainst a new instance), which decides whether a tagged struct is written.")
+	gomodel.DocComment(f, "isDefault reports whether every field holds its default (Java's equals\nagainst a new instance), which decides whether a tagged struct is written.")
 	f.Func().Add(recv.Clone()).Id("isDefault").Params().Bool().Block(def...)
 	f.Line()
 }

@@ -3,6 +3,7 @@ package generator
 import (
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -59,9 +60,9 @@ func guardedBlocks(visits []guardedVisit) []Code {
 		first := visits[i]
 		switch {
 		case j == i+1 && first.test != nil && !first.when.Static():
-			out = append(out, If(condExpr(first.when).Op("&&").Add(first.test)).Block(first.stmt))
+			out = append(out, If(gomodel.CondExpr(first.when).Op("&&").Add(first.test)).Block(first.stmt))
 		default:
-			out = append(out, guarded(first.when, func() []Code { return stmts })...)
+			out = append(out, gomodel.Guarded(first.when, func() []Code { return stmts })...)
 		}
 		i = j
 	}
@@ -82,7 +83,7 @@ func (g guardedVisit) code() Code {
 // struct that is not nil, else to the field itself. visit receives the
 // value as an addressable expression.
 func (p *printer) valueVisit(f *plan.Field, when plan.Cond, visit func(val *Statement) Code) guardedVisit {
-	val := Id("m").Dot(p.fieldName(f))
+	val := Id("m").Dot(p.FieldName(f))
 	t := f.Schema.Type
 	nullable := f.Schema.Nullable()
 	switch {
@@ -108,17 +109,17 @@ func versionGuard(s *plan.Struct) *Statement {
 
 // visitorRecv is the receiver of a visitor method of s.
 func (p *printer) visitorRecv(s *plan.Struct) *Statement {
-	return Params(Id("m").Op("*").Id(p.typeName(s)))
+	return Params(Id("m").Op("*").Id(p.TypeName(s)))
 }
 
 // emitVisitorAssertion writes the compile-time proof that every message of
 // the package implements runtime.Entities and runtime.Endpoints.
-func emitVisitorAssertion(f *File, n *goNames) {
+func emitVisitorAssertion(f *File, n *gomodel.Names) {
 	var messages []Code
-	for _, sf := range n.files {
-		messages = append(messages, Line().Parens(Op("*").Id(n.typeName(sf.spec.Root))).Parens(Nil()))
+	for _, sf := range n.Files {
+		messages = append(messages, Line().Parens(Op("*").Id(n.TypeName(sf.Spec.Root))).Parens(Nil()))
 	}
 	f.Line()
-	docComment(f, "Every message can be visited by the entities its fields name and by the\nbroker addresses it holds.")
-	f.Var().Id("_").Op("=").Index(Op("...")).Interface(rt("Entities"), rt("Endpoints")).Values(append(messages, Line())...)
+	gomodel.DocComment(f, "Every message can be visited by the entities its fields name and by the\nbroker addresses it holds.")
+	f.Var().Id("_").Op("=").Index(Op("...")).Interface(gomodel.Rt("Entities"), gomodel.Rt("Endpoints")).Values(append(messages, Line())...)
 }

@@ -5,6 +5,7 @@ import (
 
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -72,7 +73,7 @@ func (p *printer) endpointVisits(s *plan.Struct) []Code {
 	var visits []guardedVisit
 	if ep, ok := endpointOf(s); ok {
 		call := func(host *Statement) Code {
-			return Id("fn").Call(Id("m").Dot(p.fieldName(ep.id)), Op("&").Add(host), Op("&").Id("m").Dot(p.fieldName(ep.port)))
+			return Id("fn").Call(Id("m").Dot(p.FieldName(ep.id)), Op("&").Add(host), Op("&").Id("m").Dot(p.FieldName(ep.port)))
 		}
 		visits = append(visits, p.valueVisit(ep.host, ep.when, call))
 	}
@@ -95,12 +96,12 @@ func endpointFunc() *Statement {
 func (p *printer) emitVisitEndpoints(f *File, s *plan.Struct) {
 	params := []Code{Id("version").Int16(), Id("fn").Add(endpointFunc())}
 	if !visitsEndpoints(s, 0) {
-		docCommentf(f, "VisitEndpoints visits nothing: %s holds no broker address\n(runtime.Endpoints).", p.typeName(s))
+		gomodel.DocCommentf(f, "VisitEndpoints visits nothing: %s holds no broker address\n(runtime.Endpoints).", p.TypeName(s))
 		f.Func().Add(p.visitorRecv(s)).Id("VisitEndpoints").Params(params...).Block()
 		f.Line()
 		return
 	}
-	docComment(f, wrapDoc("VisitEndpoints calls fn with the node id, host and port of every broker "+
+	gomodel.DocComment(f, wrapDoc("VisitEndpoints calls fn with the node id, host and port of every broker "+
 		"address m holds at version (runtime.Endpoints): "+strings.Join(endpointPaths(s, "", 0), ", ")+"."))
 	body := append([]Code{If(versionGuard(s)).Block(Return())}, p.endpointVisits(s)...)
 	f.Func().Add(p.visitorRecv(s)).Id("VisitEndpoints").Params(params...).Block(body...)
@@ -110,7 +111,7 @@ func (p *printer) emitVisitEndpoints(f *File, s *plan.Struct) {
 // emitNestedVisitEndpoints writes visitEndpoints of a struct reached
 // through a field.
 func (p *printer) emitNestedVisitEndpoints(f *File, s *plan.Struct) {
-	docComment(f, "visitEndpoints is VisitEndpoints on m's fields at the message's version.")
+	gomodel.DocComment(f, "visitEndpoints is VisitEndpoints on m's fields at the message's version.")
 	f.Func().Add(p.visitorRecv(s)).Id("visitEndpoints").Params(Id("version").Int16(), Id("fn").Add(endpointFunc())).
 		Block(p.endpointVisits(s)...)
 	f.Line()

@@ -7,6 +7,7 @@ import (
 
 	. "github.com/dave/jennifer/jen"
 
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -94,26 +95,26 @@ func (p *printer) entityVisits(s *plan.Struct, e entityKind) []Code {
 // the early return tests it and its visitor function; with several, each
 // case of a switch does.
 func (p *printer) emitVisitEntities(f *File, s *plan.Struct) {
-	params := []Code{Id("version").Int16(), Id("t").Add(rt("EntityType")), Id("v").Op("*").Add(rt("EntityVisitor"))}
+	params := []Code{Id("version").Int16(), Id("t").Add(gomodel.Rt("EntityType")), Id("v").Op("*").Add(gomodel.Rt("EntityVisitor"))}
 	kinds := entitiesVisited(s)
 	if len(kinds) == 0 {
-		docCommentf(f, "VisitEntities visits nothing: %s has no field of an entity type\n(runtime.Entities).", p.typeName(s))
+		gomodel.DocCommentf(f, "VisitEntities visits nothing: %s has no field of an entity type\n(runtime.Entities).", p.TypeName(s))
 		f.Func().Add(p.visitorRecv(s)).Id("VisitEntities").Params(params...).Block()
 		f.Line()
 		return
 	}
-	docComment(f, wrapDoc("VisitEntities calls v for every field of entity type t that m has at "+
+	gomodel.DocComment(f, wrapDoc("VisitEntities calls v for every field of entity type t that m has at "+
 		"version, in declaration order (runtime.Entities). "+entityPathsDoc(s, kinds)))
 	var body []Code
 	if len(kinds) == 1 {
 		e := kinds[0]
-		body = append(body, If(Id("t").Op("!=").Add(rt(e.constant)).Op("||").Add(versionGuard(s)).
+		body = append(body, If(Id("t").Op("!=").Add(gomodel.Rt(e.constant)).Op("||").Add(versionGuard(s)).
 			Op("||").Id("v").Dot(e.fn).Op("==").Nil()).Block(Return()))
 		body = append(body, p.entityVisits(s, e)...)
 	} else {
 		var cases []Code
 		for _, e := range kinds {
-			test := Id("t").Op("==").Add(rt(e.constant)).Op("&&").Id("v").Dot(e.fn).Op("!=").Nil()
+			test := Id("t").Op("==").Add(gomodel.Rt(e.constant)).Op("&&").Id("v").Dot(e.fn).Op("!=").Nil()
 			cases = append(cases, Case(test).Block(p.entityVisits(s, e)...))
 		}
 		body = append(body, If(versionGuard(s)).Block(Return()), Switch().Block(cases...))
@@ -131,9 +132,9 @@ func (p *printer) emitNestedVisitEntities(f *File, s *plan.Struct) {
 	if len(kinds) > 1 {
 		body = []Code{Switch(Id("t")).Block(p.entityCases(s, kinds)...)}
 	}
-	docComment(f, "visitEntities is VisitEntities on m's fields at the message's version,\nfor an entity type m holds (its parent calls it for those only).")
+	gomodel.DocComment(f, "visitEntities is VisitEntities on m's fields at the message's version,\nfor an entity type m holds (its parent calls it for those only).")
 	f.Func().Add(p.visitorRecv(s)).Id("visitEntities").Params(
-		Id("version").Int16(), Id("t").Add(rt("EntityType")), Id("v").Op("*").Add(rt("EntityVisitor")),
+		Id("version").Int16(), Id("t").Add(gomodel.Rt("EntityType")), Id("v").Op("*").Add(gomodel.Rt("EntityVisitor")),
 	).Block(body...)
 	f.Line()
 }
@@ -148,13 +149,13 @@ func (p *printer) entityCases(s *plan.Struct, kinds []entityKind) []Code {
 		stmts := p.entityVisits(s, e)
 		body := fmt.Sprintf("%#v", Block(stmts...))
 		if i := slices.Index(bodies, body); i >= 0 {
-			consts[i] = append(consts[i], rt(e.constant))
+			consts[i] = append(consts[i], gomodel.Rt(e.constant))
 			cases[i] = Case(consts[i]...).Block(stmts...)
 			continue
 		}
 		bodies = append(bodies, body)
-		consts = append(consts, []Code{rt(e.constant)})
-		cases = append(cases, Case(rt(e.constant)).Block(stmts...))
+		consts = append(consts, []Code{gomodel.Rt(e.constant)})
+		cases = append(cases, Case(gomodel.Rt(e.constant)).Block(stmts...))
 	}
 	return cases
 }

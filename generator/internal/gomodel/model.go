@@ -1,4 +1,4 @@
-package generator
+package gomodel
 
 import (
 	"fmt"
@@ -7,32 +7,32 @@ import (
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
-// goNames is the Go model of one package's specs: the name of every Go
+// Names is the Go model of one package's specs: the name of every Go
 // file, type and field, as data keyed on the schema's nodes (protogen's
 // GoName on its Message and Field), with clashes settled. The printers walk
 // the plan and look the names of its structs and fields up here.
-type goNames struct {
-	files   []*specFile // by spec name
-	goFiles map[string]bool
+type Names struct {
+	Files   []*SpecFile     // by spec name
+	GoFiles map[string]bool // the files of Files
 	types   map[*schema.Struct]string
 	fields  map[*schema.Field]string
 }
 
-// specFile is one spec and the Go file it is printed to.
-type specFile struct {
-	spec   *schema.Spec
-	goFile string
+// SpecFile is one spec and the Go file it is printed to.
+type SpecFile struct {
+	Spec   *schema.Spec
+	GoFile string
 }
 
-// typeName is the Go type of a struct (the message body for the root).
-func (n *goNames) typeName(st *schema.Struct) string { return n.types[st] }
+// TypeName is the Go type of a struct (the message body for the root).
+func (n *Names) TypeName(st *schema.Struct) string { return n.types[st] }
 
-// fieldName is the Go name of a field.
-func (n *goNames) fieldName(f *schema.Field) string { return n.fields[f] }
+// FieldName is the Go name of a field.
+func (n *Names) FieldName(f *schema.Field) string { return n.fields[f] }
 
-// buildNames resolves Go names for every spec of a package.
-func buildNames(specs []*schema.Spec) (*goNames, error) {
-	n := &goNames{goFiles: map[string]bool{}, types: map[*schema.Struct]string{}, fields: map[*schema.Field]string{}}
+// Build resolves Go names for every spec of a package.
+func Build(specs []*schema.Spec) (*Names, error) {
+	n := &Names{GoFiles: map[string]bool{}, types: map[*schema.Struct]string{}, fields: map[*schema.Field]string{}}
 	sorted := append([]*schema.Spec(nil), specs...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 
@@ -42,36 +42,36 @@ func buildNames(specs []*schema.Spec) (*goNames, error) {
 		"NewMetadataRecord": "registry", "SpecNames": "registry",
 		"APIKeyName": "api keys", "APIKeys": "api keys",
 	}
-	files := map[string]string{"kafkagen_registry.go": "registry", APIKeysFile: "api keys"}
+	files := map[string]string{RegistryFile: "registry", APIKeysFile: "api keys"}
 	for _, spec := range sorted {
-		sf := &specFile{spec: spec, goFile: fileName(spec.Name)}
-		if prev, ok := files[sf.goFile]; ok {
-			return nil, fmt.Errorf("%s: spec %s would be written to %s, which %s already uses", spec.File, spec.Name, sf.goFile, prev)
+		sf := &SpecFile{Spec: spec, GoFile: FileName(spec.Name)}
+		if prev, ok := files[sf.GoFile]; ok {
+			return nil, fmt.Errorf("%s: spec %s would be written to %s, which %s already uses", spec.File, spec.Name, sf.GoFile, prev)
 		}
-		files[sf.goFile] = spec.Name
-		n.goFiles[sf.goFile] = true
-		n.files = append(n.files, sf)
+		files[sf.GoFile] = spec.Name
+		n.GoFiles[sf.GoFile] = true
+		n.Files = append(n.Files, sf)
 	}
 	// Top-level names first: they are the most visible and are never renamed.
-	for _, sf := range n.files {
-		name := goName(sf.spec.Name)
+	for _, sf := range n.Files {
+		name := GoName(sf.Spec.Name)
 		if prev, ok := taken[name]; ok {
-			return nil, fmt.Errorf("%s: message %s has the Go name %s, which %s already uses", sf.spec.File, sf.spec.Name, name, prev)
+			return nil, fmt.Errorf("%s: message %s has the Go name %s, which %s already uses", sf.Spec.File, sf.Spec.Name, name, prev)
 		}
-		taken[name] = "message " + sf.spec.Name
+		taken[name] = "message " + sf.Spec.Name
 		ctor := "New" + name
 		if prev, ok := taken[ctor]; ok {
-			return nil, fmt.Errorf("%s: the constructor %s of message %s clashes with %s", sf.spec.File, ctor, sf.spec.Name, prev)
+			return nil, fmt.Errorf("%s: the constructor %s of message %s clashes with %s", sf.Spec.File, ctor, sf.Spec.Name, prev)
 		}
-		taken[ctor] = "the constructor of " + sf.spec.Name
-		n.types[sf.spec.Root] = name
+		taken[ctor] = "the constructor of " + sf.Spec.Name
+		n.types[sf.Spec.Root] = name
 	}
-	for _, sf := range n.files {
-		n.nameStructs(sf.spec, taken)
+	for _, sf := range n.Files {
+		n.nameStructs(sf.Spec, taken)
 	}
-	for _, sf := range n.files {
-		n.nameFields(sf.spec.Root, true)
-		for _, st := range sf.spec.Structs {
+	for _, sf := range n.Files {
+		n.nameFields(sf.Spec.Root, true)
+		for _, st := range sf.Spec.Structs {
 			n.nameFields(st, false)
 		}
 	}
@@ -82,10 +82,10 @@ func buildNames(specs []*schema.Spec) (*goNames, error) {
 // struct name alone when it already starts with the message name
 // (MetadataResponseTopic). A clash falls back to the full prefix, then to
 // a numeric suffix.
-func (n *goNames) nameStructs(spec *schema.Spec, taken map[string]string) {
-	msg := goName(spec.Name)
+func (n *Names) nameStructs(spec *schema.Spec, taken map[string]string) {
+	msg := GoName(spec.Name)
 	for _, st := range spec.Structs {
-		sn := goName(st.Name)
+		sn := GoName(st.Name)
 		candidates := []string{msg + sn}
 		if len(sn) > len(msg) && sn[:len(msg)] == msg {
 			candidates = []string{sn, msg + sn}
@@ -115,14 +115,14 @@ func (n *goNames) nameStructs(spec *schema.Spec, taken map[string]string) {
 
 // nameFields names the fields of st, avoiding the names its methods and
 // its own fields use (a top-level message has more methods).
-func (n *goNames) nameFields(st *schema.Struct, top bool) {
+func (n *Names) nameFields(st *schema.Struct, top bool) {
 	used := map[string]bool{}
 	reserved := reservedFieldNames
 	if top {
 		reserved = reservedTopFieldNames
 	}
 	for _, f := range st.Fields {
-		name := goName(f.Name)
+		name := GoName(f.Name)
 		if reserved[name] {
 			name += "_"
 		}

@@ -1,4 +1,4 @@
-package generator
+package gomodel
 
 import (
 	"testing"
@@ -13,7 +13,7 @@ func TestGoName(t *testing.T) {
 		"myUint16": "MyUint16", "HTTPServer": "HTTPServer", "isKRaftController": "IsKRaftController",
 		"Acls": "ACLs",
 	} {
-		assert.Equal(t, want, goName(spec), spec)
+		assert.Equal(t, want, GoName(spec), spec)
 	}
 }
 
@@ -23,6 +23,6 @@ func TestFileName(t *testing.T) {
 		"ProbeWindows": "probe_windows_gen.go", "ProbeAmd64": "probe_amd64_gen.go",
 		"ApiVersionsResponse": "api_versions_response.go",
 	} {
-		assert.Equal(t, want, fileName(spec), spec)
+		assert.Equal(t, want, FileName(spec), spec)
 	}
 }

@@ -1,4 +1,4 @@
-package generator
+package gomodel
 
 import (
 	"fmt"
@@ -10,11 +10,11 @@ import (
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
 
-// fieldDoc documents a field from its spec: the about text, then its
+// FieldDoc documents a field from its spec: the about text, then its
 // versions, nullability, tag and default.
-func (p *printer) fieldDoc(pf *plan.Field) string {
+func (p *Message) FieldDoc(pf *plan.Field) string {
 	f := pf.Schema
-	name := p.fieldName(pf)
+	name := p.FieldName(pf)
 	var facts []string
 	facts = append(facts, "Versions: "+f.Versions.String()+".")
 	if nv := f.NullableVersions.Intersect(f.Versions); !nv.Empty() {
@@ -40,7 +40,7 @@ func (p *printer) fieldDoc(pf *plan.Field) string {
 	if about == "" {
 		head = name + " is the spec field " + f.Name
 	}
-	if name != goName(f.Name) || (about != "" && f.Name != name) {
+	if name != GoName(f.Name) || (about != "" && f.Name != name) {
 		facts = append(facts, "Spec name: "+f.Name+".")
 	}
 	return head + ".\n" + strings.Join(facts, " ")
@@ -60,10 +60,10 @@ func lowerFirst(s string) string {
 	return s
 }
 
-// structDoc documents a struct type.
-func (p *printer) structDoc(s *plan.Struct) string {
-	spec := p.msg.Spec
-	name := p.typeName(s)
+// StructDoc documents a struct type.
+func (p *Message) StructDoc(s *plan.Struct) string {
+	spec := p.Plan.Spec
+	name := p.TypeName(s)
 	if s.Top {
 		var kind string
 		switch spec.Type {
@@ -95,20 +95,20 @@ func (p *printer) structDoc(s *plan.Struct) string {
 	return fmt.Sprintf("%s is the struct %s, %s (versions %s).", name, s.Schema.Name, where, s.Within)
 }
 
-// docComment writes a // comment of one or more lines (jennifer would turn a
+// DocComment writes a // comment of one or more lines (jennifer would turn a
 // multi-line Comment into a /* */ block).
-func docComment(f *jen.File, text string) {
+func DocComment(f *jen.File, text string) {
 	for _, line := range strings.Split(text, "\n") {
 		f.Comment(line)
 	}
 }
 
-func docCommentf(f *jen.File, format string, args ...any) {
-	docComment(f, fmt.Sprintf(format, args...))
+func DocCommentf(f *jen.File, format string, args ...any) {
+	DocComment(f, fmt.Sprintf(format, args...))
 }
 
-// lineComments is docComment for statement and field lists.
-func lineComments(text string) []jen.Code {
+// LineComments is DocComment for statement and field lists.
+func LineComments(text string) []jen.Code {
 	var out []jen.Code
 	for _, line := range strings.Split(text, "\n") {
 		out = append(out, jen.Comment(line))

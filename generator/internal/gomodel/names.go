@@ -1,4 +1,4 @@
-package generator
+package gomodel
 
 import (
 	"strings"
@@ -13,9 +13,9 @@ var initialisms = map[string]string{
 	"sql": "SQL", "uri": "URI",
 }
 
-// goName turns a spec name (TopicId, timeoutMs) into an exported Go
+// GoName turns a spec name (TopicId, timeoutMs) into an exported Go
 // identifier with Go initialisms (TopicID, TimeoutMs).
-func goName(spec string) string {
+func GoName(spec string) string {
 	var b strings.Builder
 	for _, w := range splitWords(spec) {
 		if ini, ok := initialisms[strings.ToLower(w)]; ok {
@@ -47,8 +47,8 @@ func splitWords(s string) []string {
 	return append(words, string(r[start:]))
 }
 
-// fileName is the Go file name for a spec: FetchRequest → fetch_request.go.
-func fileName(spec string) string {
+// FileName is the Go file name for a spec: FetchRequest → fetch_request.go.
+func FileName(spec string) string {
 	words := splitWords(spec)
 	for i, w := range words {
 		words[i] = strings.ToLower(w)
