@@ -14,6 +14,7 @@ import (
 	. "github.com/dave/jennifer/jen"
 
 	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
+	"github.com/kafkagen/kafkagen/generator/internal/jsoncodec"
 	"github.com/kafkagen/kafkagen/generator/plan"
 	"github.com/kafkagen/kafkagen/generator/schema"
 )
@@ -62,12 +63,12 @@ func generate(pkg string, specs []*schema.Spec, prune Prune, json bool) (map[str
 		if !json {
 			continue
 		}
-		name := jsonFileName(sf.GoFile)
+		name := jsoncodec.FileName(sf.GoFile)
 		if names.GoFiles[name] {
 			return nil, fmt.Errorf("%s: the JSON code of %s would be written to %s, which another spec uses", sf.Spec.File, sf.Spec.Name, name)
 		}
 		f = newFile(pkg, source+" (JSON)")
-		if err := p.emitJSONFile(f); err != nil {
+		if err := jsoncodec.PrintFile(f, p.Message); err != nil {
 			return nil, fmt.Errorf("%s: %w", sf.Spec.File, err)
 		}
 		if out[name], err = render(f); err != nil {

@@ -1,4 +1,4 @@
-package generator
+package jsoncodec
 
 import (
 	. "github.com/dave/jennifer/jen"

@@ -1,4 +1,11 @@
-package generator
+// Package jsoncodec is kafkagen's JSON printer (kafkagen -json): per spec,
+// a file of its own (fetch_request_json.go) with the message in the form of
+// Kafka's generated JsonConverter classes, so that packages generated
+// without -json carry none of it. It walks the plan the codec is printed
+// from, with the same Go names, so that JSON accepts exactly the versions
+// the binary codec does (which pruning may narrow), and calls the generated
+// types' Reset and isDefault methods.
+package jsoncodec
 
 import (
 	"fmt"
@@ -10,24 +17,16 @@ import (
 	"github.com/kafkagen/kafkagen/generator/plan"
 )
 
-// The JSON printer (kafkagen -json) writes, per spec, a file of its own
-// (fetch_request_json.go) with the message in the form of Kafka's generated
-// JsonConverter classes, so that packages generated without -json carry
-// none of it. It walks the plan the codec is printed from, with the same
-// Go names, so that JSON accepts exactly the versions the binary codec
-// does (which pruning may narrow), and calls the generated types' Reset
-// and isDefault methods.
-
 // jsonMethods are the methods -json adds to a top-level message; a spec
 // field with one of these Go names would clash with them.
 var jsonMethods = []string{"AppendJSON", "DecodeJSON", "MarshalJSON", "UnmarshalJSON"}
 
-// jsonFileName is the file of a spec's JSON code, beside its main file.
-func jsonFileName(goFile string) string { return strings.TrimSuffix(goFile, ".go") + "_json.go" }
+// FileName is the file of a spec's JSON code, beside its main file.
+func FileName(goFile string) string { return strings.TrimSuffix(goFile, ".go") + "_json.go" }
 
-// emitJSONFile prints into file the JSON methods of the printer's spec:
-// those of every struct the codec has code for.
-func (p *printer) emitJSONFile(file *File) error {
+// PrintFile prints into file the JSON methods of p's spec: those of every
+// struct the codec has code for.
+func PrintFile(file *File, p *gomodel.Message) error {
 	spec := p.Plan.Spec
 	for _, f := range spec.Root.Fields {
 		for _, m := range jsonMethods {
@@ -36,7 +35,7 @@ func (p *printer) emitJSONFile(file *File) error {
 			}
 		}
 	}
-	p.emitJSONTop(file)
+	emitTop(file, p)
 	for _, s := range p.Plan.Structs {
 		keys := map[string]string{}
 		for _, f := range s.Schema.Fields {
@@ -48,15 +47,15 @@ func (p *printer) emitJSONFile(file *File) error {
 		if s.Within.Empty() {
 			continue // no field reaches it at the versions generated
 		}
-		w := &jsonStruct{printer: p, s: s}
+		w := &jsonStruct{Message: p, s: s}
 		w.emitAppend(file)
 		w.emitDecode(file)
 	}
 	return nil
 }
 
-// emitJSONTop writes the exported JSON methods of the message.
-func (p *printer) emitJSONTop(f *File) {
+// emitTop writes the exported JSON methods of the message.
+func emitTop(f *File, p *gomodel.Message) {
 	spec := p.Plan.Spec
 	name := p.TypeName(p.Plan.Top)
 	minV, maxV := int(p.Plan.Versions.Lo), int(p.Plan.Versions.Hi)
@@ -109,7 +108,7 @@ func (p *printer) emitJSONTop(f *File) {
 
 // jsonStruct prints the unexported JSON methods of one struct.
 type jsonStruct struct {
-	*printer
+	*gomodel.Message
 	s *plan.Struct
 	// usesErr records that appendJSON's body assigns err (a struct value's
 	// appendJSON call), which it then declares.
