@@ -25,7 +25,7 @@ type Config struct {
 	// ("2.8": see schema.RulesFor); empty for the current rules.
 	Release string
 	// JSON adds, per spec, a <spec>_json.go file with Kafka's JSON form
-	// (AppendJSON, DecodeJSON, MarshalJSON, UnmarshalJSON; json.go).
+	// (AppendJSON, DecodeJSON, MarshalJSON, UnmarshalJSON; package jsoncodec).
 	JSON bool
 	// Prune leaves messages and versions out (see Prune); the zero value
 	// generates everything.

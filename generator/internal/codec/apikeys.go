@@ -1,4 +1,4 @@
-package generator
+package codec
 
 import (
 	"strings"
@@ -8,10 +8,10 @@ import (
 	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
 )
 
-// emitAPIKeys prints into f, for a package holding requests or responses,
+// PrintAPIKeys prints into f, for a package holding requests or responses,
 // its api keys: a constant per api (APIKeyProduce), APIKeyName and APIKeys.
 // It reports false, printing nothing, for a package without any.
-func emitAPIKeys(f *File, n *gomodel.Names) bool {
+func PrintAPIKeys(f *File, n *gomodel.Names) bool {
 	entries := n.APIKeys()
 	if len(entries) == 0 {
 		return false

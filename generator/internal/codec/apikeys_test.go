@@ -1,4 +1,4 @@
-package generator
+package codec
 
 import (
 	"testing"
@@ -13,5 +13,5 @@ import (
 func TestAPIKeysFileOnlyWithAPIs(t *testing.T) {
 	names, err := gomodel.Build([]*schema.Spec{{Name: "TopicRecord", Type: schema.TypeMetadata, APIKey: 2, Root: &schema.Struct{}}})
 	assert.NoError(t, err)
-	assert.False(t, emitAPIKeys(NewFile("records"), names), "a package without requests or responses gets no api keys file")
+	assert.False(t, PrintAPIKeys(NewFile("records"), names), "a package without requests or responses gets no api keys file")
 }

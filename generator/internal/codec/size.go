@@ -1,4 +1,4 @@
-package generator
+package codec
 
 import (
 	. "github.com/dave/jennifer/jen"

@@ -1,0 +1,52 @@
+// Package codec is kafkagen's binary codec printer: for each struct of a
+// spec's plan, its Go type, constructor, Reset and isDefault (types.go),
+// the message methods (top.go), Size, AppendTo and Decode (size.go,
+// encode*.go, decode*.go, printed in a scope that records what the body
+// uses: scope.go), and the entity and endpoint visitors (visit*.go); for
+// the package, the registry (registry.go) and the api keys (apikeys.go).
+// It fills files the generator's entry starts, from plans already pruned.
+package codec
+
+import (
+	. "github.com/dave/jennifer/jen"
+
+	"github.com/kafkagen/kafkagen/generator/internal/gomodel"
+	"github.com/kafkagen/kafkagen/generator/plan"
+)
+
+// PrintSpec prints into f the code of one spec: that of every struct of
+// its plan.
+func PrintSpec(f *File, msg *gomodel.Message) {
+	p := &printer{msg}
+	for _, s := range msg.Plan.Structs {
+		p.emitStruct(f, s)
+	}
+}
+
+// PrintRegistry prints into f the package-level code: the registry, the
+// helpers the messages' methods share and the proof that every message
+// can be visited.
+func PrintRegistry(f *File, n *gomodel.Names) {
+	emitRegistry(f, n)
+	emitMessageHelpers(f)
+	emitVisitorAssertion(f, n)
+}
+
+// emitStruct writes a struct's type, constructor, Reset and isDefault, the
+// message's methods, the size, appendTo and decode methods of a struct
+// the plan gives methods of its own (the others are inlined into their
+// parents' methods), and the entity and endpoint visitors (visit.go).
+func (p *printer) emitStruct(f *File, s *plan.Struct) {
+	p.emitType(f, s)
+	p.emitNew(f, s)
+	if s.Top {
+		p.emitTopMethods(f, s)
+	}
+	p.emitReset(f, s)
+	if s.Methods {
+		p.emitSize(f.Group, s)
+		p.emitAppend(f.Group, s)
+		p.emitDecode(f.Group, s)
+	}
+	p.emitVisitors(f, s)
+}
