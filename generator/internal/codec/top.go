@@ -18,9 +18,7 @@ func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
 	recv := func() *Statement { return Params(Id("m").Op("*").Id(name)) }
 	vs := s.Within
 	minV, maxV := int(vs.Lo), int(vs.Hi)
-	unsupported := func() *Statement {
-		return Id("version").Op("<").Lit(minV).Op("||").Id("version").Op(">").Lit(maxV)
-	}
+	unsupported := func() *Statement { return gomodel.Unsupported(vs) }
 
 	gomodel.DocComment(f, "SpecName is the spec's name.")
 	f.Func().Add(recv()).Id("SpecName").Params().String().Block(Return(Lit(spec.Name)))
@@ -47,7 +45,7 @@ func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
 	case flex.Lo == 0:
 		flexBody = Return(True())
 	default:
-		flexBody = Return(Id("version").Op(">=").Lit(int(flex.Lo)))
+		flexBody = Return(gomodel.InVersions(flex))
 	}
 	f.Func().Add(recv()).Id("IsFlexible").Params(Id("version").Int16()).Bool().Block(flexBody)
 	f.Line()
@@ -141,7 +139,7 @@ func (p *printer) emitHeaderVersion(f *File, recv *Statement) {
 	h := spec.HeaderVersions()
 	var body []Code
 	if h.AtZero >= 0 {
-		body = append(body, If(Id("version").Op("==").Lit(0)).Block(Return(Lit(int(h.AtZero)))))
+		body = append(body, If(gomodel.InVersions(schema.Versions{Lo: 0, Hi: 0})).Block(Return(Lit(int(h.AtZero)))))
 	}
 	switch flex := h.FlexibleVersions; {
 	case h.Only >= 0:
@@ -152,7 +150,7 @@ func (p *printer) emitHeaderVersion(f *File, recv *Statement) {
 		body = append(body, Return(Lit(int(h.Flexible))))
 	default:
 		body = append(body,
-			If(Id("version").Op(">=").Lit(int(flex.Lo))).Block(Return(Lit(int(h.Flexible)))),
+			If(gomodel.InVersions(flex)).Block(Return(Lit(int(h.Flexible)))),
 			Return(Lit(int(h.Plain))))
 	}
 	gomodel.DocCommentf(f, "HeaderVersion is the %s header version used with version.", which)

@@ -98,13 +98,10 @@ func (p *printer) valueVisit(f *plan.Field, when plan.Cond, visit func(val *Stat
 }
 
 // versionGuard is the test that returns early from a message's visitor at
-// a version the message does not have, as its codec refuses those.
+// a version the message does not have, as its codec refuses those; one
+// version is tested as version != N.
 func versionGuard(s *plan.Struct) *Statement {
-	vs := s.Within
-	if vs.Lo == vs.Hi {
-		return Id("version").Op("!=").Lit(int(vs.Lo))
-	}
-	return Id("version").Op("<").Lit(int(vs.Lo)).Op("||").Id("version").Op(">").Lit(int(vs.Hi))
+	return gomodel.NotInVersions(s.Within)
 }
 
 // visitorRecv is the receiver of a visitor method of s.

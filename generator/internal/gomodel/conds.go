@@ -1,6 +1,8 @@
 package gomodel
 
 import (
+	"math"
+
 	. "github.com/dave/jennifer/jen"
 
 	"github.com/kafkagen/kafkagen/generator/plan"
@@ -8,7 +10,30 @@ import (
 )
 
 // Version conditions as Go tests of the generated methods' version
-// parameter, for every printer.
+// parameter, for every printer: the only place that prints one.
+
+// anyVersion is every version an int16 holds: the range of code that may
+// run at any version (IsFlexible, HeaderVersion, the visitors' guard).
+var anyVersion = schema.Versions{Lo: math.MinInt16, Hi: math.MaxInt16}
+
+// InVersions is the Go test "version is in vs" for code that may run at
+// any version; vs must be neither empty nor every version.
+func InVersions(vs schema.Versions) *Statement {
+	return CondExpr(plan.Cond{On: vs, Within: anyVersion})
+}
+
+// NotInVersions is the Go test "version is not in vs" for code that may
+// run at any version; vs must be neither empty nor every version.
+func NotInVersions(vs schema.Versions) *Statement {
+	return NotCondExpr(plan.Cond{On: vs, Within: anyVersion})
+}
+
+// Unsupported is the Go test of a top-level message's methods for a
+// version outside vs, the versions generated, which they refuse: both
+// bounds are tested, even for a single version.
+func Unsupported(vs schema.Versions) *Statement {
+	return Id("version").Op("<").Lit(int(vs.Lo)).Op("||").Id("version").Op(">").Lit(int(vs.Hi))
+}
 
 // CondExpr is the Go test of a condition that is not static.
 func CondExpr(c plan.Cond) *Statement {

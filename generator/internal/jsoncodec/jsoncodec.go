@@ -61,7 +61,7 @@ func emitTop(f *File, p *gomodel.Message) {
 	minV, maxV := int(p.Plan.Versions.Lo), int(p.Plan.Versions.Hi)
 	recv := func() *Statement { return Params(Id("m").Op("*").Id(name)) }
 	unsupported := func(op string, ret ...Code) *Statement {
-		return If(Id("version").Op("<").Lit(minV).Op("||").Id("version").Op(">").Lit(maxV)).Block(
+		return If(gomodel.Unsupported(p.Plan.Versions)).Block(
 			Return(append(ret, gomodel.Cd("UnsupportedVersion").Call(Lit(op), Lit(spec.Name), Id("version"), Lit(minV), Lit(maxV)))...),
 		)
 	}
