@@ -5,9 +5,9 @@
 // keeps; internal/gomodel names the Go files, types and fields; the
 // printers internal/codec (binary codec, registry, api keys) and
 // internal/jsoncodec (-json) walk the plans with those names. This package
-// validates the Config (run.go, hints.go, suggest.go), applies pruning
-// (prune.go), starts the files the printers fill (generate.go) and writes
-// the package atomically (run.go).
+// runs (run.go), validates the Config (config.go, hints.go, suggest.go),
+// applies pruning (prune.go), starts the files the printers fill
+// (generate.go) and compares or atomically writes the output (output.go).
 package generator
 
 import (
