@@ -103,39 +103,6 @@ func TestJSONBuildsAndRoundTrips(t *testing.T) {
 	}
 }
 
-// TestJSONRefusesClashes: a spec whose Go field would clash with a method
-// -json adds, or whose JSON keys collide, is refused with a clear error
-// instead of generating code that does not compile.
-func TestJSONRefusesClashes(t *testing.T) {
-	cases := []struct {
-		name, spec, want string
-		edit             func(*schema.Spec)
-	}{
-		{"method name", `{"type": "data", "name": "Clash", "validVersions": "0", "flexibleVersions": "none",
-			"fields": [{ "name": "MarshalJSON", "type": "int32", "versions": "0+", "about": "x" }]}`,
-			"Clash.json: field MarshalJSON has the Go name MarshalJSON, which -json uses for a method", nil},
-		// The loader refuses such names ("duplicate name once the first
-		// letter is capitalised"); the printer checks again, for models built
-		// otherwise.
-		{"same JSON key", `{"type": "data", "name": "Clash", "validVersions": "0", "flexibleVersions": "none",
-			"fields": [{ "name": "Offset", "type": "int32", "versions": "0+", "about": "x" },
-			           { "name": "Other", "type": "int32", "versions": "0+", "about": "y" }]}`,
-			`Clash.json: Clash: fields Offset and offset have the same JSON key "offset"`,
-			func(s *schema.Spec) { s.Root.Fields[1].Name = "offset" }},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			spec, err := schema.Load("Clash.json", []byte(c.spec))
-			require.NoError(t, err)
-			if c.edit != nil {
-				c.edit(spec)
-			}
-			_, err = generate("clash", []*schema.Spec{spec}, Prune{}, true)
-			assert.EqualError(t, err, c.want)
-		})
-	}
-}
-
 // TestNaNDefault: a float64 default of NaN is Java's Double.NaN (the bits
 // Double.parseDouble gives) in the codec and in the JSON methods alike,
 // never Go's math.NaN(), whose bits differ.
