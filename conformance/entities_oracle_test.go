@@ -14,7 +14,7 @@ import (
 )
 
 // The oracle of the visitor test: it compares the value trees that the
-// run-time interpreter (internal/dynamic, reading the spec files) decodes
+// run-time interpreter (package dynamic, reading the spec files) decodes
 // from a message before and after a rewrite, and allows exactly the
 // rewrite's changes. It reads entity types and broker addresses from the
 // specs itself, sharing no code with the generator's visitors.

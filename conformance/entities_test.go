@@ -81,7 +81,7 @@ type visitCounts struct {
 // transactional id prefixed with "tenant1.", broker ids + 1000, producer ids
 // + 1, broker addresses moved to proxy-<id>:9000+id), encodes them, decodes
 // them, and checks that the visitor then reads back exactly the rewritten
-// values, and that the run-time interpreter (internal/dynamic) sees nothing
+// values, and that the run-time interpreter (package dynamic) sees nothing
 // else changed. Every pair whose message holds a field of an entity type
 // (or an address), by the specs, must have had one visited.
 func TestCorpusVisitors(t *testing.T) {

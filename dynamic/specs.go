@@ -21,6 +21,8 @@ package dynamic
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"sort"
 
 	"github.com/kafkagen/kafkagen/generator/plan"
@@ -50,15 +52,23 @@ func NewMessage(spec *schema.Spec) *Message {
 }
 
 // Load loads every spec of the folder dir with the rules of a Kafka
-// release (see schema.RulesFor; "" for the current rules).
+// release (see schema.RulesFor; "" for the current rules). A folder that
+// does not exist or holds no spec is an error, not an empty Specs: it is
+// the mistake of a wrong path.
 func Load(dir, release string) (*Specs, error) {
 	rules, err := schema.RulesFor(release)
 	if err != nil {
 		return nil, err
 	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, err
+	}
 	specs, err := rules.LoadDir(dir)
 	if err != nil {
 		return nil, err
+	}
+	if len(specs) == 0 {
+		return nil, fmt.Errorf("%s: no spec files (*.json)", dir)
 	}
 	return New(specs), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/dynamic"
 	"github.com/kafkagen/kafkagen/generator/schema"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 func init() {
@@ -245,35 +246,21 @@ func (d *dumper) stream(name string, r io.Reader) {
 // ends inside a frame or announces an impossible size stops with an error:
 // the frames after it cannot be found.
 func eachFrame(r io.Reader, maxFrame int, fn func(i, pos int, frame []byte)) error {
-	var size [4]byte
-	var frame []byte
+	frames := wire.NewFrameReader(r, maxFrame)
 	pos := 0
 	for i := 0; ; i++ {
-		n, err := io.ReadFull(r, size[:])
+		frame, err := frames.Next()
+		var refused *wire.FrameSizeError
 		switch {
 		case err == io.EOF:
 			return nil
-		case err == io.ErrUnexpectedEOF:
-			return fmt.Errorf("frame %d at byte %d: the stream ends %d bytes into a size prefix", i, pos, n)
+		case errors.As(err, &refused):
+			return fmt.Errorf("frame %d at byte %d: size %d is outside 0 to %d (-max-frame); the rest of the stream cannot be framed", i, pos, refused.Size, refused.Max)
 		case err != nil:
-			return err
-		}
-		length := int32(binary.BigEndian.Uint32(size[:]))
-		if length < 0 || int(length) > maxFrame {
-			return fmt.Errorf("frame %d at byte %d: size %d is outside 0 to %d (-max-frame); the rest of the stream cannot be framed", i, pos, length, maxFrame)
-		}
-		if cap(frame) < int(length) {
-			frame = make([]byte, length)
-		}
-		frame = frame[:length]
-		if n, err := io.ReadFull(r, frame); err != nil {
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				return fmt.Errorf("frame %d at byte %d: the stream ends %d bytes into a frame of %d", i, pos, n, length)
-			}
-			return err
+			return fmt.Errorf("frame %d at byte %d: %w", i, pos, err)
 		}
 		fn(i, pos, frame)
-		pos += 4 + int(length)
+		pos += 4 + len(frame)
 	}
 }
 

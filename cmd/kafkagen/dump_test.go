@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -141,8 +144,8 @@ func TestDumpBadFrames(t *testing.T) {
 		name, want string
 		in         []byte
 	}{
-		{"ends in a size prefix", "kafkagen dump: stdin: frame 1 at byte 59: the stream ends 2 bytes into a size prefix\n", append(stream(good), 0, 0)},
-		{"ends in a frame", "kafkagen dump: stdin: frame 1 at byte 59: the stream ends 5 bytes into a frame of 55\n", append(stream(good), stream(good)[:9]...)},
+		{"ends in a size prefix", "kafkagen dump: stdin: frame 1 at byte 59: kafka frame: reading the size: got 2 of 4 bytes: unexpected EOF\n", append(stream(good), 0, 0)},
+		{"ends in a frame", "kafkagen dump: stdin: frame 1 at byte 59: kafka frame: reading a 55-byte frame: got 5 bytes: unexpected EOF\n", append(stream(good), stream(good)[:9]...)},
 		{"negative size", "kafkagen dump: stdin: frame 0 at byte 0: size -1 is outside 0 to 104857600 (-max-frame); the rest of the stream cannot be framed\n", []byte{0xff, 0xff, 0xff, 0xff}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -157,6 +160,13 @@ func TestDumpBadFrames(t *testing.T) {
 	code, _, stderr = dump(t, stream(good), "-in", projectSpecDir, "-max-frame", "10")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "size 55 is outside 0 to 10 (-max-frame)")
+
+	// A stream that fails to read is reported at the frame it was reading.
+	var out, errOut bytes.Buffer
+	failing := io.MultiReader(bytes.NewReader(stream(good)), iotest.ErrReader(errors.New("connection reset")))
+	assert.Equal(t, 1, runDump([]string{"-in", projectSpecDir}, failing, &out, &errOut))
+	assert.Equal(t, requestLine(1), out.String())
+	assert.Equal(t, "kafkagen dump: stdin: frame 1 at byte 59: kafka frame: reading the size: got 0 of 4 bytes: connection reset\n", errOut.String())
 }
 
 func TestDumpMisuse(t *testing.T) {

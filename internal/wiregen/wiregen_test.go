@@ -370,11 +370,10 @@ func with(t *testing.T, sv *structValue, vals map[string]value) *structValue {
 	return sv
 }
 
-func num(n int64) value         { return value{num: n} }
-func str(s string) value        { return value{str: s} }
-func arr(vs ...value) value     { return value{elems: append([]value{}, vs...)} }
-func null() value               { return value{null: true} }
-func sub(sv *structValue) value { return value{st: sv} }
+func num(n int64) value     { return value{num: n} }
+func str(s string) value    { return value{str: s} }
+func arr(vs ...value) value { return value{elems: append([]value{}, vs...)} }
+func null() value           { return value{null: true} }
 
 func writeTree(spec *schema.Spec, version int16, sv *structValue) string {
 	return hex.EncodeToString(newEncoder(spec, version).writeStruct(nil, sv))

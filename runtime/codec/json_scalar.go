@@ -131,9 +131,11 @@ func (r *JSONReader) Uint32() uint32 {
 	return uint32(mag)
 }
 
-// javaNaNBits is Java's Double.NaN, the NaN Kafka's peers write; Go's
-// math.NaN() has other bits (0x7ff8000000000001).
-const javaNaNBits = 0x7ff8000000000000
+// JavaNaNBits are the bits of Java's Double.NaN, the NaN Kafka's peers
+// write and Double.parseDouble("NaN") gives; Go's math.NaN() has other bits
+// (0x7ff8000000000001). Wherever kafkagen stands for Java, at run time or
+// in what it generates, a NaN has these bits.
+const JavaNaNBits = 0x7ff8000000000000
 
 // Float64 reads a JSON number, or one of the strings "NaN", "Infinity" and
 // "-Infinity" that AppendJSONFloat64 writes (Jackson's form; Kafka's
@@ -153,7 +155,7 @@ func (r *JSONReader) Float64() float64 {
 		}
 		switch string(s) {
 		case "NaN":
-			return math.Float64frombits(javaNaNBits)
+			return math.Float64frombits(JavaNaNBits)
 		case "Infinity":
 			return math.Inf(1)
 		case "-Infinity":

@@ -53,8 +53,9 @@ func (d direction) String() string {
 }
 
 // exclusion is one of kmsg v1.15.1's known deviations from Apache Kafka's
-// Java implementation, as listed in ../shared/kafka-vectors/README.md. The
-// test skips exactly these (spec, version, direction) cases and no others.
+// Java implementation, as listed in docs/protocol.md ("Where franz-go's
+// kmsg v1.15.1 differs from Java"). The test skips exactly these (spec,
+// version, direction) cases and no others.
 type exclusion struct {
 	spec   string
 	lo, hi int16
