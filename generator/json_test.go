@@ -113,7 +113,7 @@ func TestNaNDefault(t *testing.T) {
 	require.NoError(t, err)
 	files, err := generate("ratio", []*schema.Spec{spec}, Prune{}, true)
 	require.NoError(t, err)
-	const javaNaN = "math.Float64frombits(9221120237041090560)" // 0x7ff8000000000000
+	const javaNaN = "math.Float64frombits(0x7ff8000000000000)"
 	for _, name := range []string{"ratio.go", "ratio_json.go"} {
 		src := string(files[name])
 		assert.Contains(t, src, javaNaN, name)

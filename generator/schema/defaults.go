@@ -4,8 +4,11 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/kafkagen/kafkagen/runtime/codec"
 )
 
 // The Parse*Default functions read a field's "default" text the way Kafka's
@@ -109,6 +112,11 @@ func ParseFloatDefault(text string) (float64, error) {
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, fmt.Errorf("%s is not a number", text)
+	}
+	if math.IsNaN(f) {
+		// Java's Double.parseDouble("NaN"), not Go's math.NaN(): the one NaN
+		// every consumer of the parsed default (printers, dump) then holds.
+		f = math.Float64frombits(codec.JavaNaNBits)
 	}
 	return f, nil
 }

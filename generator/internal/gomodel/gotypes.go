@@ -1,6 +1,7 @@
 package gomodel
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -64,8 +65,8 @@ func ElemType(k schema.Kind, elem string) *Statement {
 }
 
 // DefaultLit is the Go literal of the default of a number, bool, string or
-// uuid field. A NaN is Java's Double.NaN, whose bits Double.parseDouble
-// gives ("NaN"), not Go's math.NaN().
+// uuid field. A NaN is printed by its bits, which the schema parsed as
+// Java's Double.NaN (schema.ParseFloatDefault).
 func DefaultLit(f *schema.Field) *Statement {
 	d := f.DefaultValue
 	switch k := f.Type.Kind; k {
@@ -78,7 +79,7 @@ func DefaultLit(f *schema.Field) *Statement {
 	case schema.KindFloat64:
 		switch x := d.Float; {
 		case math.IsNaN(x):
-			return Qual("math", "Float64frombits").Call(Lit(0x7ff8000000000000))
+			return Qual("math", "Float64frombits").Call(Op(fmt.Sprintf("%#x", math.Float64bits(x))))
 		case math.IsInf(x, 1):
 			return Qual("math", "Inf").Call(Lit(1))
 		case math.IsInf(x, -1):
