@@ -28,6 +28,9 @@ type connState struct {
 	// keepBufferBytes (from serving a request until release drops it);
 	// heldLarge stays set once it ever did, so that its end returns memory.
 	large, heldLarge bool
+	// answered is what its answer being written took from the broker's
+	// answer budget.
+	answered int64
 }
 
 func newConnState() *connState { return &connState{rec: newRecordTools()} }
@@ -98,6 +101,14 @@ func (t *recordTools) forget() {
 // report how far their output grew into recordTools.held.
 func newRecordTools() *recordTools {
 	t := &recordTools{}
+	t.dec = newMeasuredDecompressor(&t.held)
+	return t
+}
+
+// newMeasuredDecompressor returns a decompressor whose codecs report how
+// far their output grew into held.
+func newMeasuredDecompressor(held *int) records.Decompressor {
+	var dec records.Decompressor
 	codecs := []struct {
 		compression records.Compression
 		codec       records.Codec
@@ -108,9 +119,9 @@ func newRecordTools() *recordTools {
 		{records.CompressionZstd, &records.ZstdCodec{}},
 	}
 	for _, c := range codecs {
-		t.dec.SetCodec(c.compression, measuredCodec{Codec: c.codec, held: &t.held})
+		dec.SetCodec(c.compression, measuredCodec{Codec: c.codec, held: held})
 	}
-	return t
+	return dec
 }
 
 // measuredCodec is a codec that records the largest output buffer it
