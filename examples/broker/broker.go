@@ -84,10 +84,6 @@ type Broker struct {
 	topicIDs map[runtime.UUID]*topic
 	appended chan struct{} // closed and replaced on every append: wakes long polls
 
-	// answers bounds the Fetch records copied into answers not yet
-	// written: one answer of the largest size at a time.
-	answers *answerBudget
-
 	groups *groupCoordinator
 	txns   *txnCoordinator
 }
@@ -117,7 +113,6 @@ func NewBroker(cfg Config, host string, port int32) (*Broker, error) {
 		topics:        map[string]*topic{},
 		topicIDs:      map[runtime.UUID]*topic{},
 		appended:      make(chan struct{}),
-		answers:       newAnswerBudget(int64(cfg.FetchMaxBytes)),
 	}
 	b.groups = newGroupCoordinator(cfg.InitialRebalanceDelay)
 	b.txns = newTxnCoordinator(b)

@@ -28,12 +28,13 @@ type connState struct {
 	// keepBufferBytes (from serving a request until release drops it);
 	// heldLarge stays set once it ever did, so that its end returns memory.
 	large, heldLarge bool
-	// answered is what its answer being written took from the broker's
-	// answer budget.
-	answered int64
+	// answer is what its answer being written took from the answer budget.
+	answer answerHold
 }
 
-func newConnState() *connState { return &connState{rec: newRecordTools()} }
+func newConnState(answers *answerBudget) *connState {
+	return &connState{rec: newRecordTools(), answer: answerHold{budget: answers}}
+}
 
 // note marks the connection as holding large buffers when a request's
 // frame, its answer (nil for none) or the record tools serving it grew past

@@ -40,7 +40,7 @@ type partitionRead struct {
 // (a long poll) unless the first look already has enough or finds an error.
 // Under the broker's lock it only chooses the batches; their bytes are
 // copied (or converted down) into the answer after it, once they fit in
-// the broker's answer budget.
+// the server's answer budget.
 func (b *Broker) handleFetch(c *call, req *kafkamsg.FetchRequest) *kafkamsg.FetchResponse {
 	resp := kafkamsg.NewFetchResponse()
 	// Fetch sessions (v7+) are not kept: a session id of 0 in the answer
@@ -74,11 +74,10 @@ func (b *Broker) handleFetch(c *call, req *kafkamsg.FetchRequest) *kafkamsg.Fetc
 			break
 		}
 	}
-	if c.answered != nil {
-		if err := b.answers.acquire(c.ctx, int64(size)); err != nil {
+	if c.answer != nil {
+		if err := c.answer.take(c.ctx, int64(size)); err != nil {
 			return resp // the connection or the server is closing: no records
 		}
-		*c.answered += int64(size)
 	}
 	magic := fetchMagic(c.version)
 	for _, r := range reads {

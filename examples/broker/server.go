@@ -27,6 +27,8 @@ type Server struct {
 	stop     context.CancelFunc
 	memory   memoryReturner
 	returned chan struct{} // closed once the memory returner is done
+	// answers bounds the Fetch records copied into answers not yet written.
+	answers *answerBudget
 }
 
 // shutdownGrace is how long Close lets the requests being served finish
@@ -47,7 +49,7 @@ var supportedRanges = func() []wire.VersionRange {
 // NewServer makes a server for b on the listener settings l; Serve starts
 // it on a listener.
 func NewServer(b *Broker, stats *Stats, capture *Capture, l Listener) (*Server, error) {
-	s := &Server{Broker: b, Stats: stats, Capture: capture, returned: make(chan struct{})}
+	s := &Server{Broker: b, Stats: stats, Capture: capture, returned: make(chan struct{}), answers: newAnswerBudget(l.Limits)}
 	logf := b.cfg.Logger.Printf
 	var err error
 	s.wire, err = wire.NewServer(wire.HandlerFunc(s.serveKafka), wire.ServerOptions{
@@ -114,7 +116,7 @@ func (s *Server) serveKafka(ctx context.Context, p *wire.Peer, req *wire.Request
 			s.Broker.cfg.Logger.Printf("%v", err)
 		}
 	}
-	c := &call{ctx: cs.ctx, version: h.APIVersion, clientID: clientID, clientHost: p.Host, rec: cs.rec, answered: &cs.answered}
+	c := &call{ctx: cs.ctx, version: h.APIVersion, clientID: clientID, clientHost: p.Host, rec: cs.rec, answer: &cs.answer}
 	resp, err := s.Broker.Handle(c, req.Body)
 	if err != nil || resp == nil {
 		s.giveBackAnswer(cs) // nothing will be written
@@ -139,11 +141,9 @@ func (s *Server) responseWritten(p *wire.Peer) {
 // giveBackAnswer gives back what the connection's last answer took from
 // the answer budget; a large answer's memory is garbage from here on.
 func (s *Server) giveBackAnswer(cs *connState) {
-	if cs.answered > keepBufferBytes {
+	if cs.answer.giveBack() > keepBufferBytes {
 		s.memory.dropped()
 	}
-	s.Broker.answers.release(cs.answered)
-	cs.answered = 0
 }
 
 // connState returns the connection's state, made at its first request.
@@ -151,7 +151,7 @@ func (s *Server) connState(ctx context.Context, p *wire.Peer) *connState {
 	if cs, ok := p.State.(*connState); ok {
 		return cs
 	}
-	cs := newConnState()
+	cs := newConnState(s.answers)
 	// The broker's waits end with the connection (ctx) or at Close.
 	var cancel context.CancelFunc
 	cs.ctx, cancel = context.WithCancel(s.stopping)
