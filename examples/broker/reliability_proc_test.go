@@ -75,25 +75,26 @@ func memoryOf(pid int) (rss, hwm int64, err error) {
 // covers the whole life of the process, this only the stretch sampled.
 type rssSampler struct {
 	pid  int
-	stop chan struct{}
-	done chan struct{}
+	stop func() // ends the sampling once, and waits for it
 	mu   sync.Mutex
 	peak int64
 }
 
-// sampleRSS starts sampling pid until stopPeak; the sampling ends by itself
-// after ten minutes.
-func sampleRSS(pid int) *rssSampler {
-	s := &rssSampler{pid: pid, stop: make(chan struct{}), done: make(chan struct{})}
+// sampleRSS starts sampling pid until stopPeak or the end of the test; the
+// sampling ends by itself after ten minutes.
+func sampleRSS(t *testing.T, pid int) *rssSampler {
+	quit, done := make(chan struct{}), make(chan struct{})
+	s := &rssSampler{pid: pid, stop: sync.OnceFunc(func() { close(quit); <-done })}
+	t.Cleanup(s.stop)
 	go func() {
-		defer close(s.done)
+		defer close(done)
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
 		end := time.After(10 * time.Minute)
 		for {
 			s.sample()
 			select {
-			case <-s.stop:
+			case <-quit:
 				s.sample()
 				return
 			case <-end:
@@ -117,8 +118,7 @@ func (s *rssSampler) sample() {
 
 // stopPeak ends the sampling and returns the largest RSS seen.
 func (s *rssSampler) stopPeak() int64 {
-	close(s.stop)
-	<-s.done
+	s.stop()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.peak

@@ -122,7 +122,7 @@ func runRow(t *testing.T, binary string, r row) {
 		r.setup(t, b)
 	}
 	b.baseline = b.rss(t)
-	sampler := sampleRSS(b.pid)
+	sampler := sampleRSS(t, b.pid)
 	stopLoop := normal.loop(t, during)
 	res := r.attack(t, b)
 	for i := 0; i < 3; i++ {
