@@ -92,8 +92,8 @@ func (b *rowBroker) settledRSS(t *testing.T) int64 {
 const brokerMemoryLimit = "224MiB"
 
 func TestReliability(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", brokerMemoryLimit) // read by the broker processes started below
 	binary := buildBroker(t, t.TempDir())
+	t.Setenv("GOMEMLIMIT", brokerMemoryLimit) // read by the broker processes started below
 	var rows []row
 	rows = append(rows, connectionRows()...)
 	rows = append(rows, frameRows(t)...)
