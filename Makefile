@@ -8,7 +8,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test client-example proxy-test proxy-bench interop fuzz bench clean
+.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test reliability client-example proxy-test proxy-bench interop fuzz bench clean
 
 all: generate test
 
@@ -78,6 +78,20 @@ broker-test:
 	else \
 		echo "SKIP broker-test: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
 	fi
+
+# The reliability suite (issue 18; docs/benchmarks.md, "Connection layer
+# under attack"): every attack on a fresh broker process (RSS from /proc, a
+# normal client served during and after), then the wire client's rows. It
+# prints one "reliability:" line per row, and the failures.
+RELIABILITY_FILTER := ^(--- FAIL|FAIL|ok|PASS|panic)|reliability:|Error( Trace)?:|Messages:
+reliability:
+	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
+		cd examples/broker && $(GO) generate && $(GO) vet -tags reliability . && \
+		bash -o pipefail -c '$(GO) test -count=1 -timeout 15m -tags reliability -run Reliability -v . | grep -aE "$(RELIABILITY_FILTER)"'; \
+	else \
+		echo "SKIP reliability: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
+	bash -o pipefail -c '$(GO) test -count=1 -v -run "^(TestClientQueuedCallReturnsAtItsDeadline|TestClientWriteTimeoutBreaksTheConnection|TestClientDiscardsAbandonedResponses)$$" ./wire/ | grep -aE "$(RELIABILITY_FILTER)"'
 
 # The client example (examples/client, a module of its own): the client
 # protocol generated with go generate from KAFKA_SPEC_DIR, then its test,

@@ -95,6 +95,11 @@ func TestClientQueuedCallReturnsAtItsDeadline(t *testing.T) {
 			assert.Contains(t, err.Error(), "StopReplicaRequest v0 not sent")
 			assert.Less(t, took, deadline+3*time.Second, "returned at its deadline, not at the end of the other write (which ends only once the peer reads, after this)")
 			require.NoError(t, c.Err(), "a call that sent nothing leaves the connection usable")
+			defer func() {
+				if !t.Failed() {
+					t.Logf("reliability: wire client: a call with a %v deadline queued behind another caller's 32 MiB write to a peer that does not read returned after %d ms; the other call and the connection unharmed", deadline, took.Milliseconds())
+				}
+			}()
 
 			p := newRawPeer(t, sconn)
 			served := make(chan []int32, 1)
@@ -223,8 +228,15 @@ func TestClientDiscardsAbandonedResponses(t *testing.T) {
 		l.cancel()
 		require.ErrorIs(t, <-l.done, context.Canceled)
 	}
-	require.Eventually(t, func() bool { return heapInuse() < base+64<<20 }, 20*time.Second, 50*time.Millisecond,
+	var over uint64
+	require.Eventually(t, func() bool { over = heapInuse() - min(base, heapInuse()); return over < 64<<20 }, 20*time.Second, 50*time.Millisecond,
 		"HeapInuse %d MiB over the baseline after the callers gave up", (heapInuse()-base)>>20)
+	defer func() {
+		if !t.Failed() {
+			t.Logf("reliability: wire client: %d connections each received %d MiB - 1 of a %d MiB response, callers gave up: HeapInuse %d MiB over the baseline (bound 64 MiB); every connection answers the next call",
+				conns, size>>20, size>>20, over>>20)
+		}
+	}()
 
 	for _, l := range links {
 		_, err := l.peer.conn.Write([]byte{0})

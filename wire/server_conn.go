@@ -279,7 +279,11 @@ func (c *serverConn) serveRequest(frame []byte) error {
 		c.lastActive = time.Now()
 		return nil
 	}
-	return c.respond(&c.req.Header, resp)
+	err = c.respond(&c.req.Header, resp)
+	if c.srv.written != nil {
+		c.srv.written(&c.peer)
+	}
+	return err
 }
 
 // apiVersionsServed reports whether the handler is given ApiVersions

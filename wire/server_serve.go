@@ -87,6 +87,11 @@ type ServerOptions struct {
 	// say which limit ended it. Connections refused at accept by a
 	// connection limit are not connections yet: ServerStats counts them.
 	ConnClosed func(peer *Peer, err error)
+	// ResponseWritten, when set, is called on the connection's goroutine
+	// once a response the handler returned has been written, or failed to
+	// be: the server holds nothing of it any more. A handler that bounds
+	// the memory of the answers it builds gives it back here.
+	ResponseWritten func(peer *Peer)
 }
 
 // Server serves Kafka connections for a Handler, within limits: it is what
@@ -101,6 +106,7 @@ type Server struct {
 	sasl       *saslServer
 	logf       func(format string, args ...any)
 	connClosed func(*Peer, error)
+	written    func(*Peer)
 
 	requests  byteBudget
 	responses byteBudget
@@ -133,7 +139,7 @@ func NewServer(h Handler, opts ServerOptions) (*Server, error) {
 	}
 	s := &Server{
 		handler: h, newRequest: opts.NewRequest, supported: opts.Supported, alias: opts.Alias, limits: l,
-		tls: opts.TLS, logf: opts.Logf, connClosed: opts.ConnClosed,
+		tls: opts.TLS, logf: opts.Logf, connClosed: opts.ConnClosed, written: opts.ResponseWritten,
 		requests: byteBudget{limit: l.QueuedMaxRequestBytes}, responses: byteBudget{limit: l.QueuedMaxResponseBytes},
 		perIP: ipCounts{}, done: make(chan struct{}),
 		listeners: map[net.Listener]struct{}{}, conns: map[*serverConn]struct{}{},

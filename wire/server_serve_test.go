@@ -413,3 +413,23 @@ func drain(t *testing.T, conn net.Conn, n int32) {
 		assert.Equal(t, int64(i)+1, resp.BrokerEpoch)
 	}
 }
+
+// ResponseWritten is told once about each response the handler returned,
+// once it is written or refused (over MaxResponseSize), and not about a
+// request the handler answered with nil.
+func TestServerResponseWritten(t *testing.T) {
+	var written atomic.Int64
+	ts := startServer(t, &echoHandler{}, ServerOptions{
+		ResponseWritten: func(*Peer) { written.Add(1) },
+		Limits:          Limits{MaxResponseSize: 1 << 20},
+	})
+	conn := dial(t, ts.addr)
+	beat(t, conn, 1)
+	require.Eventually(t, func() bool { return written.Load() == 1 }, 5*time.Second, time.Millisecond)
+	send(t, conn, 50, 0, 2, heartbeat(-1)) // no answer
+	beat(t, conn, 3)
+	require.Eventually(t, func() bool { return written.Load() == 2 }, 5*time.Second, time.Millisecond)
+	send(t, conn, 50, 0, 4, heartbeat(-4)) // a 2 MiB answer: refused, the connection closed
+	requireClosed(t, conn)
+	assert.Equal(t, int64(3), written.Load())
+}

@@ -28,9 +28,13 @@ type connState struct {
 	// keepBufferBytes (from serving a request until release drops it);
 	// heldLarge stays set once it ever did, so that its end returns memory.
 	large, heldLarge bool
+	// answer is what its answer being written took from the answer budget.
+	answer answerHold
 }
 
-func newConnState() *connState { return &connState{rec: newRecordTools()} }
+func newConnState(answers *answerBudget) *connState {
+	return &connState{rec: newRecordTools(), answer: answerHold{budget: answers}}
+}
 
 // note marks the connection as holding large buffers when a request's
 // frame, its answer (nil for none) or the record tools serving it grew past
@@ -98,6 +102,14 @@ func (t *recordTools) forget() {
 // report how far their output grew into recordTools.held.
 func newRecordTools() *recordTools {
 	t := &recordTools{}
+	t.dec = newMeasuredDecompressor(&t.held)
+	return t
+}
+
+// newMeasuredDecompressor returns a decompressor whose codecs report how
+// far their output grew into held.
+func newMeasuredDecompressor(held *int) records.Decompressor {
+	var dec records.Decompressor
 	codecs := []struct {
 		compression records.Compression
 		codec       records.Codec
@@ -108,9 +120,9 @@ func newRecordTools() *recordTools {
 		{records.CompressionZstd, &records.ZstdCodec{}},
 	}
 	for _, c := range codecs {
-		t.dec.SetCodec(c.compression, measuredCodec{Codec: c.codec, held: &t.held})
+		dec.SetCodec(c.compression, measuredCodec{Codec: c.codec, held: held})
 	}
-	return t
+	return dec
 }
 
 // measuredCodec is a codec that records the largest output buffer it

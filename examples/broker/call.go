@@ -9,6 +9,9 @@ type call struct {
 	clientID   string
 	clientHost string
 	rec        *recordTools // the connection's record readers and builders
+	// answer holds what the call's answer took from the server's answer
+	// budget, given back once it is written; nil: not counted.
+	answer *answerHold
 }
 
 // defaults returns a T holding its spec defaults (the generated Reset), for

@@ -39,7 +39,8 @@ type partitionRead struct {
 // handleFetch answers a Fetch, waiting up to MaxWaitMs for MinBytes of data
 // (a long poll) unless the first look already has enough or finds an error.
 // Under the broker's lock it only chooses the batches; their bytes are
-// copied (or converted down) into the answer after it.
+// copied (or converted down) into the answer after it, once they fit in
+// the server's answer budget.
 func (b *Broker) handleFetch(c *call, req *kafkamsg.FetchRequest) *kafkamsg.FetchResponse {
 	resp := kafkamsg.NewFetchResponse()
 	// Fetch sessions (v7+) are not kept: a session id of 0 in the answer
@@ -51,10 +52,10 @@ func (b *Broker) handleFetch(c *call, req *kafkamsg.FetchRequest) *kafkamsg.Fetc
 	}
 	deadline := time.Now().Add(time.Duration(req.MaxWaitMs) * time.Millisecond)
 	var reads []partitionRead
+	var size int
 	for {
 		b.mu.Lock()
 		wake := b.appended
-		var size int
 		var failed bool
 		reads, size, failed = b.fillFetch(c, req, resp, reads[:0])
 		b.mu.Unlock()
@@ -71,6 +72,11 @@ func (b *Broker) handleFetch(c *call, req *kafkamsg.FetchRequest) *kafkamsg.Fetc
 		timer.Stop()
 		if c.ctx.Err() != nil {
 			break
+		}
+	}
+	if c.answer != nil {
+		if err := c.answer.take(c.ctx, int64(size)); err != nil {
+			return resp // the connection or the server is closing: no records
 		}
 	}
 	magic := fetchMagic(c.version)

@@ -59,6 +59,17 @@ func startBrokerProcess(t *testing.T, binary, logPath string, args ...string) *b
 	return p
 }
 
+// buildBroker builds the broker command into dir.
+func buildBroker(t *testing.T, dir string) string {
+	t.Helper()
+	binary := filepath.Join(dir, "broker")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "go", "build", "-o", binary, ".").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return binary
+}
+
 // kill sends SIGKILL and waits for the process to be gone.
 func (p *brokerProcess) kill() {
 	p.cmd.Process.Kill()
@@ -77,13 +88,17 @@ type ackedRecord struct {
 // folder and fetches everything: each acknowledged record is there once,
 // at the offset it was acknowledged at, in order, and every batch reads.
 func TestKill9KeepsAcknowledgedRecords(t *testing.T) {
+	acked, found := kill9Load(t, buildBroker(t, t.TempDir()))
+	t.Logf("%d records acknowledged before the kill, %d in the log after the restart (the rest were in flight)", acked, found)
+}
+
+// kill9Load is the test's run on a built binary (the reliability suite
+// runs it too); it returns how many records were acknowledged before the
+// kill and how many are in the log after the restart.
+func kill9Load(t *testing.T, binary string) (acked, found int) {
 	tmp := t.TempDir()
-	binary := filepath.Join(tmp, "broker")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	build := exec.CommandContext(ctx, "go", "build", "-o", binary, ".")
-	out, err := build.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
 	dataDir, logPath := filepath.Join(tmp, "data"), filepath.Join(tmp, "broker.log")
 
 	first := startBrokerProcess(t, binary, logPath, "-data-dir", dataDir, "-partitions", "2")
@@ -97,7 +112,7 @@ func TestKill9KeepsAcknowledgedRecords(t *testing.T) {
 	)
 	var (
 		mu      sync.Mutex
-		acked   = map[string]ackedRecord{}
+		ackedAt = map[string]ackedRecord{}
 		batches atomic.Int64
 		wg      sync.WaitGroup
 	)
@@ -136,7 +151,7 @@ func TestKill9KeepsAcknowledgedRecords(t *testing.T) {
 				}
 				mu.Lock()
 				for k, r := range recs {
-					acked[string(r.value)] = ackedRecord{partition, p.BaseOffset + int64(k)}
+					ackedAt[string(r.value)] = ackedRecord{partition, p.BaseOffset + int64(k)}
 				}
 				mu.Unlock()
 				batches.Add(1)
@@ -150,7 +165,7 @@ func TestKill9KeepsAcknowledgedRecords(t *testing.T) {
 
 	second := startBrokerProcess(t, binary, logPath, "-data-dir", dataDir)
 	cl := dialClient(t, second.addr, "reader")
-	found := map[string]ackedRecord{}
+	inLog := map[string]ackedRecord{}
 	for partition := int32(0); partition < 2; partition++ {
 		next := int64(0)
 		for {
@@ -163,20 +178,20 @@ func TestKill9KeepsAcknowledgedRecords(t *testing.T) {
 			}
 			for _, rec := range readRecords(t, p.Records) { // every CRC checked
 				require.Equal(t, next, rec.Offset, "partition %d: offsets follow one another", partition)
-				_, twice := found[string(rec.Value)]
+				_, twice := inLog[string(rec.Value)]
 				require.False(t, twice, "%s is in the log twice", rec.Value)
-				found[string(rec.Value)] = ackedRecord{partition, rec.Offset}
+				inLog[string(rec.Value)] = ackedRecord{partition, rec.Offset}
 				next++
 			}
 		}
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	for value, where := range acked {
-		got, ok := found[value]
+	for value, where := range ackedAt {
+		got, ok := inLog[value]
 		if assert.True(t, ok, "acknowledged record %s is in the log", value) {
 			assert.Equal(t, where, got, "acknowledged record %s", value)
 		}
 	}
-	t.Logf("%d records acknowledged before the kill, %d in the log after the restart (the rest were in flight)", len(acked), len(found))
+	return len(ackedAt), len(inLog)
 }

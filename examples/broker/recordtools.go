@@ -25,6 +25,12 @@ type recordTools struct {
 	held int
 }
 
+// decompressions lets one Produce at a time decompress: a batch may
+// decompress to records.DefaultLimit (64 MiB), and 30 connections sending
+// gzip bombs at once held 2.8 GiB (issue 18). Kafka decompresses as it
+// reads records; records.RecordReader decompresses a batch whole.
+var decompressions = make(chan struct{}, 1)
+
 // incoming validates a Produce partition's records blob as Kafka does
 // (validate.go) and returns the batch to append: a v2 batch as sent, or a
 // legacy message set (magic 0 or 1, Produce v0-v2) converted into one v2
@@ -39,6 +45,18 @@ func (t *recordTools) incoming(blob []byte, version int16, lim produceLimits, no
 	legacy := magic < records.MagicV2
 	var v2 incomingBatch
 	converting := 0 // bytes of legacy records the builder holds
+	inflating := false
+	defer func() {
+		if inflating {
+			// The records are checked: a large output is dropped before the
+			// next Produce may decompress, not when the connection idles.
+			if t.held > keepBufferBytes {
+				t.rr, t.rec = records.RecordReader{}, records.Record{}
+				t.dec = newMeasuredDecompressor(&t.held)
+			}
+			<-decompressions
+		}
+	}()
 	t.reader.SkipCRC = false
 	t.reader.Reset(blob)
 	for t.reader.Next() {
@@ -51,6 +69,10 @@ func (t *recordTools) incoming(blob []byte, version int16, lim produceLimits, no
 			t.builder.Reset()
 			t.builder.Compressor = &t.comp
 			t.builder.Compression = rb.Compression()
+		}
+		if !inflating && rb.Compression() != records.CompressionNone {
+			decompressions <- struct{}{}
+			inflating = true
 		}
 		if err := t.rr.Reset(rb, &t.dec); err != nil {
 			return incomingBatch{}, reject(recordsErrorCode(err), "%v", err)

@@ -27,6 +27,8 @@ type Server struct {
 	stop     context.CancelFunc
 	memory   memoryReturner
 	returned chan struct{} // closed once the memory returner is done
+	// answers bounds the Fetch records copied into answers not yet written.
+	answers *answerBudget
 }
 
 // shutdownGrace is how long Close lets the requests being served finish
@@ -47,17 +49,18 @@ var supportedRanges = func() []wire.VersionRange {
 // NewServer makes a server for b on the listener settings l; Serve starts
 // it on a listener.
 func NewServer(b *Broker, stats *Stats, capture *Capture, l Listener) (*Server, error) {
-	s := &Server{Broker: b, Stats: stats, Capture: capture, returned: make(chan struct{})}
+	s := &Server{Broker: b, Stats: stats, Capture: capture, returned: make(chan struct{}), answers: newAnswerBudget(l.Limits)}
 	logf := b.cfg.Logger.Printf
 	var err error
 	s.wire, err = wire.NewServer(wire.HandlerFunc(s.serveKafka), wire.ServerOptions{
-		NewRequest: newServedRequest,
-		Supported:  supportedRanges,
-		Limits:     l.Limits,
-		TLS:        l.TLS,
-		SASL:       l.SASL,
-		Logf:       logf,
-		ConnClosed: s.connClosed,
+		NewRequest:      newServedRequest,
+		Supported:       supportedRanges,
+		Limits:          l.Limits,
+		TLS:             l.TLS,
+		SASL:            l.SASL,
+		Logf:            logf,
+		ConnClosed:      s.connClosed,
+		ResponseWritten: s.responseWritten,
 	})
 	if err != nil {
 		return nil, err
@@ -113,8 +116,11 @@ func (s *Server) serveKafka(ctx context.Context, p *wire.Peer, req *wire.Request
 			s.Broker.cfg.Logger.Printf("%v", err)
 		}
 	}
-	c := &call{ctx: cs.ctx, version: h.APIVersion, clientID: clientID, clientHost: p.Host, rec: cs.rec}
+	c := &call{ctx: cs.ctx, version: h.APIVersion, clientID: clientID, clientHost: p.Host, rec: cs.rec, answer: &cs.answer}
 	resp, err := s.Broker.Handle(c, req.Body)
+	if err != nil || resp == nil {
+		s.giveBackAnswer(cs) // nothing will be written
+	}
 	cs.note(len(req.Frame), resp, h.APIVersion)
 	if cs.release() {
 		s.memory.dropped()
@@ -125,12 +131,27 @@ func (s *Server) serveKafka(ctx context.Context, p *wire.Peer, req *wire.Request
 	return resp, nil
 }
 
+// responseWritten gives back the answer budget the written answer took.
+func (s *Server) responseWritten(p *wire.Peer) {
+	if cs, ok := p.State.(*connState); ok {
+		s.giveBackAnswer(cs)
+	}
+}
+
+// giveBackAnswer gives back what the connection's last answer took from
+// the answer budget; a large answer's memory is garbage from here on.
+func (s *Server) giveBackAnswer(cs *connState) {
+	if cs.answer.giveBack() > keepBufferBytes {
+		s.memory.dropped()
+	}
+}
+
 // connState returns the connection's state, made at its first request.
 func (s *Server) connState(ctx context.Context, p *wire.Peer) *connState {
 	if cs, ok := p.State.(*connState); ok {
 		return cs
 	}
-	cs := newConnState()
+	cs := newConnState(s.answers)
 	// The broker's waits end with the connection (ctx) or at Close.
 	var cancel context.CancelFunc
 	cs.ctx, cancel = context.WithCancel(s.stopping)
@@ -142,8 +163,16 @@ func (s *Server) connState(ctx context.Context, p *wire.Peer) *connState {
 // connClosed logs why a connection ended, unless it ended as connections
 // do (the client closed it, it idled, the server stopped), and counts the unsupported request that ended it as a request.
 func (s *Server) connClosed(p *wire.Peer, err error) {
-	if cs, ok := p.State.(*connState); ok && cs.heldLarge {
-		s.memory.dropped() // what it held in wire's buffers is garbage now
+	if cs, ok := p.State.(*connState); ok {
+		s.giveBackAnswer(cs) // in case its answer was never written
+		if cs.heldLarge {
+			s.memory.dropped() // what it held in wire's buffers is garbage now
+		}
+	}
+	if err != nil && !errors.Is(err, wire.ErrIdle) && !errors.Is(err, wire.ErrServerClosed) {
+		// It may have ended inside a large request, whose partial frame
+		// wire held: garbage now.
+		s.memory.dropped()
 	}
 	if err == nil || errors.Is(err, wire.ErrServerClosed) || errors.Is(err, wire.ErrIdle) {
 		return // the ordinary ends of a connection

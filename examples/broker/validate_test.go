@@ -85,6 +85,17 @@ func legacyWrapper(t *testing.T, magic int8, values ...string) []byte {
 	return out
 }
 
+// clientControlBatch is a commit marker as only the transaction
+// coordinator may write one, for a client to send.
+func clientControlBatch(t *testing.T, now int64) []byte {
+	control := records.NewBatchBuilder()
+	control.ProducerID, control.ProducerEpoch, control.Transactional, control.Control = 7, 0, true, true
+	control.AppendControl(now, records.ControlCommit, records.AppendEndTxnMarkerValue(nil, 0))
+	out, err := control.AppendTo(nil)
+	require.NoError(t, err)
+	return out
+}
+
 func concat(parts ...[]byte) []byte {
 	var out []byte
 	for _, p := range parts {
@@ -104,11 +115,7 @@ func TestProduceValidation(t *testing.T) {
 	now := time.Now().UnixMilli()
 	require.Equal(t, codeNone, produce(t, cl, 9, "v", 0, v2Batch(t, records.CompressionNone, testRecord{value: []byte("good"), timestamp: now})).ErrorCode)
 
-	control := records.NewBatchBuilder()
-	control.ProducerID, control.ProducerEpoch, control.Transactional, control.Control = 7, 0, true, true
-	control.AppendControl(now, records.ControlCommit, records.AppendEndTxnMarkerValue(nil, 0))
-	controlBatch, err := control.AppendTo(nil)
-	require.NoError(t, err)
+	controlBatch := clientControlBatch(t, now)
 
 	// Records that cannot decompress, in a batch over the limit with a valid
 	// CRC: MESSAGE_TOO_LARGE, not CORRUPT_MESSAGE, shows the size is checked
