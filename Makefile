@@ -8,7 +8,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test client-example proxy-test proxy-bench interop fuzz bench clean
+.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test broker-load client-example proxy-test proxy-bench interop fuzz bench clean
 
 all: generate test
 
@@ -77,6 +77,21 @@ broker-test:
 		cd examples/broker && $(GO) generate && $(GO) vet . && $(GO) test -count=1 .; \
 	else \
 		echo "SKIP broker-test: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
+
+# The example broker under load (examples/broker/cmd/brokerload; not in
+# make test: it takes half a minute and measures): a fresh broker process,
+# 200 producer connections x 8 pipelined idempotent Produce requests and 20
+# consumers, at acks=1 then acks=-1; every acknowledged record read back once
+# in order, one line per phase (docs/benchmarks.md, "Connection layer under
+# load"). BROKERLOAD_FLAGS such as -duration 5s or -data-dir tmp.
+BROKERLOAD_FLAGS ?=
+broker-load:
+	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
+		cd examples/broker && $(GO) generate && $(GO) vet ./cmd/brokerload/... && \
+		$(GO) test -count=1 ./cmd/brokerload/... && $(GO) run ./cmd/brokerload $(BROKERLOAD_FLAGS); \
+	else \
+		echo "SKIP broker-load: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
 	fi
 
 # The client example (examples/client, a module of its own): the client

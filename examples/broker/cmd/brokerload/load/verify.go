@@ -41,11 +41,14 @@ func (s *stream) failed(n int, err error) {
 }
 
 // readBack notes the record with sequence seq read at offset: the next one
-// expected, an earlier one again (a duplicate) or one after a gap.
+// expected, one after a gap (out of order), one that fills a gap, or an
+// earlier one again (a duplicate).
 func (s *stream) readBack(seq int32, offset int64) {
 	switch next := int32(len(s.read)); {
 	case seq == next:
 		s.read = append(s.read, offset)
+	case seq < next && s.read[seq] < 0: // late, after a gap counted
+		s.read[seq] = offset
 	case seq < next:
 		s.dup++
 	default:
@@ -58,9 +61,10 @@ func (s *stream) readBack(seq int32, offset int64) {
 }
 
 // tally compares what was acknowledged with what was read: an acknowledged
-// record not read is lost, one read at another offset than acknowledged is
-// reordered, as is one read after a gap; a record read that was never
-// sent (beyond the acknowledged and the uncertain ones) is a duplicate.
+// record not read is lost; one read at another offset than acknowledged
+// counts as reordered, and so does each jump over a gap in the sequence; a
+// record read twice, or never sent (beyond the acknowledged and the
+// uncertain ones), is a duplicate.
 func (s *stream) tally() (acked, lost, dup, reordered int) {
 	reordered, dup = s.gaps, s.dup
 	for _, b := range s.acked {
