@@ -60,7 +60,10 @@ func (c *consumer) run(ctx context.Context, produced *atomic.Bool) error {
 	for {
 		last := produced.Load()
 		c.request(req, version)
-		if err := c.conn.DoAt(ctx, req, version, resp); err != nil {
+		callCtx, cancel := context.WithTimeout(ctx, callTimeout)
+		err := c.conn.DoAt(callCtx, req, version, resp)
+		cancel()
+		if err != nil {
 			return fmt.Errorf("load: Fetch of partitions %v: %w", c.partitions, err)
 		}
 		caughtUp, err := c.readAnswer(resp)
