@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ func TestLoadIsLossless(t *testing.T) {
 	tb := startBroker(t, Config{Logger: discardLogger()})
 	for _, acks := range []int16{1, -1} {
 		cfg := load.Config{
-			Addr: tb.addr, Topic: "load" + map[int16]string{1: "-acks1", -1: "-acksall"}[acks],
+			Addr: tb.addr, Topic: fmt.Sprintf("load-acks%d", acks),
 			Partitions: 10, Producers: 20, InFlight: 8, Consumers: 5, Acks: acks,
 			Duration: 2 * time.Second, MinRecords: 10, MaxRecords: 50, ValueBytes: 100,
 			Timeout: time.Minute,

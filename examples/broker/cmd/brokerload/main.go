@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"time"
 
 	"github.com/kafkagen/kafkagen/examples/broker/cmd/brokerload/load"
@@ -57,7 +58,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.dataDir != "" && o.dataDir != "tmp" {
 		return o, fmt.Errorf("-data-dir %q: only \"tmp\" (a fresh temporary folder) or empty", o.dataDir)
 	}
-	return o, nil
+	return o, o.cfg.Check()
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -90,13 +91,15 @@ func runPhases(ctx context.Context, o options, stdout, stderr io.Writer) (ok boo
 		return false, err
 	}
 	defer func() {
-		if ok { // kept otherwise, for the broker's log
+		if ok {
 			os.RemoveAll(tmp)
+		} else { // the broker's log is kept, its data (gigabytes) is not
+			os.RemoveAll(filepath.Join(tmp, "data"))
 		}
 	}()
 	var args []string
 	if o.dataDir != "" {
-		args = append(args, "-data-dir", tmp+"/data")
+		args = append(args, "-data-dir", filepath.Join(tmp, "data"))
 	}
 	broker, err := startBroker(ctx, o.brokerDir, tmp, args...)
 	if err != nil {

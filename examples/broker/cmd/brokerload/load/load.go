@@ -42,8 +42,8 @@ type Config struct {
 // callTimeout bounds each request.
 const callTimeout = 10 * time.Second
 
-// check refuses a Config the phase cannot run.
-func (c Config) check() error {
+// Check refuses a Config a phase cannot run (Addr, Topic and Acks aside).
+func (c Config) Check() error {
 	switch {
 	case c.Partitions < 1 || c.Producers < 1 || c.Consumers < 1:
 		return fmt.Errorf("load: partitions %d, producers %d, consumers %d: each must be at least 1", c.Partitions, c.Producers, c.Consumers)
@@ -63,7 +63,7 @@ func (c Config) check() error {
 // phase could not run or finish (a connection failed, the timeout passed);
 // losses, duplicates and reorderings are counted in the Result.
 func Run(ctx context.Context, cfg Config) (Result, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.Check(); err != nil {
 		return Result{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
