@@ -8,7 +8,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test reliability client-example proxy-test proxy-bench interop fuzz bench clean
+.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test broker-load reliability client-example proxy-test proxy-bench interop fuzz bench clean
 
 all: generate test
 
@@ -74,7 +74,7 @@ downstream:
 # 127.0.0.1 with the generated client and wire.
 broker-test:
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
-		cd examples/broker && $(GO) generate && $(GO) vet . && $(GO) test -count=1 .; \
+		cd examples/broker && $(GO) generate && $(GO) vet ./... && $(GO) test -count=1 ./...; \
 	else \
 		echo "SKIP broker-test: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
 	fi
@@ -92,6 +92,21 @@ reliability:
 		echo "SKIP reliability: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
 	fi
 	bash -o pipefail -c '$(GO) test -count=1 -v -run "^(TestClientQueuedCallReturnsAtItsDeadline|TestClientWriteTimeoutBreaksTheConnection|TestClientDiscardsAbandonedResponses)$$" ./wire/ | grep -aE "$(RELIABILITY_FILTER)"'
+
+# The example broker under load (examples/broker/cmd/brokerload; not in
+# make test: it takes half a minute and measures): a fresh broker process,
+# 200 producer connections x 8 pipelined idempotent Produce requests and 20
+# consumers, at acks=1 then acks=-1; every acknowledged record read back once
+# in order, one line per phase (docs/benchmarks.md, "Connection layer under
+# load"). BROKERLOAD_FLAGS such as -duration 5s or -data-dir tmp.
+BROKERLOAD_FLAGS ?=
+broker-load:
+	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
+		cd examples/broker && $(GO) generate && $(GO) vet ./cmd/brokerload/... && \
+		$(GO) test -count=1 ./cmd/brokerload/... && $(GO) run ./cmd/brokerload $(BROKERLOAD_FLAGS); \
+	else \
+		echo "SKIP broker-load: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
 
 # The client example (examples/client, a module of its own): the client
 # protocol generated with go generate from KAFKA_SPEC_DIR, then its test,

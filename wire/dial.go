@@ -35,13 +35,20 @@ type ConnConfig struct {
 	// DialContext opens the network connection; nil uses a net.Dialer.
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
 	// RequestTimeout and MaxFrameSize are the Client's (ClientConfig).
+	// RequestTimeout also bounds Dial as a whole (TCP, TLS, ApiVersions,
+	// SASL) when its ctx has no deadline: 0 means DefaultRequestTimeout, a
+	// negative value no bound.
 	RequestTimeout time.Duration
 	MaxFrameSize   int
 }
 
 // Dial connects to a broker at addr ("host:port") within ctx: TCP, TLS
-// when cfg.TLS is set, then NewConn's ApiVersions and SASL.
+// when cfg.TLS is set, then NewConn's ApiVersions and SASL. A ctx without
+// a deadline gets cfg.RequestTimeout for all of it: a peer that accepts the
+// connection and never answers the TLS handshake would hold Dial for ever.
 func Dial(ctx context.Context, addr string, cfg ConnConfig) (*Conn, error) {
+	ctx, cancel := boundSetup(ctx, cfg.RequestTimeout)
+	defer cancel()
 	dial := cfg.DialContext
 	if dial == nil {
 		var d net.Dialer
@@ -73,6 +80,18 @@ func Dial(ctx context.Context, addr string, cfg ConnConfig) (*Conn, error) {
 		return nil, fmt.Errorf("kafka dial %s: %w", addr, err)
 	}
 	return c, nil
+}
+
+// boundSetup gives ctx the request timeout (0: DefaultRequestTimeout,
+// negative: none) when it has no deadline.
+func boundSetup(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout == 0 {
+		timeout = DefaultRequestTimeout
+	}
+	if _, ok := ctx.Deadline(); ok || timeout < 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, timeout)
 }
 
 // NewConn sets up a connection that is already open (and past its TLS
