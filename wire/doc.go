@@ -70,7 +70,9 @@
 //     the caller's choosing). A broker that gives the SASL session a
 //     lifetime gets a new authentication on the same connection at 85-95%
 //     of it (KIP-368), new calls held back meanwhile, calls in flight left
-//     to finish.
+//     to finish. A context without a deadline bounds the whole setup by
+//     ConnConfig.RequestTimeout (30 s by default), so a peer that accepts
+//     and never speaks TLS or Kafka cannot hold Dial for ever.
 //   - Under it, Client assigns correlation ids, pipelines requests from
 //     many goroutines on one connection (one writer goroutine takes them,
 //     several per write when they queue up) and matches each response to
