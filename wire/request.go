@@ -117,10 +117,13 @@ func NewRequestDecoder(newRequest func(apiKey int16) runtime.APIMessage, alias b
 }
 
 // AliasKeys makes the decoder decode the bodies of these api keys with
-// DecodeAliased, as alias does for every key, and copy the others; headers
-// stay copied. A server that copies what it keeps of one large request
-// (a broker's Produce, whose records it copies into its log) then holds one
-// copy of it instead of two, without checking every other handler.
+// DecodeAliased, as alias does for every key, and copy the others. Headers
+// stay copied: every key shares one, and a copying decode keeps a client id
+// equal to the one it holds, which could then still point into an earlier
+// frame. A server that copies what it keeps of one large request (a
+// broker's Produce, whose records go into its log) then holds it once
+// instead of twice, while the handlers of the other keys keep what they
+// like.
 func (d *RequestDecoder) AliasKeys(keys ...int16) {
 	d.aliasKeys = make(map[int16]bool, len(keys))
 	for _, k := range keys {
