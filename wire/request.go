@@ -93,6 +93,7 @@ func (v VersionRange) String() string {
 type RequestDecoder struct {
 	newRequest func(apiKey int16) runtime.APIMessage
 	alias      bool
+	aliasKeys  map[int16]bool // bodies aliased although alias is false
 	limits     map[int16]VersionRange
 	bodies     map[int16]runtime.APIMessage
 }
@@ -113,6 +114,21 @@ func NewRequestDecoder(newRequest func(apiKey int16) runtime.APIMessage, alias b
 		}
 	}
 	return d
+}
+
+// AliasKeys makes the decoder decode the bodies of these api keys with
+// DecodeAliased, as alias does for every key, and copy the others. Headers
+// stay copied: every key shares one, and a copying decode keeps a client id
+// equal to the one it holds, which could then still point into an earlier
+// frame. A server that copies what it keeps of one large request (a
+// broker's Produce, whose records go into its log) then holds it once
+// instead of twice, while the handlers of the other keys keep what they
+// like.
+func (d *RequestDecoder) AliasKeys(keys ...int16) {
+	d.aliasKeys = make(map[int16]bool, len(keys))
+	for _, k := range keys {
+		d.aliasKeys[k] = true
+	}
 }
 
 // body returns the reused message of a key, or nil if the key is unknown.
@@ -173,7 +189,7 @@ func (d *RequestDecoder) Decode(frame []byte, req *Request) error {
 		return &UnsupportedRequestError{Header: req.Header, Min: r.MinVersion, Max: r.MaxVersion, Err: ErrUnsupportedRequestVersion}
 	}
 	var used int
-	if d.alias {
+	if d.alias || d.aliasKeys[key] {
 		used, err = m.DecodeAliased(frame[n:], version)
 	} else {
 		used, err = m.Decode(frame[n:], version)

@@ -258,9 +258,7 @@ func (c *serverConn) serveFrame(size int, first time.Time) error {
 
 // serveRequest decodes a request for the handler and writes its answer.
 func (c *serverConn) serveRequest(frame []byte) error {
-	if c.decoder == nil {
-		c.decoder = NewRequestDecoder(c.srv.newRequest, c.srv.alias, c.srv.supported)
-	}
+	c.ensureDecoder()
 	if err := c.decoder.Decode(frame, &c.req); err != nil {
 		var u *UnsupportedRequestError
 		if !errors.As(err, &u) || !u.Answerable() {
@@ -286,13 +284,19 @@ func (c *serverConn) serveRequest(frame []byte) error {
 	return err
 }
 
+// ensureDecoder makes the connection's request decoder, dropped when idle.
+func (c *serverConn) ensureDecoder() {
+	if c.decoder == nil {
+		c.decoder = NewRequestDecoder(c.srv.newRequest, c.srv.alias, c.srv.supported)
+		c.decoder.AliasKeys(c.srv.aliasKeys...)
+	}
+}
+
 // apiVersionsServed reports whether the handler is given ApiVersions
 // requests of version v (others are answered UNSUPPORTED_VERSION or close
 // the connection).
 func (c *serverConn) apiVersionsServed(v int16) bool {
-	if c.decoder == nil {
-		c.decoder = NewRequestDecoder(c.srv.newRequest, c.srv.alias, c.srv.supported)
-	}
+	c.ensureDecoder()
 	r, ok := c.decoder.Range(APIVersionsKey)
 	return ok && v >= r.MinVersion && v <= r.MaxVersion
 }

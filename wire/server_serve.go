@@ -26,8 +26,8 @@ type Handler interface {
 	// connection, as Kafka closes it on a request it cannot serve.
 	//
 	// req and its body are reused once ServeKafka returns (and with
-	// ServerOptions.Alias point into the connection's buffer until the
-	// response is written): keep copies. ctx ends when the connection closes
+	// ServerOptions.Alias or AliasKeys point into the connection's buffer
+	// until the response is written): keep copies. ctx ends when the connection closes
 	// or the server is closed; a handler that waits must return then.
 	ServeKafka(ctx context.Context, peer *Peer, req *Request) (runtime.APIMessage, error)
 }
@@ -70,6 +70,12 @@ type ServerOptions struct {
 	// into the connection's frame buffer. Requests then count once in
 	// Limits.QueuedMaxRequestBytes instead of twice.
 	Alias bool
+	// AliasKeys, without Alias, lists the api keys whose bodies are decoded
+	// with DecodeAliased (see RequestDecoder.AliasKeys); headers and other
+	// keys' bodies are copied. A request counts twice in
+	// QueuedMaxRequestBytes all the same: it is counted before its api key
+	// is read.
+	AliasKeys []int16
 	// Limits bound connections, sizes, time and memory.
 	Limits Limits
 	// TLS, when set, makes every connection a TLS server connection.
@@ -101,6 +107,7 @@ type Server struct {
 	newRequest func(int16) runtime.APIMessage
 	supported  []VersionRange
 	alias      bool
+	aliasKeys  []int16
 	limits     limits
 	tls        *tls.Config
 	sasl       *saslServer
@@ -138,7 +145,7 @@ func NewServer(h Handler, opts ServerOptions) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		handler: h, newRequest: opts.NewRequest, supported: opts.Supported, alias: opts.Alias, limits: l,
+		handler: h, newRequest: opts.NewRequest, supported: opts.Supported, alias: opts.Alias, aliasKeys: opts.AliasKeys, limits: l,
 		tls: opts.TLS, logf: opts.Logf, connClosed: opts.ConnClosed, written: opts.ResponseWritten,
 		requests: byteBudget{limit: l.QueuedMaxRequestBytes}, responses: byteBudget{limit: l.QueuedMaxResponseBytes},
 		perIP: ipCounts{}, done: make(chan struct{}),

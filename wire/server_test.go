@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"io"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
@@ -260,6 +261,68 @@ func TestRequestDecoderAliasing(t *testing.T) {
 		require.NoError(t, d.Decode(requestFrame(t, 5, 0, 2, stopReplica())[4:], &req))
 		assert.Same(t, body, req.Body)
 	}
+}
+
+// AliasKeys aliases the bodies of the keys listed, and only those: the
+// header and the other keys' bodies are copied.
+func TestRequestDecoderAliasKeys(t *testing.T) {
+	handshake := generated.NewSaslHandshakeRequest()
+	handshake.Mechanism = "PLAIN"
+	cases := []struct {
+		name        string
+		keys        []int16
+		key         int16
+		body        runtime.APIMessage
+		field       func(runtime.APIMessage) string
+		wantAliased bool
+	}{
+		{"listed key", []int16{5}, 5, stopReplica(), stopReplicaTopic, true},
+		{"key not listed", []int16{17}, 5, stopReplica(), stopReplicaTopic, false},
+		{"no keys", nil, 5, stopReplica(), stopReplicaTopic, false},
+		{"other key of a list", []int16{5}, 17, handshake, func(m runtime.APIMessage) string {
+			return m.(*generated.SaslHandshakeRequest).Mechanism
+		}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := NewRequestDecoder(testRequests, false, nil)
+			d.AliasKeys(c.keys...)
+			frame := requestFrame(t, c.key, 0, 1, c.body)[4:]
+			var req Request
+			require.NoError(t, d.Decode(frame, &req))
+			before := c.field(req.Body)
+			for i := range frame {
+				frame[i] = 'z'
+			}
+			assert.Equal(t, "test-client", req.Header.ClientID.Value, "the header is copied")
+			if c.wantAliased {
+				assert.Equal(t, strings.Repeat("z", len(before)), c.field(req.Body))
+			} else {
+				assert.Equal(t, before, c.field(req.Body))
+			}
+		})
+	}
+}
+
+// A body decoded aliased, then copied once its key is no longer listed,
+// points into neither frame (generated messages drop what they aliased).
+func TestRequestDecoderAliasKeysChanged(t *testing.T) {
+	d := NewRequestDecoder(testRequests, false, nil)
+	d.AliasKeys(5)
+	var req Request
+	first := requestFrame(t, 5, 0, 1, stopReplica())[4:]
+	require.NoError(t, d.Decode(first, &req))
+	d.AliasKeys()
+	second := requestFrame(t, 5, 0, 2, stopReplica())[4:]
+	require.NoError(t, d.Decode(second, &req))
+	for i := range first {
+		first[i], second[i] = 'z', 'z'
+	}
+	assert.Equal(t, "orders", stopReplicaTopic(req.Body))
+}
+
+func stopReplicaTopic(m runtime.APIMessage) string {
+	return m.(*generated.StopReplicaRequest).Partitions[0].TopicName
 }
 
 func TestServerConnSupported(t *testing.T) {

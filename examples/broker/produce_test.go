@@ -320,3 +320,23 @@ func TestStoredBatchOffsets(t *testing.T) {
 	require.NoError(t, r.Err(), "CRCs still hold")
 	assert.Equal(t, []int64{2, 4}, bases)
 }
+
+// Produce bodies are decoded aliased, into the connection's frame buffer,
+// which the next request overwrites: a topic Produce creates keeps its own
+// copy of the name.
+func TestProduceCreatedTopicKeepsItsName(t *testing.T) {
+	tb := startBroker(t, Config{AutoCreate: true, Partitions: 1})
+	cl := tb.client(t, "aliased")
+	blob := v2Batch(t, records.CompressionNone, testRecord{value: []byte("v")})
+	for _, name := range []string{"made-by-produce", "zzzzzzzzzzzzzzz"} {
+		require.Equal(t, codeNone, produce(t, cl, 9, name, 0, blob).ErrorCode, name)
+	}
+	all := kafkamsg.NewMetadataRequest()
+	all.Topics = nil
+	resp := do(t, cl, all, 12, kafkamsg.NewMetadataResponse())
+	var names []string
+	for _, topic := range resp.Topics {
+		names = append(names, topic.Name.Value)
+	}
+	assert.ElementsMatch(t, []string{"made-by-produce", "zzzzzzzzzzzzzzz"}, names)
+}

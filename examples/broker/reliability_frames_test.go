@@ -33,11 +33,7 @@ func frameRows(t *testing.T) []row {
 	require.NoError(t, err)
 	return []row{
 		{name: "20 connections each send 100 MiB - 1 of a 100 MiB frame and stall", attack: stalledFrames},
-		{
-			name: "five valid 100 MiB Produce frames", attack: hugeProduces,
-			bound:  320 << 20,
-			missed: "the frame and its decoded copy are 200 MiB live (wire copies bodies; the broker does not decode aliased), and the frame's growth by doubling leaves 128 MiB of garbage",
-		},
+		{name: "five valid 100 MiB Produce frames", attack: hugeProduces},
 		{
 			name:   "30 connections each send a 1 GiB gzip bomb and stay open",
 			args:   []string{"-max-message-bytes", "2097152"},
@@ -94,6 +90,7 @@ func stalledFrames(t *testing.T, b *rowBroker) attackResult {
 // hugeProduces: five connections each send a valid Produce of one 100 MiB
 // batch. Each is answered MESSAGE_TOO_LARGE (the default -max-message-bytes
 // is Kafka's 1 MiB); the connections then idle, holding no large buffer.
+// Produce bodies are decoded aliased, so each frame is held once.
 func hugeProduces(t *testing.T, b *rowBroker) attackResult {
 	const conns = 5
 	value := make([]byte, wire.DefaultMaxFrameSize-4096)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
@@ -53,8 +54,12 @@ func NewServer(b *Broker, stats *Stats, capture *Capture, l Listener) (*Server, 
 	logf := b.cfg.Logger.Printf
 	var err error
 	s.wire, err = wire.NewServer(wire.HandlerFunc(s.serveKafka), wire.ServerOptions{
-		NewRequest:      newServedRequest,
-		Supported:       supportedRanges,
+		NewRequest: newServedRequest,
+		Supported:  supportedRanges,
+		// Produce bodies point into the frame: the log keeps a copy of
+		// each batch (storable, convertLegacy) and a created topic a copy
+		// of its name, so a 100 MiB Produce is held once, not twice.
+		AliasKeys:       []int16{kafkamsg.APIKeyProduce},
 		Limits:          l.Limits,
 		TLS:             l.TLS,
 		SASL:            l.SASL,

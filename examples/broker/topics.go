@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
@@ -64,6 +65,7 @@ func (b *Broker) createTopic(name string, partitions int32) (*topic, int16, stri
 	if code != codeNone {
 		return nil, code, msg
 	}
+	name = strings.Clone(name) // it may point into a Produce's frame (aliased)
 	t := &topic{name: name, id: newUUID(), partitions: make([]*partitionLog, partitions)}
 	for i := range t.partitions {
 		t.partitions[i] = newPartitionLog()
