@@ -97,7 +97,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.maxConnections, "max-connections", 0, "connections open at once on the listener, more are closed when accepted; 0: no limit (Kafka's max.connections)")
 	fs.IntVar(&o.maxConnectionsPerIP, "max-connections-per-ip", 0, "connections open at once from one client address; 0: no limit (Kafka's max.connections.per.ip)")
 	fs.IntVar(&o.socketRequestMaxBytes, "socket-request-max-bytes", wire.DefaultMaxFrameSize, "the largest request; a larger size prefix closes the connection (Kafka's socket.request.max.bytes)")
-	fs.Int64Var(&o.queuedMaxRequestBytes, "queued-max-request-bytes", 0, "the bytes of requests being read and served at once, each counted twice (as it arrived and decoded); a request that does not fit waits unread; 0: twice -socket-request-max-bytes, -1: no limit (Kafka's queued.max.request.bytes)")
+	fs.Int64Var(&o.queuedMaxRequestBytes, "queued-max-request-bytes", 0, "the bytes of requests being read and served at once, each counted twice (its frame, and its decoded copy, charged before the api key is read even where Produce is decoded aliased); a request that does not fit waits unread; 0: twice -socket-request-max-bytes, -1: no limit (Kafka's queued.max.request.bytes)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
