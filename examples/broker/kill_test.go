@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -16,64 +12,37 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kafkagen/kafkagen/examples/broker/internal/brokerproc"
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 )
 
-// brokerProcess is the broker command running in a process of its own.
+// brokerProcess is the broker command running in a process of its own,
+// with its address under the name the tests use.
 type brokerProcess struct {
-	cmd  *exec.Cmd
+	*brokerproc.Process
 	addr string
-	done chan struct{} // closed once the process has exited
 }
 
 // startBrokerProcess runs the binary with args and waits for its
 // "listening on" line; the process is killed when the test ends.
 func startBrokerProcess(t *testing.T, binary, logPath string, args ...string) *brokerProcess {
 	t.Helper()
-	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	p, err := brokerproc.Start(binary, logPath, 60*time.Second, args...)
 	require.NoError(t, err)
-	t.Cleanup(func() { logFile.Close() })
-	cmd := exec.Command(binary, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
-	cmd.Stderr = logFile
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	p := &brokerProcess{cmd: cmd, done: make(chan struct{})}
-	go func() { cmd.Wait(); close(p.done) }()
-	t.Cleanup(p.kill)
-	lines := make(chan string, 1)
-	go func() {
-		line, _ := bufio.NewReader(stdout).ReadString('\n')
-		lines <- line
-	}()
-	select {
-	case line := <-lines:
-		addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
-		require.True(t, ok, "first line %q (log in %s)", line, logPath)
-		p.addr = addr
-	case <-time.After(60 * time.Second):
-		t.Fatalf("the broker did not start (log in %s)", logPath)
-	}
-	return p
+	t.Cleanup(p.Kill)
+	return &brokerProcess{Process: p, addr: p.Addr}
 }
 
 // buildBroker builds the broker command into dir.
 func buildBroker(t *testing.T, dir string) string {
 	t.Helper()
-	binary := filepath.Join(dir, "broker")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "go", "build", "-o", binary, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
+	binary, err := brokerproc.Build(ctx, ".", dir)
+	require.NoError(t, err)
 	return binary
-}
-
-// kill sends SIGKILL and waits for the process to be gone.
-func (p *brokerProcess) kill() {
-	p.cmd.Process.Kill()
-	<-p.done
 }
 
 // ackedRecord is where an acknowledged record must be.
@@ -159,7 +128,7 @@ func kill9Load(t *testing.T, binary string) (acked, found int) {
 		}()
 	}
 	require.Eventually(t, func() bool { return batches.Load() >= killAfter }, time.Minute, 5*time.Millisecond, "the load did not start")
-	first.kill()
+	first.Kill()
 	wg.Wait()
 	require.Less(t, batches.Load(), int64(producers*maxRequests), "the kill came before the load ended")
 

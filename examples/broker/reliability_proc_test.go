@@ -3,17 +3,15 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/kafkagen/kafkagen/examples/broker/internal/brokerproc"
 	"github.com/stretchr/testify/require"
 )
 
@@ -43,33 +41,7 @@ func raiseFileLimit(t *testing.T, n uint64) {
 
 // memoryOf reads VmRSS and VmHWM (the peak RSS since the process began) of
 // pid, in bytes.
-func memoryOf(pid int) (rss, hwm int64, err error) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, 0, err
-	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		name, value, ok := strings.Cut(s.Text(), ":")
-		if !ok || (name != "VmRSS" && name != "VmHWM") {
-			continue
-		}
-		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
-		if err != nil {
-			return 0, 0, fmt.Errorf("/proc/%d/status %s: %w", pid, name, err)
-		}
-		if name == "VmRSS" {
-			rss = kb << 10
-		} else {
-			hwm = kb << 10
-		}
-	}
-	if rss == 0 || hwm == 0 {
-		return 0, 0, fmt.Errorf("/proc/%d/status: no VmRSS or VmHWM", pid)
-	}
-	return rss, hwm, s.Err()
-}
+var memoryOf = brokerproc.Memory
 
 // rssSampler tracks the largest RSS of a process, read every 50 ms: VmHWM
 // covers the whole life of the process, this only the stretch sampled.

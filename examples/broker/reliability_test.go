@@ -109,7 +109,7 @@ func runRow(t *testing.T, binary string, r row) {
 		binary = withFileLimit(t, binary, r.nofile)
 	}
 	p := startBrokerProcess(t, binary, filepath.Join(t.TempDir(), "broker.log"), r.args...)
-	b := &rowBroker{brokerProcess: p, pid: p.cmd.Process.Pid}
+	b := &rowBroker{brokerProcess: p, pid: p.Cmd.Process.Pid}
 	normal := newNormalClient(p.addr)
 	during := normal.dial(t, "normal-during")
 	createTopic(t, during, normalTopic, 1)
@@ -135,7 +135,7 @@ func runRow(t *testing.T, binary string, r row) {
 	settled := b.settledRSS(t)
 	peak := sampler.stopPeak()
 	select {
-	case <-p.done:
+	case <-p.Done:
 		t.Fatalf("the broker exited during the attack")
 	default:
 	}

@@ -105,17 +105,17 @@ func runPhases(ctx context.Context, o options, stdout, stderr io.Writer) (ok boo
 	if err != nil {
 		return false, err
 	}
-	defer broker.stop()
+	defer broker.Stop(5 * time.Second)
 	ok = true
 	for _, acks := range []int16{1, -1} {
 		cfg := o.cfg
-		cfg.Addr, cfg.Acks, cfg.Topic = broker.addr, acks, fmt.Sprintf("brokerload-acks%d", acks)
-		broker.resetPeakRSS()
+		cfg.Addr, cfg.Acks, cfg.Topic = broker.Addr, acks, fmt.Sprintf("brokerload-acks%d", acks)
+		broker.ResetPeak() // best effort: without it the peak covers the earlier phases too
 		res, err := load.Run(ctx, cfg)
 		if err != nil {
 			return false, fmt.Errorf("acks=%d: %w (broker log in %s)", acks, err, tmp)
 		}
-		fmt.Fprintln(stdout, res.Line(broker.peakRSS()))
+		fmt.Fprintln(stdout, res.Line(peakRSS(broker)))
 		ok = check(res, o.minRate, stderr) && ok
 	}
 	if !ok {
