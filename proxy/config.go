@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // Timeouts bound how long a connection waits on its peers.
@@ -55,7 +55,7 @@ type Config struct {
 	// order and responses in reverse order.
 	Filters []Filter
 	// MaxFrameSize is the largest request accepted and the largest frame
-	// decoded (default wire.DefaultMaxFrameSize); responses relayed
+	// decoded (default frames.DefaultMaxFrameSize); responses relayed
 	// undecoded may be longer.
 	MaxFrameSize int
 	// MaxInFlight bounds the requests of one connection waiting for their
@@ -105,7 +105,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.EndpointAPIs = DefaultEndpointAPIs
 	}
 	if c.MaxFrameSize <= 0 {
-		c.MaxFrameSize = wire.DefaultMaxFrameSize
+		c.MaxFrameSize = frames.DefaultMaxFrameSize
 	}
 	if c.MaxInFlight <= 0 {
 		c.MaxInFlight = 1000

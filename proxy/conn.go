@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // errDrained ends a connection that finished its requests during Shutdown.
@@ -46,7 +46,7 @@ type conn struct {
 // pending is what the two pumps share about the requests in flight.
 type pending struct {
 	sync.Mutex
-	pairing *wire.Pairing
+	pairing *frames.Pairing
 	slots   []slot   // by Seq modulo MaxInFlight
 	locals  []answer // answers the proxy made, waiting for the responses before them
 }
@@ -67,7 +67,7 @@ type answer struct {
 func newConn(p *Proxy, info ConnInfo, client, upstream net.Conn) *conn {
 	c := &conn{p: p, info: info, client: client, upstream: upstream,
 		capacity: make(chan struct{}, p.cfg.MaxInFlight), done: make(chan struct{})}
-	c.pending.pairing = wire.NewPairing(p.cfg.NewRequest, p.cfg.NewResponse, p.cfg.MaxInFlight)
+	c.pending.pairing = frames.NewPairing(p.cfg.NewRequest, p.cfg.NewResponse, p.cfg.MaxInFlight)
 	c.pending.slots = make([]slot, p.cfg.MaxInFlight)
 	c.toBroker = newRelay(client, upstream, "client", &p.cfg.Timeouts)
 	c.toClient = newRelay(upstream, client, "broker", &p.cfg.Timeouts)

@@ -6,7 +6,7 @@
 // port PORT+1+N to the broker with node id N. Two goroutines serve it, one
 // per direction. A frame that no filter wants is relayed as bytes: the proxy
 // reads its size and the few bytes that pair it with its request or
-// response (wire.Pairing), gathers short frames in a buffer written in one
+// response (frames.Pairing, package wire/frames), gathers short frames in a buffer written in one
 // go, and splices the long rest of a frame from socket to socket, so that a
 // large record batch never enters user space. A frame a filter wants is read
 // whole, decoded (aliased) with the generated package, shown to the filters,

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // Filter is something that sees the requests or responses of some apis. It
@@ -26,7 +26,7 @@ type RequestFilter interface {
 	// Request sees a decoded request. It may change x.Request in place
 	// (and call x.Edited, so that it is encoded again), answer it with
 	// x.Answer instead of forwarding it, or return an error, which closes
-	// the connection (use a *wire.Error to give Kafka's name for it).
+	// the connection (use a *kerrors.Error to give Kafka's name for it).
 	Request(x *Exchange) error
 }
 
@@ -63,7 +63,7 @@ type Exchange struct {
 	// Header is the request's header: api key, version and correlation
 	// id always; the client id when the request was decoded; its tags
 	// only while request filters run.
-	Header wire.RequestHeader
+	Header frames.RequestHeader
 	// Request is the decoded request while request filters run (its
 	// memory is reused after). Nil when no filter wanted it.
 	Request runtime.APIMessage

@@ -8,7 +8,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // Coordinator key types of FindCoordinator.
@@ -23,7 +23,7 @@ func (b *Broker) handleFindCoordinator(c *call, req *kafkamsg.FindCoordinatorReq
 	resp := kafkamsg.NewFindCoordinatorResponse()
 	code := codeNone
 	if req.KeyType != coordinatorGroup && req.KeyType != coordinatorTransaction {
-		code = wire.InvalidRequest.Code
+		code = kerrors.InvalidRequest.Code
 	}
 	if c.version < 4 {
 		resp.ErrorCode = code
@@ -149,7 +149,7 @@ func (b *Broker) handleDescribeGroups(c *call, req *kafkamsg.DescribeGroupsReque
 		dg.GroupID, dg.GroupState = s.id, s.state
 		dg.ProtocolType, dg.ProtocolData = s.protocolType, s.protocol
 		if id == "" {
-			dg.ErrorCode = wire.InvalidGroupID.Code
+			dg.ErrorCode = kerrors.InvalidGroupID.Code
 		}
 		if c.version >= 3 {
 			dg.AuthorizedOperations = math.MinInt32

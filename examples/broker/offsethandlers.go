@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 func (b *Broker) handleOffsetCommit(c *call, req *kafkamsg.OffsetCommitRequest) *kafkamsg.OffsetCommitResponse {
@@ -45,7 +45,7 @@ func (b *Broker) commitKnown(parts []topicPartition, offsets []committedOffset, 
 		if b.partitionExists(tp) {
 			known, knownOffsets, at = append(known, tp), append(knownOffsets, offsets[i]), append(at, i)
 		} else {
-			codes[i] = wire.UnknownTopicOrPartition.Code
+			codes[i] = kerrors.UnknownTopicOrPartition.Code
 		}
 	}
 	if len(known) > 0 {
