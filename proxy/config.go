@@ -41,7 +41,10 @@ type Config struct {
 	Upstream []string
 	// NewRequest and NewResponse are a generated package's: the proxy
 	// decodes what it and its filters need with them, and advertises only
-	// the versions they read. Required.
+	// the apis and versions they read. Required. The package must hold
+	// ApiVersions, and with RewriteAddresses Metadata and FindCoordinator
+	// (New refuses it otherwise); Kafka's clients also need Metadata to
+	// start, and whatever apis they use.
 	NewRequest, NewResponse func(apiKey int16) runtime.APIMessage
 	// RewriteAddresses replaces the broker addresses of responses with the
 	// proxy's own (Listen's host, a port per node id), so that clients
@@ -62,8 +65,9 @@ type Config struct {
 	// responses (default 1000): past it the proxy stops reading the client.
 	MaxInFlight int
 	Timeouts    Timeouts
-	// Logger receives one line per connection that ends with an error;
-	// nil discards them.
+	// Logger receives one line per connection that ends with an error,
+	// saying what happened and what to check; nil logs to standard error
+	// (log.Default()). To discard them, give log.New(io.Discard, "", 0).
 	Logger *log.Logger
 }
 
@@ -100,6 +104,9 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if host == "" {
 		return c, fmt.Errorf("proxy: listen address %q: give the host clients reach the proxy at (such as 127.0.0.1)", c.Listen)
+	}
+	if c.Logger == nil {
+		c.Logger = log.Default()
 	}
 	if c.EndpointAPIs == nil {
 		c.EndpointAPIs = DefaultEndpointAPIs

@@ -80,8 +80,8 @@ func (rp *requestPump) one(size int) error {
 	}
 	requests, responses := c.p.filters.wants(info.APIKey, info.APIVersion)
 	if requests|responses != 0 && !info.Known() {
-		return fmt.Errorf("api key %d v%d (correlation id %d): a filter needs it decoded, and the generated package does not read it",
-			info.APIKey, info.APIVersion, info.CorrelationID)
+		return fmt.Errorf("api key %d v%d (correlation id %d): a filter needs it decoded, and %w",
+			info.APIKey, info.APIVersion, info.CorrelationID, errNotReadable)
 	}
 	s := slot{filters: responses}
 	if requests == 0 {

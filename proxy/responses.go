@@ -92,8 +92,8 @@ func (rp *responsePump) match(size int) (frames.InFlight, slot, error) {
 func (rp *responsePump) decoded(size int, f frames.InFlight, s slot) error {
 	c := rp.c
 	if size > c.p.cfg.MaxFrameSize {
-		return fmt.Errorf("a %d-byte response to api key %d v%d is longer than the %d bytes the proxy decodes",
-			size, f.APIKey, f.APIVersion, c.p.cfg.MaxFrameSize)
+		return fmt.Errorf("a %d-byte response to api key %d v%d is longer than the %d bytes the proxy decodes (%w)",
+			size, f.APIKey, f.APIVersion, c.p.cfg.MaxFrameSize, errTooLargeToDecode)
 	}
 	frame, err := c.toClient.frame(size)
 	if err != nil {
