@@ -14,6 +14,10 @@ import (
 // errDrained ends a connection that finished its requests during Shutdown.
 var errDrained = errors.New("drained")
 
+// errProxyClosed ends the connections of a proxy being closed: the end the
+// operator asked for, not logged.
+var errProxyClosed = errors.New("proxy closed")
+
 // conn is one client connection and its connection to a broker. Two
 // goroutines serve it: the request pump (client to broker) and the response
 // pump (broker to client).
@@ -88,7 +92,7 @@ func (c *conn) run() error {
 	c.close(requests.run())
 	<-relayed
 	err := c.err
-	if errors.Is(err, io.EOF) || errors.Is(err, errDrained) {
+	if errors.Is(err, io.EOF) || errors.Is(err, errDrained) || errors.Is(err, errProxyClosed) {
 		return nil
 	}
 	return err

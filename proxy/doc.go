@@ -12,6 +12,13 @@
 // whole, decoded (aliased) with the generated package, shown to the filters,
 // and relayed as it came unless a filter changed it.
 //
+// Filters see messages decoded in place, aliased: their strings and byte
+// slices point into the proxy's buffers, which the next frame reuses once the
+// filters return. What a filter keeps from a request until its response (or
+// any longer) must be a copy (strings.Clone): see Exchange.Request and the
+// example, whose test shows the wrong answers pipelined requests get
+// otherwise.
+//
 // Filters declare the api keys they want (Filter.Wants), see typed requests
 // and responses (RequestFilter, ResponseFilter), may change them, answer a
 // request themselves (the answer is queued behind the responses of the

@@ -177,7 +177,7 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
-		c.close(errors.New("proxy closed"))
+		c.close(errProxyClosed)
 		return
 	}
 	p.conns[c] = struct{}{}
@@ -227,7 +227,7 @@ func (p *Proxy) Close() error {
 		ln.Close()
 	}
 	for c := range p.conns {
-		c.close(errors.New("proxy closed"))
+		c.close(errProxyClosed)
 	}
 	p.mu.Unlock()
 	p.wg.Wait()
