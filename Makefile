@@ -28,7 +28,7 @@ unit:
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(GO) test -count=1 -tags purego ./records/
-	$(GO) test -count=1 -race ./records/ ./wire/ ./proxy/
+	$(GO) test -count=1 -race ./records/ ./wire/... ./proxy/
 	cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v ./wirediff/ | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic|wirediff:)|Error( Trace)?:"'
 
 # The conformance suite: generate the whole upstream corpus (one package per
@@ -164,7 +164,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSpec$$' -fuzztime $(FUZZTIME) ./generator/schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./generator/compat/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzPairing$$' -fuzztime $(FUZZTIME) ./wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzPairing$$' -fuzztime $(FUZZTIME) ./wire/frames/
 	$(GO) test -run '^$$' -fuzz '^FuzzClampVersions$$' -fuzztime $(FUZZTIME) ./proxy/
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./records/
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \

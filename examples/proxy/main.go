@@ -153,7 +153,11 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 		defer f.Close()
 		logw = f
 	}
-	p, err := proxy.New(config(o, logger, logw))
+	cfg, err := config(o, logger, logw)
+	if err != nil {
+		return err
+	}
+	p, err := proxy.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -173,7 +177,7 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 // config is the proxy of the options: the log nearest the client (it sees
 // what the client sent and gets), then the allow-list, then the tenant, then
 // (the proxy puts it last) address rewriting.
-func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
+func config(o options, logger *log.Logger, logw io.Writer) (proxy.Config, error) {
 	cfg := proxy.Config{
 		Listen:           o.listen,
 		Upstream:         o.upstream,
@@ -183,7 +187,11 @@ func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
 		Logger:           logger,
 	}
 	if logw != nil {
-		cfg.Filters = append(cfg.Filters, proxy.NewLog(logw, kafkamsg.NewRequest))
+		requestLog, err := proxy.NewLog(logw, kafkamsg.NewRequest)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Filters = append(cfg.Filters, requestLog)
 	}
 	if o.allowAPIs != nil {
 		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(o.allowAPIs, kafkamsg.NewResponse))
@@ -191,5 +199,5 @@ func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
 	if o.topicPrefix != "" {
 		cfg.Filters = append(cfg.Filters, newTenant(o.topicPrefix))
 	}
-	return cfg
+	return cfg, nil
 }

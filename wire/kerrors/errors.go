@@ -1,4 +1,4 @@
-package wire
+package kerrors
 
 import (
 	"errors"
@@ -12,7 +12,7 @@ import (
 // table holds every code of Kafka 4.0; ErrorCode returns the entry of a code
 // as an error, so responses' codes can be tested with errors.Is:
 //
-//	if errors.Is(wire.ErrorCode(p.ErrorCode), wire.NotLeaderOrFollower) { ... }
+//	if errors.Is(kerrors.ErrorCode(p.ErrorCode), kerrors.NotLeaderOrFollower) { ... }
 type Error struct {
 	Code      int16
 	Name      string // such as "NOT_LEADER_OR_FOLLOWER"

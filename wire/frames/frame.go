@@ -1,4 +1,4 @@
-package wire
+package frames
 
 import (
 	"encoding/binary"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/kafkagen/kafkagen/wire/internal/readerr"
 )
 
 // DefaultMaxFrameSize is the largest frame accepted when no limit is set:
@@ -86,15 +88,35 @@ func (f *FrameReader) Release() { f.buf = nil }
 // inside a frame gives an error wrapping io.ErrUnexpectedEOF; a negative size
 // or one above the limit gives a *FrameSizeError before anything is allocated.
 func (f *FrameReader) Next() ([]byte, error) {
-	size, err := f.readSize()
+	size, err := f.ReadSize()
 	if err != nil {
 		return nil, err
 	}
-	buf := f.start(size)
+	buf, err := f.ReadBody(size, nil)
+	if err != nil {
+		f.buf = buf[:0]
+		return nil, err
+	}
+	return buf, nil
+}
+
+// ReadBody reads the body of a frame of size (from ReadSize) into the
+// reader's buffer, after got, the bytes of it read already (nil at first).
+// On an error, a read deadline say, it returns the bytes read so far with
+// an error wrapping the read's, and a call with them resumes. The body read
+// whole is valid until the next frame is read. ReadSize, ReadBody and
+// Discard read a frame in steps, for a reader that must be able to stop in
+// the middle of one (a client whose caller gave up); Next and Skip are the
+// one-call forms.
+func (f *FrameReader) ReadBody(size int, got []byte) ([]byte, error) {
+	buf := got
+	if len(buf) == 0 {
+		buf = f.start(size)
+	}
 	for len(buf) < size {
+		var err error
 		if buf, err = f.fill(buf, size); err != nil {
-			f.buf = buf[:0]
-			return nil, shortFrame(size, len(buf), err)
+			return buf, readerr.ShortFrame(size, len(buf), err)
 		}
 	}
 	f.buf = buf
@@ -132,28 +154,30 @@ func (f *FrameReader) fill(buf []byte, size int) ([]byte, error) {
 // of the frame's size: for a frame nobody waits for any more. It returns
 // the frame's size and how many bytes of head were filled.
 func (f *FrameReader) Skip(head []byte) (size, n int, err error) {
-	if size, err = f.readSize(); err != nil {
+	if size, err = f.ReadSize(); err != nil {
 		return 0, 0, err
 	}
 	n, err = io.ReadFull(f.r, head[:min(len(head), size)])
 	if err != nil {
-		return size, n, shortFrame(size, n, err)
+		return size, n, readerr.ShortFrame(size, n, err)
 	}
-	return size, n, f.discard(size, n)
+	return size, n, f.Discard(size, n)
 }
 
-// discard reads and drops the rest of a frame of size of which got bytes
+// Discard reads and drops the rest of a frame of size of which got bytes
 // were read, through io.Discard's pooled buffer.
-func (f *FrameReader) discard(size, got int) error {
+func (f *FrameReader) Discard(size, got int) error {
 	n, err := io.CopyN(io.Discard, f.r, int64(size-got))
 	if err != nil {
-		return shortFrame(size, got+int(n), err)
+		return readerr.ShortFrame(size, got+int(n), err)
 	}
 	return nil
 }
 
-// readSize reads a frame's size prefix and checks it against the limit.
-func (f *FrameReader) readSize() (int, error) {
+// ReadSize reads a frame's size prefix and checks it against the limit: a
+// negative size or one above it is a *FrameSizeError. At a clean end of
+// stream it returns io.EOF.
+func (f *FrameReader) ReadSize() (int, error) {
 	if n, err := io.ReadFull(f.r, f.size[:]); err != nil {
 		if err == io.EOF {
 			return 0, io.EOF
@@ -165,14 +189,6 @@ func (f *FrameReader) readSize() (int, error) {
 		return 0, &FrameSizeError{Size: size, Max: f.max}
 	}
 	return int(size), nil
-}
-
-// shortFrame is the error of a stream that ended, or failed, inside a frame.
-func shortFrame(size, got int, err error) error {
-	if err == io.EOF {
-		err = io.ErrUnexpectedEOF
-	}
-	return fmt.Errorf("kafka frame: reading a %d-byte frame: got %d bytes: %w", size, got, err)
 }
 
 // BeginFrame appends a placeholder for a frame's size to dst and returns the

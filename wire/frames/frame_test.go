@@ -1,4 +1,4 @@
-package wire
+package frames
 
 import (
 	"bytes"
@@ -11,14 +11,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kafkagen/kafkagen/wire/internal/wiretest"
 )
 
-func unhex(t testing.TB, s string) []byte {
-	t.Helper()
-	b, err := hex.DecodeString(s)
-	require.NoError(t, err)
-	return b
-}
+func unhex(t testing.TB, s string) []byte { t.Helper(); return wiretest.Unhex(t, s) }
 
 func TestFrameReaderReadsFrames(t *testing.T) {
 	stream := unhex(t, "00000003"+"010203"+"00000000"+"00000001"+"ff")

@@ -1,4 +1,4 @@
-package wire
+package kerrors
 
 // Kafka 4.0's error codes (Errors.java): name, code, default message, and
 // whether the exception Kafka maps the code to extends RetriableException.

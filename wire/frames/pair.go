@@ -1,10 +1,11 @@
-package wire
+package frames
 
 import (
 	"encoding/binary"
 	"errors"
 	"fmt"
 
+	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 )
 
@@ -16,9 +17,10 @@ import (
 // or the header and the start of the body for Produce), so that the rest of
 // a frame can be relayed without being read into memory.
 
-// ProduceKey is the api key of Produce, the one request Kafka may leave
-// unanswered (acks 0).
-const ProduceKey int16 = 0
+// produceKey is the api key of Produce (Kafka's ApiKeys), the one request
+// Kafka may leave unanswered (acks 0). The project's own generated package
+// has no Produce to take the constant from.
+const produceKey int16 = 0
 
 // requestHeaderMinLen is the fixed start of every request header: api key,
 // api version and correlation id.
@@ -152,7 +154,7 @@ func (p *Pairing) Inspect(prefix []byte, frameSize int) (info RequestInfo, need 
 	switch {
 	case k.req == nil:
 		return info, 0, nil // an api key the package does not know
-	case info.APIKey == APIVersionsKey:
+	case info.APIKey == generated.APIKeyAPIVersions:
 		// KIP-511: the response header is v0 at any version, and an answer
 		// comes even to a version the broker does not support.
 		info.ResponseHeaderVersion = 0
@@ -165,7 +167,7 @@ func (p *Pairing) Inspect(prefix []byte, frameSize int) (info RequestInfo, need 
 	}
 	info.RequestHeaderVersion = k.req.HeaderVersion(info.APIVersion)
 	info.ResponseHeaderVersion = k.resp.HeaderVersion(info.APIVersion)
-	if info.APIKey != ProduceKey {
+	if info.APIKey != produceKey {
 		return info, 0, nil
 	}
 	acks, need, err := produceAcks(prefix, frameSize, info.RequestHeaderVersion, info.APIVersion, k.req.IsFlexible(info.APIVersion))
@@ -219,79 +221,4 @@ func (p *Pairing) Match(response []byte) (f InFlight, skipped int, err error) {
 		e.Oldest = p.ring[p.head].CorrelationID
 	}
 	return f, 0, e
-}
-
-// DecodedResponse is a response decoded for the request it answers.
-type DecodedResponse struct {
-	Header ResponseHeader
-	// Version is the version the body was read at: the request's, or 0 for
-	// the ApiVersions answer of KIP-511.
-	Version int16
-	// Body is the decoder's message for the api key; nil when decoding
-	// failed.
-	Body runtime.APIMessage
-	// Frame is the response's frame (without the size prefix); the body
-	// starts at BodyOffset.
-	Frame      []byte
-	BodyOffset int
-}
-
-// ResponseDecoder decodes response frames into the generated messages of one
-// package, keeping one message per api key and decoding into it again, so
-// that steady-state decoding reuses memory.
-type ResponseDecoder struct {
-	newResponse func(apiKey int16) runtime.APIMessage
-	alias       bool
-	bodies      map[int16]runtime.APIMessage
-}
-
-// NewResponseDecoder decodes with newResponse, a generated package's
-// NewResponse; with alias, bodies alias the frame (see NewRequestDecoder).
-func NewResponseDecoder(newResponse func(apiKey int16) runtime.APIMessage, alias bool) *ResponseDecoder {
-	return &ResponseDecoder{newResponse: newResponse, alias: alias, bodies: map[int16]runtime.APIMessage{}}
-}
-
-// Decode decodes a response frame (without its size prefix) answering f. An
-// ApiVersions body that does not read at the version asked is read at v0:
-// it is Kafka's UNSUPPORTED_VERSION answer (KIP-511). The body is the
-// decoder's message for the key, valid until the next Decode of that key.
-func (d *ResponseDecoder) Decode(frame []byte, f InFlight, resp *DecodedResponse) error {
-	resp.Frame, resp.Body, resp.BodyOffset, resp.Version = frame, nil, 0, f.APIVersion
-	m, ok := d.bodies[f.APIKey]
-	if !ok {
-		if m = d.newResponse(f.APIKey); m != nil {
-			d.bodies[f.APIKey] = m
-		}
-	}
-	if m == nil || f.ResponseHeaderVersion < 0 {
-		return fmt.Errorf("kafka response to api key %d v%d (correlation id %d): the package cannot read it (%w): relay it as bytes",
-			f.APIKey, f.APIVersion, f.CorrelationID, ErrUnsupportedRequestVersion)
-	}
-	n, err := resp.Header.Decode(frame, f.ResponseHeaderVersion, d.alias)
-	if err != nil {
-		return err
-	}
-	used, err := d.body(m, frame[n:], f.APIVersion)
-	if (err != nil || n+used != len(frame)) && f.APIKey == APIVersionsKey && f.APIVersion > 0 {
-		if used0, err0 := d.body(m, frame[n:], 0); err0 == nil && n+used0 == len(frame) {
-			used, err, resp.Version = used0, nil, 0
-		}
-	}
-	if err != nil {
-		return withOffset(err, n)
-	}
-	if left := len(frame) - n - used; left != 0 {
-		return &runtime.Error{Op: "decode", Message: m.SpecName(), Version: f.APIVersion, Offset: n + used, Err: ErrTrailingBytes,
-			Detail: fmt.Sprintf("%d bytes after the %d-byte body", left, used)}
-	}
-	resp.Body, resp.BodyOffset = m, n
-	return nil
-}
-
-// body decodes src into m at version, aliased or not.
-func (d *ResponseDecoder) body(m runtime.APIMessage, src []byte, version int16) (int, error) {
-	if d.alias {
-		return m.DecodeAliased(src, version)
-	}
-	return m.Decode(src, version)
 }

@@ -1,4 +1,4 @@
-package wire
+package frames
 
 import (
 	"encoding/binary"
@@ -24,7 +24,7 @@ func (produceStub) Reset() {}
 func (s produceStub) SpecName() string {
 	return map[bool]string{false: "ProduceRequest", true: "ProduceResponse"}[s.response]
 }
-func (produceStub) APIKey() int16                 { return ProduceKey }
+func (produceStub) APIKey() int16                 { return produceKey }
 func (produceStub) MinVersion() int16             { return 0 }
 func (produceStub) MaxVersion() int16             { return 11 }
 func (produceStub) IsFlexible(v int16) bool       { return v >= 9 }
@@ -56,7 +56,7 @@ func pairResponses(key int16) runtime.APIMessage {
 }
 
 func withProduce(key int16, produce runtime.APIMessage, others func(int16) runtime.APIMessage) runtime.APIMessage {
-	if key == ProduceKey {
+	if key == produceKey {
 		return produce
 	}
 	return others(key)
@@ -67,7 +67,7 @@ func withProduce(key int16, produce runtime.APIMessage, others func(int16) runti
 // id (from v3; nil for null) and acks, then filler bytes standing in for the
 // topics.
 func produceFrame(version int16, corr int32, clientID string, headerTags runtime.Tags, txnID *string, acks int16, filler int) []byte {
-	b := binary.BigEndian.AppendUint16(nil, uint16(ProduceKey))
+	b := binary.BigEndian.AppendUint16(nil, uint16(produceKey))
 	b = binary.BigEndian.AppendUint16(b, uint16(version))
 	b = binary.BigEndian.AppendUint32(b, uint32(corr))
 	b = binary.BigEndian.AppendUint16(b, uint16(len(clientID)))

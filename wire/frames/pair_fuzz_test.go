@@ -1,4 +1,4 @@
-package wire
+package frames
 
 import (
 	"encoding/binary"
@@ -24,9 +24,9 @@ func FuzzPairing(f *testing.F) {
 	var seed []byte
 	seed = append(seed, chunk(false, produceFrame(9, 7, "c", nil, strPtr("tx"), 1, 4))...)
 	seed = append(seed, chunk(false, produceFrame(3, 8, "c", nil, nil, 0, 4))...)
-	seed = append(seed, chunk(false, requestStart(APIVersionsKey, 3, 9, 0, 0, 0))...)
+	seed = append(seed, chunk(false, requestStart(generated.APIKeyAPIVersions, 3, 9, 0, 0, 0))...)
 	seed = append(seed, chunk(true, binary.BigEndian.AppendUint32(nil, 7))...)
-	seed = append(seed, chunk(true, AppendAPIVersionsUnsupported(nil, 9, VersionRange{APIKey: 18, MaxVersion: 2})[4:])...)
+	seed = append(seed, chunk(true, AppendAPIVersionsUnsupported(nil, 9, 0, 2)[4:])...)
 	f.Add(seed)
 	f.Add(chunk(false, append(requestStart(0, 9, 1, 0, 0), 0xff, 0xff, 0xff, 0xff, 0x0f)))
 	f.Fuzz(func(t *testing.T, in []byte) {

@@ -1,4 +1,4 @@
-package wire
+package frames
 
 import (
 	"encoding/binary"
@@ -25,8 +25,8 @@ func TestPairingInspect(t *testing.T) {
 		respHV     int16
 	}{
 		{"unknown api key", requestStart(999, 3, 41), false, -1, -1},
-		{"ApiVersions v3", requestStart(APIVersionsKey, 3, 41, 0, 0, 0), false, 2, 0},
-		{"ApiVersions v9, newer than the package: header v0 still", requestStart(APIVersionsKey, 9, 41), false, -1, 0},
+		{"ApiVersions v3", requestStart(generated.APIKeyAPIVersions, 3, 41, 0, 0, 0), false, 2, 0},
+		{"ApiVersions v9, newer than the package: header v0 still", requestStart(generated.APIKeyAPIVersions, 9, 41), false, -1, 0},
 		{"SaslHandshake v1", requestStart(17, 1, 41, 0xff, 0xff), false, 1, 0},
 		{"SaslHandshake v5, newer than the package", requestStart(17, 5, 41), false, -1, -1},
 		{"Produce v0 acks 0", produceFrame(0, 41, "c", nil, nil, 0, 10), true, 1, 0},
@@ -161,7 +161,7 @@ func TestResponseDecoder(t *testing.T) {
 	v3 := generated.NewAPIVersionsResponse()
 	v3.APIKeys = []generated.APIVersionsResponseAPIVersion{{APIKey: 18, MinVersion: 0, MaxVersion: 4}}
 	v3.FinalizedFeaturesEpoch = 7
-	unsupported := AppendAPIVersionsUnsupported(nil, 5, VersionRange{APIKey: 18, MinVersion: 0, MaxVersion: 2})[4:]
+	unsupported := AppendAPIVersionsUnsupported(nil, 5, 0, 2)[4:]
 	body, err := v3.AppendTo(nil, 3)
 	require.NoError(t, err)
 	ok3 := append(binary.BigEndian.AppendUint32(nil, 5), body...)
