@@ -5,6 +5,7 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // APIVersionsRequest is the Kafka ApiVersionsRequest request (API key 18).
@@ -128,6 +129,27 @@ func (m *APIVersionsRequest) Reset() {
 	m.ClientSoftwareName = ""
 	m.ClientSoftwareVersion = ""
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsRequest) Clone() *APIVersionsRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsRequest) deepen() {
+	m.ClientSoftwareName = strings.Clone(m.ClientSoftwareName)
+	m.ClientSoftwareVersion = strings.Clone(m.ClientSoftwareVersion)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *APIVersionsRequest) size(version int16) int {

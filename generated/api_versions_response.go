@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // APIVersionsResponse is the Kafka ApiVersionsResponse response (API key 18).
@@ -151,6 +153,37 @@ func (m *APIVersionsResponse) Reset() {
 	m.FinalizedFeatures = m.FinalizedFeatures[:0]
 	m.ZkMigrationReady = false
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsResponse) Clone() *APIVersionsResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsResponse) deepen() {
+	m.APIKeys = slices.Clone(m.APIKeys)
+	for i := range m.APIKeys {
+		m.APIKeys[i].deepen()
+	}
+	m.SupportedFeatures = slices.Clone(m.SupportedFeatures)
+	for i := range m.SupportedFeatures {
+		m.SupportedFeatures[i].deepen()
+	}
+	m.FinalizedFeatures = slices.Clone(m.FinalizedFeatures)
+	for i := range m.FinalizedFeatures {
+		m.FinalizedFeatures[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *APIVersionsResponse) size(version int16) int {
@@ -449,6 +482,24 @@ func (m *APIVersionsResponseAPIVersion) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsResponseAPIVersion) Clone() *APIVersionsResponseAPIVersion {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsResponseAPIVersion) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 // APIVersionsResponseSupportedFeatureKey is the struct SupportedFeatureKey, used by ApiVersionsResponse (versions 3-4).
 type APIVersionsResponseSupportedFeatureKey struct {
 	// Name is the feature's name.
@@ -484,6 +535,25 @@ func (m *APIVersionsResponseSupportedFeatureKey) Reset() {
 	m.MinVersion = 0
 	m.MaxVersion = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsResponseSupportedFeatureKey) Clone() *APIVersionsResponseSupportedFeatureKey {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsResponseSupportedFeatureKey) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *APIVersionsResponseSupportedFeatureKey) size(version int16) int {
@@ -562,6 +632,25 @@ func (m *APIVersionsResponseFinalizedFeatureKey) Reset() {
 	m.MaxVersionLevel = 0
 	m.MinVersionLevel = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsResponseFinalizedFeatureKey) Clone() *APIVersionsResponseFinalizedFeatureKey {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsResponseFinalizedFeatureKey) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *APIVersionsResponseFinalizedFeatureKey) size(version int16) int {

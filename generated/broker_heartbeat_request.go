@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // BrokerHeartbeatRequest is the Kafka BrokerHeartbeatRequest request (API key 50).
@@ -151,6 +153,29 @@ func (m *BrokerHeartbeatRequest) Reset() {
 	m.CurMetadataOffset = 0
 	m.Listeners = m.Listeners[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *BrokerHeartbeatRequest) Clone() *BrokerHeartbeatRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *BrokerHeartbeatRequest) deepen() {
+	m.Listeners = slices.Clone(m.Listeners)
+	for i := range m.Listeners {
+		m.Listeners[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *BrokerHeartbeatRequest) size(version int16) int {
@@ -303,4 +328,24 @@ func (m *BrokerHeartbeatRequestListener) Reset() {
 	m.Port = 0
 	m.SecurityProtocol = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *BrokerHeartbeatRequestListener) Clone() *BrokerHeartbeatRequestListener {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *BrokerHeartbeatRequestListener) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Host = strings.Clone(m.Host)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -148,6 +148,25 @@ func (m *BrokerHeartbeatResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *BrokerHeartbeatResponse) Clone() *BrokerHeartbeatResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *BrokerHeartbeatResponse) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *BrokerHeartbeatResponse) size(version int16) int {
 	n := 27
 	n += codec.SizeTagSection(m.UnknownTags)

@@ -122,6 +122,26 @@ func (m *DescribeMirrorsRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *DescribeMirrorsRequest) Clone() *DescribeMirrorsRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *DescribeMirrorsRequest) deepen() {
+	m.MirrorNames = codec.CloneStrings(m.MirrorNames)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *DescribeMirrorsRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeArrayLen(len(m.MirrorNames), codec.Compact)

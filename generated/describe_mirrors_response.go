@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // DescribeMirrorsResponse is the Kafka DescribeMirrorsResponse response (API key 95).
@@ -138,6 +140,30 @@ func (m *DescribeMirrorsResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *DescribeMirrorsResponse) Clone() *DescribeMirrorsResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *DescribeMirrorsResponse) deepen() {
+	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
+	m.Mirrors = slices.Clone(m.Mirrors)
+	for i := range m.Mirrors {
+		m.Mirrors[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *DescribeMirrorsResponse) size(version int16) int {
 	n := 6
 	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
@@ -253,6 +279,29 @@ func (m *DescribeMirrorsResponseDescribedMirror) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *DescribeMirrorsResponseDescribedMirror) Clone() *DescribeMirrorsResponseDescribedMirror {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *DescribeMirrorsResponseDescribedMirror) deepen() {
+	m.MirrorName = strings.Clone(m.MirrorName)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
 	n := 2
 	n += codec.SizeString(len(m.MirrorName), codec.Compact)
@@ -345,6 +394,29 @@ func (m *DescribeMirrorsResponseTopicPartitions) Reset() {
 	m.TopicName = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *DescribeMirrorsResponseTopicPartitions) Clone() *DescribeMirrorsResponseTopicPartitions {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *DescribeMirrorsResponseTopicPartitions) deepen() {
+	m.TopicName = strings.Clone(m.TopicName)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
@@ -481,4 +553,23 @@ func (m *DescribeMirrorsResponsePartitionDetail) Reset() {
 	m.Lag = -1
 	m.State = ""
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *DescribeMirrorsResponsePartitionDetail) Clone() *DescribeMirrorsResponsePartitionDetail {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *DescribeMirrorsResponsePartitionDetail) deepen() {
+	m.State = strings.Clone(m.State)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // LastMirroredEpochsRequest is the Kafka LastMirroredEpochsRequest request (API key 97).
@@ -128,6 +130,30 @@ func (m *LastMirroredEpochsRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LastMirroredEpochsRequest) Clone() *LastMirroredEpochsRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LastMirroredEpochsRequest) deepen() {
+	m.MirrorName = strings.Clone(m.MirrorName)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *LastMirroredEpochsRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.MirrorName), codec.Compact)
@@ -223,6 +249,29 @@ func (m *LastMirroredEpochsRequestTopicData) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LastMirroredEpochsRequestTopicData) Clone() *LastMirroredEpochsRequestTopicData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LastMirroredEpochsRequestTopicData) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
@@ -325,4 +374,22 @@ func NewLastMirroredEpochsRequestPartitionData() *LastMirroredEpochsRequestParti
 func (m *LastMirroredEpochsRequestPartitionData) Reset() {
 	m.PartitionIndex = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LastMirroredEpochsRequestPartitionData) Clone() *LastMirroredEpochsRequestPartitionData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LastMirroredEpochsRequestPartitionData) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // LeaderAndIsrRequest is the Kafka LeaderAndIsrRequest request (API key 4).
@@ -136,6 +138,28 @@ func (m *LeaderAndIsrRequest) Reset() {
 	m.AckTimeoutMs = 0
 	m.IsInit = false
 	m.PartitionStates = m.PartitionStates[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LeaderAndIsrRequest) Clone() *LeaderAndIsrRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LeaderAndIsrRequest) deepen() {
+	m.PartitionStates = slices.Clone(m.PartitionStates)
+	for i := range m.PartitionStates {
+		m.PartitionStates[i].deepen()
+	}
+	m.aliased = false
 }
 
 func (m *LeaderAndIsrRequest) size(version int16) int {
@@ -309,6 +333,26 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Reset() {
 	m.Isr = m.Isr[:0]
 	m.ZkVersion = 0
 	m.Replicas = m.Replicas[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Clone() *LeaderAndIsrRequestLeaderAndIsrPartitionState {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) deepen() {
+	m.TopicName = strings.Clone(m.TopicName)
+	m.Isr = slices.Clone(m.Isr)
+	m.Replicas = slices.Clone(m.Replicas)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // LeaderAndIsrResponse is the Kafka LeaderAndIsrResponse response (API key 4).
@@ -123,6 +125,28 @@ func (m *LeaderAndIsrResponse) Reset() {
 	m.PartitionErrors = m.PartitionErrors[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LeaderAndIsrResponse) Clone() *LeaderAndIsrResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LeaderAndIsrResponse) deepen() {
+	m.PartitionErrors = slices.Clone(m.PartitionErrors)
+	for i := range m.PartitionErrors {
+		m.PartitionErrors[i].deepen()
+	}
+	m.aliased = false
+}
+
 func (m *LeaderAndIsrResponse) size(version int16) int {
 	n := 2
 	n += codec.SizeArrayLen(len(m.PartitionErrors), codec.Classic)
@@ -226,6 +250,24 @@ func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.ErrorCode = 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Clone() *LeaderAndIsrResponseLeaderAndIsrPartitionError {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) deepen() {
+	m.TopicName = strings.Clone(m.TopicName)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

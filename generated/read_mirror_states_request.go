@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // ReadMirrorStatesRequest is the Kafka ReadMirrorStatesRequest request (API key 98).
@@ -128,6 +130,30 @@ func (m *ReadMirrorStatesRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesRequest) Clone() *ReadMirrorStatesRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesRequest) deepen() {
+	m.MirrorName = strings.Clone(m.MirrorName)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *ReadMirrorStatesRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.MirrorName), codec.Compact)
@@ -234,6 +260,29 @@ func (m *ReadMirrorStatesRequestTopicData) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesRequestTopicData) Clone() *ReadMirrorStatesRequestTopicData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesRequestTopicData) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 func (m *ReadMirrorStatesRequestTopicData) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.Name), codec.Compact)
@@ -334,4 +383,22 @@ func NewReadMirrorStatesRequestPartitionData() *ReadMirrorStatesRequestPartition
 func (m *ReadMirrorStatesRequestPartitionData) Reset() {
 	m.PartitionIndex = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesRequestPartitionData) Clone() *ReadMirrorStatesRequestPartitionData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesRequestPartitionData) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }

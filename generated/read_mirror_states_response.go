@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // ReadMirrorStatesResponse is the Kafka ReadMirrorStatesResponse response (API key 98).
@@ -138,6 +140,30 @@ func (m *ReadMirrorStatesResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesResponse) Clone() *ReadMirrorStatesResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesResponse) deepen() {
+	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *ReadMirrorStatesResponse) size(version int16) int {
 	n := 6
 	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
@@ -246,6 +272,29 @@ func (m *ReadMirrorStatesResponseTopicResult) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesResponseTopicResult) Clone() *ReadMirrorStatesResponseTopicResult {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesResponseTopicResult) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *ReadMirrorStatesResponseTopicResult) size(version int16) int {
@@ -390,4 +439,23 @@ func (m *ReadMirrorStatesResponsePartitionResult) Reset() {
 	m.LastMirroredOffset = -1
 	m.LastMirroredEpoch = -1
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesResponsePartitionResult) Clone() *ReadMirrorStatesResponsePartitionResult {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesResponsePartitionResult) deepen() {
+	m.State = strings.Clone(m.State)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -3,6 +3,7 @@
 package generated
 
 import (
+	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
 )
@@ -123,6 +124,26 @@ func (m *SaslAuthenticateRequest) DecodeAliased(src []byte, version int16) (int,
 func (m *SaslAuthenticateRequest) Reset() {
 	m.AuthBytes = m.AuthBytes[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *SaslAuthenticateRequest) Clone() *SaslAuthenticateRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *SaslAuthenticateRequest) deepen() {
+	m.AuthBytes = bytes.Clone(m.AuthBytes)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *SaslAuthenticateRequest) size(version int16) int {

@@ -3,8 +3,10 @@
 package generated
 
 import (
+	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // SaslAuthenticateResponse is the Kafka SaslAuthenticateResponse response (API key 36).
@@ -141,6 +143,27 @@ func (m *SaslAuthenticateResponse) Reset() {
 	m.AuthBytes = m.AuthBytes[:0]
 	m.SessionLifetimeMs = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *SaslAuthenticateResponse) Clone() *SaslAuthenticateResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *SaslAuthenticateResponse) deepen() {
+	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
+	m.AuthBytes = bytes.Clone(m.AuthBytes)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *SaslAuthenticateResponse) size(version int16) int {

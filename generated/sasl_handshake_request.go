@@ -5,6 +5,7 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // SaslHandshakeRequest is the Kafka SaslHandshakeRequest request (API key 17).
@@ -115,6 +116,25 @@ func (m *SaslHandshakeRequest) DecodeAliased(src []byte, version int16) (int, er
 // Reset sets every field to its spec default, keeping the capacity of slices.
 func (m *SaslHandshakeRequest) Reset() {
 	m.Mechanism = ""
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *SaslHandshakeRequest) Clone() *SaslHandshakeRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *SaslHandshakeRequest) deepen() {
+	m.Mechanism = strings.Clone(m.Mechanism)
+	m.aliased = false
 }
 
 func (m *SaslHandshakeRequest) size(version int16) int {

@@ -122,6 +122,25 @@ func (m *SaslHandshakeResponse) Reset() {
 	m.Mechanisms = m.Mechanisms[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *SaslHandshakeResponse) Clone() *SaslHandshakeResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *SaslHandshakeResponse) deepen() {
+	m.Mechanisms = codec.CloneStrings(m.Mechanisms)
+	m.aliased = false
+}
+
 func (m *SaslHandshakeResponse) size(version int16) int {
 	n := 2
 	n += codec.SizeArrayLen(len(m.Mechanisms), codec.Classic)

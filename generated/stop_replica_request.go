@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // StopReplicaRequest is the Kafka StopReplicaRequest request (API key 5).
@@ -133,6 +135,28 @@ func (m *StopReplicaRequest) Reset() {
 	m.Partitions = m.Partitions[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *StopReplicaRequest) Clone() *StopReplicaRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *StopReplicaRequest) deepen() {
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.aliased = false
+}
+
 func (m *StopReplicaRequest) size(version int16) int {
 	n := 12
 	n += codec.SizeArrayLen(len(m.Partitions), codec.Classic)
@@ -253,6 +277,24 @@ func (m *StopReplicaRequestStopReplicaPartition) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.DeletePartition = false
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *StopReplicaRequestStopReplicaPartition) Clone() *StopReplicaRequestStopReplicaPartition {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *StopReplicaRequestStopReplicaPartition) deepen() {
+	m.TopicName = strings.Clone(m.TopicName)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

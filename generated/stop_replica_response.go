@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // StopReplicaResponse is the Kafka StopReplicaResponse response (API key 5).
@@ -123,6 +125,28 @@ func (m *StopReplicaResponse) Reset() {
 	m.PartitionErrors = m.PartitionErrors[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *StopReplicaResponse) Clone() *StopReplicaResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *StopReplicaResponse) deepen() {
+	m.PartitionErrors = slices.Clone(m.PartitionErrors)
+	for i := range m.PartitionErrors {
+		m.PartitionErrors[i].deepen()
+	}
+	m.aliased = false
+}
+
 func (m *StopReplicaResponse) size(version int16) int {
 	n := 2
 	n += codec.SizeArrayLen(len(m.PartitionErrors), codec.Classic)
@@ -226,6 +250,24 @@ func (m *StopReplicaResponseStopReplicaPartitionError) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.ErrorCode = 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *StopReplicaResponseStopReplicaPartitionError) Clone() *StopReplicaResponseStopReplicaPartitionError {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *StopReplicaResponseStopReplicaPartitionError) deepen() {
+	m.TopicName = strings.Clone(m.TopicName)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // WriteMirrorStatesRequest is the Kafka WriteMirrorStatesRequest request (API key 96).
@@ -128,6 +130,30 @@ func (m *WriteMirrorStatesRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *WriteMirrorStatesRequest) Clone() *WriteMirrorStatesRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *WriteMirrorStatesRequest) deepen() {
+	m.MirrorName = strings.Clone(m.MirrorName)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *WriteMirrorStatesRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.MirrorName), codec.Compact)
@@ -223,6 +249,29 @@ func (m *WriteMirrorStatesRequestTopicData) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *WriteMirrorStatesRequestTopicData) Clone() *WriteMirrorStatesRequestTopicData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *WriteMirrorStatesRequestTopicData) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
@@ -352,4 +401,23 @@ func (m *WriteMirrorStatesRequestPartitionData) Reset() {
 	m.LastMirroredOffset = -1
 	m.LastMirroredEpoch = -1
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *WriteMirrorStatesRequestPartitionData) Clone() *WriteMirrorStatesRequestPartitionData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *WriteMirrorStatesRequestPartitionData) deepen() {
+	m.State = strings.Clone(m.State)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -5,6 +5,8 @@ package common_structs
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // CommonStructsExample is the Kafka data structure CommonStructsExample.
@@ -120,6 +122,34 @@ func (m *CommonStructsExample) Reset() {
 	m.Backups = m.Backups[:0]
 	m.Clusters = m.Clusters[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *CommonStructsExample) Clone() *CommonStructsExample {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *CommonStructsExample) deepen() {
+	m.Primary.deepen()
+	m.Backups = slices.Clone(m.Backups)
+	for i := range m.Backups {
+		m.Backups[i].deepen()
+	}
+	m.Clusters = slices.Clone(m.Clusters)
+	for i := range m.Clusters {
+		m.Clusters[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *CommonStructsExample) size(version int16) int {
@@ -282,6 +312,25 @@ func (m *CommonStructsExampleEndpoint) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *CommonStructsExampleEndpoint) Clone() *CommonStructsExampleEndpoint {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *CommonStructsExampleEndpoint) deepen() {
+	m.Host = strings.Clone(m.Host)
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 func (m *CommonStructsExampleEndpoint) size(version int16) int {
 	lengths := codec.Lengths(version == 1)
 	n := 2
@@ -349,6 +398,26 @@ func (m *CommonStructsExampleCluster) Reset() {
 	m.ClusterID = ""
 	m.Controller.Reset()
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *CommonStructsExampleCluster) Clone() *CommonStructsExampleCluster {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *CommonStructsExampleCluster) deepen() {
+	m.ClusterID = strings.Clone(m.ClusterID)
+	m.Controller.deepen()
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *CommonStructsExampleCluster) size(version int16) int {

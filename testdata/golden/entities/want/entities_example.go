@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // EntitiesExample is the Kafka data structure EntitiesExample.
@@ -159,6 +161,43 @@ func (m *EntitiesExample) Reset() {
 	m.Brokers = m.Brokers[:0]
 	m.Listeners = m.Listeners[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EntitiesExample) Clone() *EntitiesExample {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EntitiesExample) deepen() {
+	m.TransactionalID.Value = strings.Clone(m.TransactionalID.Value)
+	m.GroupID = strings.Clone(m.GroupID)
+	m.OwnerGroup = strings.Clone(m.OwnerGroup)
+	m.TopicNames = codec.CloneStrings(m.TopicNames)
+	m.Note = strings.Clone(m.Note)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.Coordinator = m.Coordinator.Clone()
+	m.Brokers = slices.Clone(m.Brokers)
+	for i := range m.Brokers {
+		m.Brokers[i].deepen()
+	}
+	m.Listeners = slices.Clone(m.Listeners)
+	for i := range m.Listeners {
+		m.Listeners[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *EntitiesExample) size(version int16) int {
@@ -592,6 +631,26 @@ func (m *EntitiesExampleEndpoint) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EntitiesExampleEndpoint) Clone() *EntitiesExampleEndpoint {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EntitiesExampleEndpoint) deepen() {
+	m.Host = strings.Clone(m.Host)
+	m.Rack.Value = strings.Clone(m.Rack.Value)
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 func (m *EntitiesExampleEndpoint) size(version int16) int {
 	lengths := codec.Lengths(version >= 2)
 	n := 8
@@ -678,6 +737,29 @@ func (m *EntitiesExampleTopic) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EntitiesExampleTopic) Clone() *EntitiesExampleTopic {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EntitiesExampleTopic) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *EntitiesExampleTopic) size(version int16) int {
@@ -837,6 +919,25 @@ func (m *EntitiesExamplePartition) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EntitiesExamplePartition) Clone() *EntitiesExamplePartition {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EntitiesExamplePartition) deepen() {
+	m.Replicas = slices.Clone(m.Replicas)
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 // visitEntities is VisitEntities on m's fields at the message's version,
 // for an entity type m holds (its parent calls it for those only).
 func (m *EntitiesExamplePartition) visitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
@@ -883,6 +984,25 @@ func (m *EntitiesExampleListener) Reset() {
 	m.Host = ""
 	m.Port = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EntitiesExampleListener) Clone() *EntitiesExampleListener {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EntitiesExampleListener) deepen() {
+	m.Host = strings.Clone(m.Host)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 // visitEndpoints is VisitEndpoints on m's fields at the message's version.

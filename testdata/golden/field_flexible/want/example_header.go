@@ -3,9 +3,11 @@
 package field_flexible
 
 import (
+	"bytes"
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // ExampleHeader is the ExampleHeader header.
@@ -129,6 +131,27 @@ func (m *ExampleHeader) Reset() {
 	}
 	m.Token = m.Token[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ExampleHeader) Clone() *ExampleHeader {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ExampleHeader) deepen() {
+	m.ClientID.Value = strings.Clone(m.ClientID.Value)
+	m.Token = bytes.Clone(m.Token)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *ExampleHeader) size(version int16) int {

@@ -143,6 +143,24 @@ func (m *HexDefaults) Reset() {
 	m.MinInt32 = -2147483648
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *HexDefaults) Clone() *HexDefaults {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *HexDefaults) deepen() {
+	m.aliased = false
+}
+
 func (m *HexDefaults) size(version int16) int {
 	n := 33
 	return n

@@ -5,6 +5,7 @@ package ignorable
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // IgnorableExample is the Kafka data structure IgnorableExample.
@@ -130,6 +131,27 @@ func (m *IgnorableExample) Reset() {
 	m.Timeout = 30000
 	m.Legacy = m.Legacy[:0]
 	m.Flags.Reset()
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *IgnorableExample) Clone() *IgnorableExample {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *IgnorableExample) deepen() {
+	m.Hint = strings.Clone(m.Hint)
+	m.Legacy = codec.CloneStrings(m.Legacy)
+	m.Flags.deepen()
+	m.aliased = false
 }
 
 func (m *IgnorableExample) size(version int16) int {
@@ -271,6 +293,22 @@ func (m *IgnorableExampleFlags) isDefault() bool {
 	}
 	return true
 }
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *IgnorableExampleFlags) Clone() *IgnorableExampleFlags {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *IgnorableExampleFlags) deepen() {}
 
 func (m *IgnorableExampleFlags) size(version int16) int {
 	n := 1

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // Foo is the Kafka data structure Foo.
@@ -143,6 +145,31 @@ func (m *Foo) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *Foo) Clone() *Foo {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *Foo) deepen() {
+	m.UnknownTags_ = strings.Clone(m.UnknownTags_)
+	m.Bars = slices.Clone(m.Bars)
+	for i := range m.Bars {
+		m.Bars[i].deepen()
+	}
+	m.BarBaz.deepen()
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *Foo) size(version int16) int {
 	n := 13
 	n += codec.SizeString(len(m.UnknownTags_), codec.Compact)
@@ -273,6 +300,24 @@ func (m *FooBar2) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *FooBar2) Clone() *FooBar2 {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *FooBar2) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 // FooBarBaz is the struct BarBaz, used by Foo (versions 0).
 type FooBarBaz struct {
 	// Size is a nested field that collides with the size method.
@@ -307,6 +352,24 @@ func (m *FooBarBaz) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *FooBarBaz) Clone() *FooBarBaz {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *FooBarBaz) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *FooBarBaz) size(version int16) int {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
 )
 
 // FooBar is the Kafka data structure FooBar.
@@ -118,6 +119,30 @@ func (m *FooBar) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *FooBar) Clone() *FooBar {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *FooBar) deepen() {
+	m.Baz.deepen()
+	m.Qux = slices.Clone(m.Qux)
+	for i := range m.Qux {
+		m.Qux[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *FooBar) size(version int16) int {
 	n := 0
 	n += m.Baz.size(version)
@@ -226,6 +251,24 @@ func (m *FooBarBaz2) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *FooBarBaz2) Clone() *FooBarBaz2 {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *FooBarBaz2) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 func (m *FooBarBaz2) size(version int16) int {
 	n := 4
 	n += codec.SizeTagSection(m.UnknownTags)
@@ -273,4 +316,22 @@ func NewFooBarQux() *FooBarQux {
 func (m *FooBarQux) Reset() {
 	m.APIKey = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *FooBarQux) Clone() *FooBarQux {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *FooBarQux) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }

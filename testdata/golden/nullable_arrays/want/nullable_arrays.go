@@ -3,8 +3,11 @@
 package nullable_arrays
 
 import (
+	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // NullableArrays is the Kafka data structure NullableArrays.
@@ -142,6 +145,33 @@ func (m *NullableArrays) Reset() {
 		m.Blobs = m.Blobs[:0]
 	}
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableArrays) Clone() *NullableArrays {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableArrays) deepen() {
+	m.BrokerIDs = slices.Clone(m.BrokerIDs)
+	m.Names = codec.CloneStrings(m.Names)
+	m.Values = slices.Clone(m.Values)
+	m.Items = slices.Clone(m.Items)
+	for i := range m.Items {
+		m.Items[i].deepen()
+	}
+	m.Blobs = codec.CloneByteSlices(m.Blobs)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *NullableArrays) size(version int16) int {
@@ -360,4 +390,24 @@ func (m *NullableArraysItem) Reset() {
 		m.Payload = m.Payload[:0]
 	}
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableArraysItem) Clone() *NullableArraysItem {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableArraysItem) deepen() {
+	m.Key = strings.Clone(m.Key)
+	m.Payload = bytes.Clone(m.Payload)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

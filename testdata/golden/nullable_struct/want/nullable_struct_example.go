@@ -5,6 +5,7 @@ package nullable_struct
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // NullableStructExample is the Kafka data structure NullableStructExample.
@@ -131,6 +132,29 @@ func (m *NullableStructExample) Reset() {
 	}
 	m.Hint.Reset()
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableStructExample) Clone() *NullableStructExample {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableStructExample) deepen() {
+	m.Coordinator = m.Coordinator.Clone()
+	m.Cursor = m.Cursor.Clone()
+	m.Checkpoint = m.Checkpoint.Clone()
+	m.Hint = m.Hint.Clone()
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *NullableStructExample) size(version int16) int {
@@ -396,6 +420,25 @@ func (m *NullableStructExampleNode) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableStructExampleNode) Clone() *NullableStructExampleNode {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableStructExampleNode) deepen() {
+	m.Host = strings.Clone(m.Host)
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 func (m *NullableStructExampleNode) size(version int16) int {
 	lengths := codec.Lengths(version >= 3)
 	n := 4
@@ -473,6 +516,24 @@ func (m *NullableStructExampleCursor) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableStructExampleCursor) Clone() *NullableStructExampleCursor {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableStructExampleCursor) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 func (m *NullableStructExampleCursor) size(version int16) int {
 	n := 8
 	if version >= 3 {
@@ -535,6 +596,24 @@ func (m *NullableStructExampleCheckpoint) isDefault() bool {
 	return len(m.UnknownTags) == 0
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableStructExampleCheckpoint) Clone() *NullableStructExampleCheckpoint {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableStructExampleCheckpoint) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+}
+
 func (m *NullableStructExampleCheckpoint) size(version int16) int {
 	n := 8
 	n += codec.SizeTagSection(m.UnknownTags)
@@ -591,6 +670,24 @@ func (m *NullableStructExampleHint) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableStructExampleHint) Clone() *NullableStructExampleHint {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableStructExampleHint) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *NullableStructExampleHint) size(version int16) int {

@@ -3,6 +3,7 @@
 package records_uuid_float
 
 import (
+	"bytes"
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
@@ -137,6 +138,27 @@ func (m *RecordsUUIDFloat) Reset() {
 	m.Rate = 12.34
 	m.Zero = 0.0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *RecordsUUIDFloat) Clone() *RecordsUUIDFloat {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *RecordsUUIDFloat) deepen() {
+	m.Records = bytes.Clone(m.Records)
+	m.MoreRecords = bytes.Clone(m.MoreRecords)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *RecordsUUIDFloat) size(version int16) int {

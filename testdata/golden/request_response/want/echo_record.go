@@ -5,6 +5,7 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // EchoRecord is the metadata record EchoRecord (record type 3).
@@ -110,6 +111,26 @@ func (m *EchoRecord) DecodeAliased(src []byte, version int16) (int, error) {
 func (m *EchoRecord) Reset() {
 	m.Message = ""
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EchoRecord) Clone() *EchoRecord {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EchoRecord) deepen() {
+	m.Message = strings.Clone(m.Message)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *EchoRecord) size(version int16) int {

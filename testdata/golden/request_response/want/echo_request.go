@@ -5,6 +5,7 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // EchoRequest is the Kafka EchoRequest request (API key 1000).
@@ -123,6 +124,26 @@ func (m *EchoRequest) DecodeAliased(src []byte, version int16) (int, error) {
 func (m *EchoRequest) Reset() {
 	m.Message = ""
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EchoRequest) Clone() *EchoRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EchoRequest) deepen() {
+	m.Message = strings.Clone(m.Message)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *EchoRequest) size(version int16) int {

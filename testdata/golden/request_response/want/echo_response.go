@@ -5,6 +5,7 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // EchoResponse is the Kafka EchoResponse response (API key 1000).
@@ -133,6 +134,26 @@ func (m *EchoResponse) Reset() {
 	m.ErrorCode = 0
 	m.Message = ""
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EchoResponse) Clone() *EchoResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EchoResponse) deepen() {
+	m.Message = strings.Clone(m.Message)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *EchoResponse) size(version int16) int {

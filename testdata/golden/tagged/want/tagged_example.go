@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // TaggedExample is the Kafka data structure TaggedExample.
@@ -156,6 +158,29 @@ func (m *TaggedExample) Reset() {
 	m.Leader = -1
 	m.Snapshot.Reset()
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *TaggedExample) Clone() *TaggedExample {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *TaggedExample) deepen() {
+	m.ClientName = strings.Clone(m.ClientName)
+	m.Rack.Value = strings.Clone(m.Rack.Value)
+	m.Replicas = slices.Clone(m.Replicas)
+	m.Snapshot.deepen()
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *TaggedExample) size(version int16) int {
@@ -512,6 +537,25 @@ func (m *TaggedExampleSnapshotID) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *TaggedExampleSnapshotID) Clone() *TaggedExampleSnapshotID {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *TaggedExampleSnapshotID) deepen() {
+	m.Note = strings.Clone(m.Note)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *TaggedExampleSnapshotID) size(version int16) int {
