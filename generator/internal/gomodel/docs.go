@@ -16,7 +16,7 @@ func (p *Message) FieldDoc(pf *plan.Field) string {
 	f := pf.Schema
 	name := p.FieldName(pf)
 	var facts []string
-	facts = append(facts, "Versions: "+f.Versions.String()+".")
+	facts = append(facts, "Versions: "+p.versionsNote(pf)+".")
 	if nv := f.NullableVersions.Intersect(f.Versions); !nv.Empty() {
 		facts = append(facts, "Nullable: "+nv.String()+".")
 	}

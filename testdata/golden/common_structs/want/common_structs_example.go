@@ -206,7 +206,7 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 		}
 	}
 	if (version != 1) && (len(m.Clusters) != 0) {
-		return b, codec.NonDefaultError("Clusters", version)
+		return b, codec.AbsentFieldError("Clusters", version, "Clusters has versions 1+")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 1)); err != nil {
 		return b, err

@@ -274,7 +274,7 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendNullString(b, m.TransactionalID, lengths)
 	}
 	if (version < 1) && (!m.TransactionalID.Valid || m.TransactionalID.Value != "") {
-		return b, codec.NonDefaultError("TransactionalId", version)
+		return b, codec.AbsentFieldError("TransactionalId", version, "TransactionalID has versions 1+")
 	}
 	b = codec.AppendInt64NoInline(b, m.ProducerID)
 	if version <= 2 {
@@ -284,7 +284,7 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendStringNoInline(b, m.GroupID, lengths)
 	}
 	if (version > 2) && (m.GroupID != "") {
-		return b, codec.NonDefaultError("GroupId", version)
+		return b, codec.AbsentFieldError("GroupId", version, "GroupID has versions 0-2")
 	}
 	if version <= 2 {
 		if len(m.OwnerGroup) > runtime.MaxStringLen {
@@ -320,7 +320,7 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version < 1) && (m.Coordinator != nil) {
-		return b, codec.NonDefaultError("Coordinator", version)
+		return b, codec.AbsentFieldError("Coordinator", version, "Coordinator has versions 1+")
 	}
 	b = codec.AppendArrayLenNoInline(b, len(m.Brokers), lengths)
 	for i := range m.Brokers {
@@ -353,7 +353,7 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 			b = codec.AppendInt32(b, e.Port)
 		}
 		if (version < 1) && (e.Port != 0) {
-			return b, codec.WithinElem(codec.NonDefaultError("Port", version), "Listeners", i)
+			return b, codec.WithinElem(codec.AbsentFieldError("Port", version, "Port has versions 1+"), "Listeners", i)
 		}
 		if len(e.UnknownTags) == 0 && version >= 2 {
 			b = append(b, 0)
@@ -805,7 +805,7 @@ func (m *EntitiesExampleTopic) appendTo(b []byte, version int16) ([]byte, error)
 			}
 		}
 		if (version < 2) && (len(e.Replicas) != 0) {
-			return b, codec.WithinElem(codec.NonDefaultError("Replicas", version), "Partitions", i)
+			return b, codec.WithinElem(codec.AbsentFieldError("Replicas", version, "Replicas has versions 2+"), "Partitions", i)
 		}
 		if len(e.UnknownTags) == 0 && version >= 2 {
 			b = append(b, 0)

@@ -185,7 +185,7 @@ func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendBytes(b, m.Token, codec.Lengths(version == 3))
 	}
 	if (version < 2) && (len(m.Token) != 0) {
-		return b, codec.NonDefaultError("Token", version)
+		return b, codec.AbsentFieldError("Token", version, "Token has versions 2+")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version >= 2)); err != nil {
 		return b, err

@@ -190,13 +190,13 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendInt64NoInline(b, m.Required)
 	}
 	if (version < 1) && (m.Required != 0) {
-		return b, codec.NonDefaultError("Required", version)
+		return b, codec.AbsentFieldError("Required", version, "Required has versions 1+")
 	}
 	if version == 2 {
 		b = codec.AppendInt32NoInline(b, m.Timeout)
 	}
 	if (version != 2) && (m.Timeout != 30000) {
-		return b, codec.NonDefaultError("Timeout", version)
+		return b, codec.AbsentFieldError("Timeout", version, "Timeout has versions 2+")
 	}
 	if version <= 1 {
 		b = codec.AppendArrayLenNoInline(b, len(m.Legacy), codec.Classic)
@@ -213,7 +213,7 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version != 2) && (!m.Flags.isDefault()) {
-		return b, codec.NonDefaultError("Flags", version)
+		return b, codec.AbsentFieldError("Flags", version, "Flags has versions 2+")
 	}
 	return b, nil
 }

@@ -269,7 +269,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version < 1) && (m.Blobs == nil || len(m.Blobs) != 0) {
-		return b, codec.NonDefaultError("Blobs", version)
+		return b, codec.AbsentFieldError("Blobs", version, "Blobs has versions 1+")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
 		return b, err

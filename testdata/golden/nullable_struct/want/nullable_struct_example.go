@@ -218,10 +218,10 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 		}
 	}
 	if (version < 3) && (m.Checkpoint != nil) {
-		return b, codec.NonDefaultError("Checkpoint", version)
+		return b, codec.AbsentFieldError("Checkpoint", version, "Checkpoint has versions 3+")
 	}
 	if (version < 3) && (m.Hint == nil || !m.Hint.isDefault()) {
-		return b, codec.NonDefaultError("Hint", version)
+		return b, codec.AbsentFieldError("Hint", version, "Hint has versions 3+")
 	}
 	if version >= 3 {
 		if len(m.UnknownTags) > 0 {

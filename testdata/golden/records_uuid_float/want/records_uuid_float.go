@@ -190,7 +190,7 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendFloat64NoInline(b, m.Zero)
 	}
 	if (version != 1) && (m.Zero != 0.0) {
-		return b, codec.NonDefaultError("Zero", version)
+		return b, codec.AbsentFieldError("Zero", version, "Zero has versions 1+")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 1)); err != nil {
 		return b, err

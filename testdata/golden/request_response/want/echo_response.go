@@ -176,7 +176,7 @@ func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendInt32NoInline(b, m.ThrottleTimeMs)
 	}
 	if (version < 1) && (m.ThrottleTimeMs != 0) {
-		return b, codec.NonDefaultError("ThrottleTimeMs", version)
+		return b, codec.AbsentFieldError("ThrottleTimeMs", version, "ThrottleTimeMs has versions 1+")
 	}
 	b = codec.AppendInt16NoInline(b, m.ErrorCode)
 	if len(m.Message) > runtime.MaxStringLen {

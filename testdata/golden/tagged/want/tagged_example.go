@@ -245,31 +245,31 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = codec.AppendInt32NoInline(b, m.PlainField)
 	if (version < 1) && (m.LeaderEpoch != -1) {
-		return b, codec.NonDefaultError("LeaderEpoch", version)
+		return b, codec.AbsentFieldError("LeaderEpoch", version, "LeaderEpoch has versions 1+")
 	}
 	if (version < 1) && (m.ClientName != "anonymous") {
-		return b, codec.NonDefaultError("ClientName", version)
+		return b, codec.AbsentFieldError("ClientName", version, "ClientName has versions 1+")
 	}
 	if (version < 1) && (m.Rack.Valid) {
-		return b, codec.NonDefaultError("Rack", version)
+		return b, codec.AbsentFieldError("Rack", version, "Rack has versions 1+")
 	}
 	if (version < 1) && (len(m.Replicas) != 0) {
-		return b, codec.NonDefaultError("Replicas", version)
+		return b, codec.AbsentFieldError("Replicas", version, "Replicas has versions 1+")
 	}
 	if (version < 1) && (m.Enabled != true) {
-		return b, codec.NonDefaultError("Enabled", version)
+		return b, codec.AbsentFieldError("Enabled", version, "Enabled has versions 1+")
 	}
 	if (version < 1) && (m.TopicID != (runtime.UUID{})) {
-		return b, codec.NonDefaultError("TopicId", version)
+		return b, codec.AbsentFieldError("TopicId", version, "TopicID has versions 1+")
 	}
 	if (version < 1) && (m.Ratio != 0.5) {
-		return b, codec.NonDefaultError("Ratio", version)
+		return b, codec.AbsentFieldError("Ratio", version, "Ratio has versions 1+")
 	}
 	if version <= 1 {
 		b = codec.AppendInt64NoInline(b, m.Leader)
 	}
 	if (version < 1) && (!m.Snapshot.isDefault()) {
-		return b, codec.NonDefaultError("Snapshot", version)
+		return b, codec.AbsentFieldError("Snapshot", version, "Snapshot has versions 1+")
 	}
 	if version >= 1 {
 		if len(m.UnknownTags) > 0 {

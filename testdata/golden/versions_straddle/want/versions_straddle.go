@@ -211,19 +211,19 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version < 1 || version > 4) && (len(m.Window) != 0) {
-		return b, codec.NonDefaultError("Window", version)
+		return b, codec.AbsentFieldError("Window", version, "Window has versions 1-4")
 	}
 	if version <= 2 {
 		b = codec.AppendInt16NoInline(b, m.OldOnly)
 	}
 	if (version > 2) && (m.OldOnly != 0) {
-		return b, codec.NonDefaultError("OldOnly", version)
+		return b, codec.AbsentFieldError("OldOnly", version, "OldOnly has versions 0-2")
 	}
 	if version >= 2 && version <= 3 {
 		b = codec.AppendInt64NoInline(b, m.Middle)
 	}
 	if (version < 2 || version > 3) && (m.Middle != 0) {
-		return b, codec.NonDefaultError("Middle", version)
+		return b, codec.AbsentFieldError("Middle", version, "Middle has versions 2-3")
 	}
 	if version >= 2 {
 		b = codec.AppendArrayLenNoInline(b, len(m.Groups), lengths)
@@ -243,13 +243,13 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 				}
 			}
 			if (version < 4) && (len(e.Members) != 0) {
-				return b, codec.WithinElem(codec.NonDefaultError("Members", version), "Groups", i)
+				return b, codec.WithinElem(codec.AbsentFieldError("Members", version, "Members has versions 4+; before v4 see VersionsStraddle.Groups"), "Groups", i)
 			}
 			if version <= 3 {
 				b = codec.AppendInt8(b, e.State)
 			}
 			if (version > 3) && (e.State != 0) {
-				return b, codec.WithinElem(codec.NonDefaultError("State", version), "Groups", i)
+				return b, codec.WithinElem(codec.AbsentFieldError("State", version, "State has versions 2-3"), "Groups", i)
 			}
 			if len(e.UnknownTags) == 0 && version >= 3 {
 				b = append(b, 0)
@@ -259,7 +259,7 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version < 2) && (len(m.Groups) != 0) {
-		return b, codec.NonDefaultError("Groups", version)
+		return b, codec.AbsentFieldError("Groups", version, "Groups has versions 2-5")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version >= 3)); err != nil {
 		return b, err
@@ -360,7 +360,7 @@ type VersionsStraddleGroup struct {
 	GroupID string
 
 	// Members is the members, from version 4.
-	// Versions: 4+.
+	// Versions: 4+; before v4 see VersionsStraddle.Groups.
 	Members []string
 
 	// State is the state, until version 3.
