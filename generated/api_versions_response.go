@@ -50,10 +50,19 @@ type APIVersionsResponse struct {
 	aliased bool
 }
 
-// NewAPIVersionsResponse returns a APIVersionsResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsResponse returns a APIVersionsResponse holding its spec defaults, for
+// one held by value (an element of a []APIVersionsResponse, a field); NewAPIVersionsResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsResponse() APIVersionsResponse {
+	var m APIVersionsResponse
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsResponse returns a pointer to a APIVersionsResponse holding its spec
+// defaults (MakeAPIVersionsResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponse() *APIVersionsResponse {
 	m := new(APIVersionsResponse)
 	m.Reset()
@@ -464,10 +473,19 @@ type APIVersionsResponseAPIVersion struct {
 	UnknownTags runtime.Tags
 }
 
-// NewAPIVersionsResponseAPIVersion returns a APIVersionsResponseAPIVersion holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsResponseAPIVersion returns a APIVersionsResponseAPIVersion holding its spec defaults, for
+// one held by value (an element of a []APIVersionsResponseAPIVersion, a field); NewAPIVersionsResponseAPIVersion returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsResponseAPIVersion() APIVersionsResponseAPIVersion {
+	var m APIVersionsResponseAPIVersion
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsResponseAPIVersion returns a pointer to a APIVersionsResponseAPIVersion holding its spec
+// defaults (MakeAPIVersionsResponseAPIVersion returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponseAPIVersion() *APIVersionsResponseAPIVersion {
 	m := new(APIVersionsResponseAPIVersion)
 	m.Reset()
@@ -519,10 +537,19 @@ type APIVersionsResponseSupportedFeatureKey struct {
 	UnknownTags runtime.Tags
 }
 
-// NewAPIVersionsResponseSupportedFeatureKey returns a APIVersionsResponseSupportedFeatureKey holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsResponseSupportedFeatureKey returns a APIVersionsResponseSupportedFeatureKey holding its spec defaults, for
+// one held by value (an element of a []APIVersionsResponseSupportedFeatureKey, a field); NewAPIVersionsResponseSupportedFeatureKey returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsResponseSupportedFeatureKey() APIVersionsResponseSupportedFeatureKey {
+	var m APIVersionsResponseSupportedFeatureKey
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsResponseSupportedFeatureKey returns a pointer to a APIVersionsResponseSupportedFeatureKey holding its spec
+// defaults (MakeAPIVersionsResponseSupportedFeatureKey returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponseSupportedFeatureKey() *APIVersionsResponseSupportedFeatureKey {
 	m := new(APIVersionsResponseSupportedFeatureKey)
 	m.Reset()
@@ -616,10 +643,19 @@ type APIVersionsResponseFinalizedFeatureKey struct {
 	UnknownTags runtime.Tags
 }
 
-// NewAPIVersionsResponseFinalizedFeatureKey returns a APIVersionsResponseFinalizedFeatureKey holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsResponseFinalizedFeatureKey returns a APIVersionsResponseFinalizedFeatureKey holding its spec defaults, for
+// one held by value (an element of a []APIVersionsResponseFinalizedFeatureKey, a field); NewAPIVersionsResponseFinalizedFeatureKey returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsResponseFinalizedFeatureKey() APIVersionsResponseFinalizedFeatureKey {
+	var m APIVersionsResponseFinalizedFeatureKey
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsResponseFinalizedFeatureKey returns a pointer to a APIVersionsResponseFinalizedFeatureKey holding its spec
+// defaults (MakeAPIVersionsResponseFinalizedFeatureKey returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponseFinalizedFeatureKey() *APIVersionsResponseFinalizedFeatureKey {
 	m := new(APIVersionsResponseFinalizedFeatureKey)
 	m.Reset()

@@ -50,10 +50,19 @@ type BrokerHeartbeatRequest struct {
 	aliased bool
 }
 
-// NewBrokerHeartbeatRequest returns a BrokerHeartbeatRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeBrokerHeartbeatRequest returns a BrokerHeartbeatRequest holding its spec defaults, for
+// one held by value (an element of a []BrokerHeartbeatRequest, a field); NewBrokerHeartbeatRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeBrokerHeartbeatRequest() BrokerHeartbeatRequest {
+	var m BrokerHeartbeatRequest
+	m.Reset()
+	return m
+}
+
+// NewBrokerHeartbeatRequest returns a pointer to a BrokerHeartbeatRequest holding its spec
+// defaults (MakeBrokerHeartbeatRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewBrokerHeartbeatRequest() *BrokerHeartbeatRequest {
 	m := new(BrokerHeartbeatRequest)
 	m.Reset()
@@ -311,10 +320,19 @@ type BrokerHeartbeatRequestListener struct {
 	UnknownTags runtime.Tags
 }
 
-// NewBrokerHeartbeatRequestListener returns a BrokerHeartbeatRequestListener holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeBrokerHeartbeatRequestListener returns a BrokerHeartbeatRequestListener holding its spec defaults, for
+// one held by value (an element of a []BrokerHeartbeatRequestListener, a field); NewBrokerHeartbeatRequestListener returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeBrokerHeartbeatRequestListener() BrokerHeartbeatRequestListener {
+	var m BrokerHeartbeatRequestListener
+	m.Reset()
+	return m
+}
+
+// NewBrokerHeartbeatRequestListener returns a pointer to a BrokerHeartbeatRequestListener holding its spec
+// defaults (MakeBrokerHeartbeatRequestListener returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewBrokerHeartbeatRequestListener() *BrokerHeartbeatRequestListener {
 	m := new(BrokerHeartbeatRequestListener)
 	m.Reset()

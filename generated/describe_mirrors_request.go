@@ -23,10 +23,19 @@ type DescribeMirrorsRequest struct {
 	aliased bool
 }
 
-// NewDescribeMirrorsRequest returns a DescribeMirrorsRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeDescribeMirrorsRequest returns a DescribeMirrorsRequest holding its spec defaults, for
+// one held by value (an element of a []DescribeMirrorsRequest, a field); NewDescribeMirrorsRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeDescribeMirrorsRequest() DescribeMirrorsRequest {
+	var m DescribeMirrorsRequest
+	m.Reset()
+	return m
+}
+
+// NewDescribeMirrorsRequest returns a pointer to a DescribeMirrorsRequest holding its spec
+// defaults (MakeDescribeMirrorsRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsRequest() *DescribeMirrorsRequest {
 	m := new(DescribeMirrorsRequest)
 	m.Reset()

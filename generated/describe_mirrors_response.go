@@ -38,10 +38,19 @@ type DescribeMirrorsResponse struct {
 	aliased bool
 }
 
-// NewDescribeMirrorsResponse returns a DescribeMirrorsResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeDescribeMirrorsResponse returns a DescribeMirrorsResponse holding its spec defaults, for
+// one held by value (an element of a []DescribeMirrorsResponse, a field); NewDescribeMirrorsResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeDescribeMirrorsResponse() DescribeMirrorsResponse {
+	var m DescribeMirrorsResponse
+	m.Reset()
+	return m
+}
+
+// NewDescribeMirrorsResponse returns a pointer to a DescribeMirrorsResponse holding its spec
+// defaults (MakeDescribeMirrorsResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponse() *DescribeMirrorsResponse {
 	m := new(DescribeMirrorsResponse)
 	m.Reset()
@@ -261,10 +270,19 @@ type DescribeMirrorsResponseDescribedMirror struct {
 	UnknownTags runtime.Tags
 }
 
-// NewDescribeMirrorsResponseDescribedMirror returns a DescribeMirrorsResponseDescribedMirror holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeDescribeMirrorsResponseDescribedMirror returns a DescribeMirrorsResponseDescribedMirror holding its spec defaults, for
+// one held by value (an element of a []DescribeMirrorsResponseDescribedMirror, a field); NewDescribeMirrorsResponseDescribedMirror returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeDescribeMirrorsResponseDescribedMirror() DescribeMirrorsResponseDescribedMirror {
+	var m DescribeMirrorsResponseDescribedMirror
+	m.Reset()
+	return m
+}
+
+// NewDescribeMirrorsResponseDescribedMirror returns a pointer to a DescribeMirrorsResponseDescribedMirror holding its spec
+// defaults (MakeDescribeMirrorsResponseDescribedMirror returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponseDescribedMirror() *DescribeMirrorsResponseDescribedMirror {
 	m := new(DescribeMirrorsResponseDescribedMirror)
 	m.Reset()
@@ -379,10 +397,19 @@ type DescribeMirrorsResponseTopicPartitions struct {
 	UnknownTags runtime.Tags
 }
 
-// NewDescribeMirrorsResponseTopicPartitions returns a DescribeMirrorsResponseTopicPartitions holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeDescribeMirrorsResponseTopicPartitions returns a DescribeMirrorsResponseTopicPartitions holding its spec defaults, for
+// one held by value (an element of a []DescribeMirrorsResponseTopicPartitions, a field); NewDescribeMirrorsResponseTopicPartitions returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeDescribeMirrorsResponseTopicPartitions() DescribeMirrorsResponseTopicPartitions {
+	var m DescribeMirrorsResponseTopicPartitions
+	m.Reset()
+	return m
+}
+
+// NewDescribeMirrorsResponseTopicPartitions returns a pointer to a DescribeMirrorsResponseTopicPartitions holding its spec
+// defaults (MakeDescribeMirrorsResponseTopicPartitions returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponseTopicPartitions() *DescribeMirrorsResponseTopicPartitions {
 	m := new(DescribeMirrorsResponseTopicPartitions)
 	m.Reset()
@@ -535,10 +562,19 @@ type DescribeMirrorsResponsePartitionDetail struct {
 	UnknownTags runtime.Tags
 }
 
-// NewDescribeMirrorsResponsePartitionDetail returns a DescribeMirrorsResponsePartitionDetail holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeDescribeMirrorsResponsePartitionDetail returns a DescribeMirrorsResponsePartitionDetail holding its spec defaults, for
+// one held by value (an element of a []DescribeMirrorsResponsePartitionDetail, a field); NewDescribeMirrorsResponsePartitionDetail returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeDescribeMirrorsResponsePartitionDetail() DescribeMirrorsResponsePartitionDetail {
+	var m DescribeMirrorsResponsePartitionDetail
+	m.Reset()
+	return m
+}
+
+// NewDescribeMirrorsResponsePartitionDetail returns a pointer to a DescribeMirrorsResponsePartitionDetail holding its spec
+// defaults (MakeDescribeMirrorsResponsePartitionDetail returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponsePartitionDetail() *DescribeMirrorsResponsePartitionDetail {
 	m := new(DescribeMirrorsResponsePartitionDetail)
 	m.Reset()

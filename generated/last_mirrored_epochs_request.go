@@ -30,10 +30,19 @@ type LastMirroredEpochsRequest struct {
 	aliased bool
 }
 
-// NewLastMirroredEpochsRequest returns a LastMirroredEpochsRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsRequest returns a LastMirroredEpochsRequest holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsRequest, a field); NewLastMirroredEpochsRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsRequest() LastMirroredEpochsRequest {
+	var m LastMirroredEpochsRequest
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsRequest returns a pointer to a LastMirroredEpochsRequest holding its spec
+// defaults (MakeLastMirroredEpochsRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsRequest() *LastMirroredEpochsRequest {
 	m := new(LastMirroredEpochsRequest)
 	m.Reset()
@@ -234,10 +243,19 @@ type LastMirroredEpochsRequestTopicData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewLastMirroredEpochsRequestTopicData returns a LastMirroredEpochsRequestTopicData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsRequestTopicData returns a LastMirroredEpochsRequestTopicData holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsRequestTopicData, a field); NewLastMirroredEpochsRequestTopicData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsRequestTopicData() LastMirroredEpochsRequestTopicData {
+	var m LastMirroredEpochsRequestTopicData
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsRequestTopicData returns a pointer to a LastMirroredEpochsRequestTopicData holding its spec
+// defaults (MakeLastMirroredEpochsRequestTopicData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsRequestTopicData() *LastMirroredEpochsRequestTopicData {
 	m := new(LastMirroredEpochsRequestTopicData)
 	m.Reset()
@@ -360,10 +378,19 @@ type LastMirroredEpochsRequestPartitionData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewLastMirroredEpochsRequestPartitionData returns a LastMirroredEpochsRequestPartitionData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsRequestPartitionData returns a LastMirroredEpochsRequestPartitionData holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsRequestPartitionData, a field); NewLastMirroredEpochsRequestPartitionData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsRequestPartitionData() LastMirroredEpochsRequestPartitionData {
+	var m LastMirroredEpochsRequestPartitionData
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsRequestPartitionData returns a pointer to a LastMirroredEpochsRequestPartitionData holding its spec
+// defaults (MakeLastMirroredEpochsRequestPartitionData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsRequestPartitionData() *LastMirroredEpochsRequestPartitionData {
 	m := new(LastMirroredEpochsRequestPartitionData)
 	m.Reset()

@@ -38,10 +38,19 @@ type LastMirroredEpochsResponse struct {
 	aliased bool
 }
 
-// NewLastMirroredEpochsResponse returns a LastMirroredEpochsResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsResponse returns a LastMirroredEpochsResponse holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsResponse, a field); NewLastMirroredEpochsResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsResponse() LastMirroredEpochsResponse {
+	var m LastMirroredEpochsResponse
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsResponse returns a pointer to a LastMirroredEpochsResponse holding its spec
+// defaults (MakeLastMirroredEpochsResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsResponse() *LastMirroredEpochsResponse {
 	m := new(LastMirroredEpochsResponse)
 	m.Reset()
@@ -257,10 +266,19 @@ type LastMirroredEpochsResponseTopicResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewLastMirroredEpochsResponseTopicResult returns a LastMirroredEpochsResponseTopicResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsResponseTopicResult returns a LastMirroredEpochsResponseTopicResult holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsResponseTopicResult, a field); NewLastMirroredEpochsResponseTopicResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsResponseTopicResult() LastMirroredEpochsResponseTopicResult {
+	var m LastMirroredEpochsResponseTopicResult
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsResponseTopicResult returns a pointer to a LastMirroredEpochsResponseTopicResult holding its spec
+// defaults (MakeLastMirroredEpochsResponseTopicResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsResponseTopicResult() *LastMirroredEpochsResponseTopicResult {
 	m := new(LastMirroredEpochsResponseTopicResult)
 	m.Reset()
@@ -406,10 +424,19 @@ type LastMirroredEpochsResponsePartitionResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewLastMirroredEpochsResponsePartitionResult returns a LastMirroredEpochsResponsePartitionResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsResponsePartitionResult returns a LastMirroredEpochsResponsePartitionResult holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsResponsePartitionResult, a field); NewLastMirroredEpochsResponsePartitionResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsResponsePartitionResult() LastMirroredEpochsResponsePartitionResult {
+	var m LastMirroredEpochsResponsePartitionResult
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsResponsePartitionResult returns a pointer to a LastMirroredEpochsResponsePartitionResult holding its spec
+// defaults (MakeLastMirroredEpochsResponsePartitionResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsResponsePartitionResult() *LastMirroredEpochsResponsePartitionResult {
 	m := new(LastMirroredEpochsResponsePartitionResult)
 	m.Reset()

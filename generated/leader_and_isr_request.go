@@ -38,10 +38,19 @@ type LeaderAndIsrRequest struct {
 	aliased bool
 }
 
-// NewLeaderAndIsrRequest returns a LeaderAndIsrRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLeaderAndIsrRequest returns a LeaderAndIsrRequest holding its spec defaults, for
+// one held by value (an element of a []LeaderAndIsrRequest, a field); NewLeaderAndIsrRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLeaderAndIsrRequest() LeaderAndIsrRequest {
+	var m LeaderAndIsrRequest
+	m.Reset()
+	return m
+}
+
+// NewLeaderAndIsrRequest returns a pointer to a LeaderAndIsrRequest holding its spec
+// defaults (MakeLeaderAndIsrRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrRequest() *LeaderAndIsrRequest {
 	m := new(LeaderAndIsrRequest)
 	m.Reset()
@@ -314,10 +323,19 @@ type LeaderAndIsrRequestLeaderAndIsrPartitionState struct {
 	Replicas []int32
 }
 
-// NewLeaderAndIsrRequestLeaderAndIsrPartitionState returns a LeaderAndIsrRequestLeaderAndIsrPartitionState holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLeaderAndIsrRequestLeaderAndIsrPartitionState returns a LeaderAndIsrRequestLeaderAndIsrPartitionState holding its spec defaults, for
+// one held by value (an element of a []LeaderAndIsrRequestLeaderAndIsrPartitionState, a field); NewLeaderAndIsrRequestLeaderAndIsrPartitionState returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLeaderAndIsrRequestLeaderAndIsrPartitionState() LeaderAndIsrRequestLeaderAndIsrPartitionState {
+	var m LeaderAndIsrRequestLeaderAndIsrPartitionState
+	m.Reset()
+	return m
+}
+
+// NewLeaderAndIsrRequestLeaderAndIsrPartitionState returns a pointer to a LeaderAndIsrRequestLeaderAndIsrPartitionState holding its spec
+// defaults (MakeLeaderAndIsrRequestLeaderAndIsrPartitionState returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrRequestLeaderAndIsrPartitionState() *LeaderAndIsrRequestLeaderAndIsrPartitionState {
 	m := new(LeaderAndIsrRequestLeaderAndIsrPartitionState)
 	m.Reset()

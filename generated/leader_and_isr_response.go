@@ -26,10 +26,19 @@ type LeaderAndIsrResponse struct {
 	aliased bool
 }
 
-// NewLeaderAndIsrResponse returns a LeaderAndIsrResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLeaderAndIsrResponse returns a LeaderAndIsrResponse holding its spec defaults, for
+// one held by value (an element of a []LeaderAndIsrResponse, a field); NewLeaderAndIsrResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLeaderAndIsrResponse() LeaderAndIsrResponse {
+	var m LeaderAndIsrResponse
+	m.Reset()
+	return m
+}
+
+// NewLeaderAndIsrResponse returns a pointer to a LeaderAndIsrResponse holding its spec
+// defaults (MakeLeaderAndIsrResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrResponse() *LeaderAndIsrResponse {
 	m := new(LeaderAndIsrResponse)
 	m.Reset()
@@ -235,10 +244,19 @@ type LeaderAndIsrResponseLeaderAndIsrPartitionError struct {
 	ErrorCode int16
 }
 
-// NewLeaderAndIsrResponseLeaderAndIsrPartitionError returns a LeaderAndIsrResponseLeaderAndIsrPartitionError holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLeaderAndIsrResponseLeaderAndIsrPartitionError returns a LeaderAndIsrResponseLeaderAndIsrPartitionError holding its spec defaults, for
+// one held by value (an element of a []LeaderAndIsrResponseLeaderAndIsrPartitionError, a field); NewLeaderAndIsrResponseLeaderAndIsrPartitionError returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLeaderAndIsrResponseLeaderAndIsrPartitionError() LeaderAndIsrResponseLeaderAndIsrPartitionError {
+	var m LeaderAndIsrResponseLeaderAndIsrPartitionError
+	m.Reset()
+	return m
+}
+
+// NewLeaderAndIsrResponseLeaderAndIsrPartitionError returns a pointer to a LeaderAndIsrResponseLeaderAndIsrPartitionError holding its spec
+// defaults (MakeLeaderAndIsrResponseLeaderAndIsrPartitionError returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrResponseLeaderAndIsrPartitionError() *LeaderAndIsrResponseLeaderAndIsrPartitionError {
 	m := new(LeaderAndIsrResponseLeaderAndIsrPartitionError)
 	m.Reset()

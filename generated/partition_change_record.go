@@ -53,10 +53,19 @@ type PartitionChangeRecord struct {
 	aliased bool
 }
 
-// NewPartitionChangeRecord returns a PartitionChangeRecord holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakePartitionChangeRecord returns a PartitionChangeRecord holding its spec defaults, for
+// one held by value (an element of a []PartitionChangeRecord, a field); NewPartitionChangeRecord returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakePartitionChangeRecord() PartitionChangeRecord {
+	var m PartitionChangeRecord
+	m.Reset()
+	return m
+}
+
+// NewPartitionChangeRecord returns a pointer to a PartitionChangeRecord holding its spec
+// defaults (MakePartitionChangeRecord returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewPartitionChangeRecord() *PartitionChangeRecord {
 	m := new(PartitionChangeRecord)
 	m.Reset()

@@ -30,10 +30,19 @@ type ReadMirrorStatesRequest struct {
 	aliased bool
 }
 
-// NewReadMirrorStatesRequest returns a ReadMirrorStatesRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesRequest returns a ReadMirrorStatesRequest holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesRequest, a field); NewReadMirrorStatesRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesRequest() ReadMirrorStatesRequest {
+	var m ReadMirrorStatesRequest
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesRequest returns a pointer to a ReadMirrorStatesRequest holding its spec
+// defaults (MakeReadMirrorStatesRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesRequest() *ReadMirrorStatesRequest {
 	m := new(ReadMirrorStatesRequest)
 	m.Reset()
@@ -243,10 +252,19 @@ type ReadMirrorStatesRequestTopicData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewReadMirrorStatesRequestTopicData returns a ReadMirrorStatesRequestTopicData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesRequestTopicData returns a ReadMirrorStatesRequestTopicData holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesRequestTopicData, a field); NewReadMirrorStatesRequestTopicData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesRequestTopicData() ReadMirrorStatesRequestTopicData {
+	var m ReadMirrorStatesRequestTopicData
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesRequestTopicData returns a pointer to a ReadMirrorStatesRequestTopicData holding its spec
+// defaults (MakeReadMirrorStatesRequestTopicData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesRequestTopicData() *ReadMirrorStatesRequestTopicData {
 	m := new(ReadMirrorStatesRequestTopicData)
 	m.Reset()
@@ -369,10 +387,19 @@ type ReadMirrorStatesRequestPartitionData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewReadMirrorStatesRequestPartitionData returns a ReadMirrorStatesRequestPartitionData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesRequestPartitionData returns a ReadMirrorStatesRequestPartitionData holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesRequestPartitionData, a field); NewReadMirrorStatesRequestPartitionData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesRequestPartitionData() ReadMirrorStatesRequestPartitionData {
+	var m ReadMirrorStatesRequestPartitionData
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesRequestPartitionData returns a pointer to a ReadMirrorStatesRequestPartitionData holding its spec
+// defaults (MakeReadMirrorStatesRequestPartitionData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesRequestPartitionData() *ReadMirrorStatesRequestPartitionData {
 	m := new(ReadMirrorStatesRequestPartitionData)
 	m.Reset()

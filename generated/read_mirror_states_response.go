@@ -38,10 +38,19 @@ type ReadMirrorStatesResponse struct {
 	aliased bool
 }
 
-// NewReadMirrorStatesResponse returns a ReadMirrorStatesResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesResponse returns a ReadMirrorStatesResponse holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesResponse, a field); NewReadMirrorStatesResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesResponse() ReadMirrorStatesResponse {
+	var m ReadMirrorStatesResponse
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesResponse returns a pointer to a ReadMirrorStatesResponse holding its spec
+// defaults (MakeReadMirrorStatesResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesResponse() *ReadMirrorStatesResponse {
 	m := new(ReadMirrorStatesResponse)
 	m.Reset()
@@ -257,10 +266,19 @@ type ReadMirrorStatesResponseTopicResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewReadMirrorStatesResponseTopicResult returns a ReadMirrorStatesResponseTopicResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesResponseTopicResult returns a ReadMirrorStatesResponseTopicResult holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesResponseTopicResult, a field); NewReadMirrorStatesResponseTopicResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesResponseTopicResult() ReadMirrorStatesResponseTopicResult {
+	var m ReadMirrorStatesResponseTopicResult
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesResponseTopicResult returns a pointer to a ReadMirrorStatesResponseTopicResult holding its spec
+// defaults (MakeReadMirrorStatesResponseTopicResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesResponseTopicResult() *ReadMirrorStatesResponseTopicResult {
 	m := new(ReadMirrorStatesResponseTopicResult)
 	m.Reset()
@@ -421,10 +439,19 @@ type ReadMirrorStatesResponsePartitionResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewReadMirrorStatesResponsePartitionResult returns a ReadMirrorStatesResponsePartitionResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesResponsePartitionResult returns a ReadMirrorStatesResponsePartitionResult holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesResponsePartitionResult, a field); NewReadMirrorStatesResponsePartitionResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesResponsePartitionResult() ReadMirrorStatesResponsePartitionResult {
+	var m ReadMirrorStatesResponsePartitionResult
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesResponsePartitionResult returns a pointer to a ReadMirrorStatesResponsePartitionResult holding its spec
+// defaults (MakeReadMirrorStatesResponsePartitionResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesResponsePartitionResult() *ReadMirrorStatesResponsePartitionResult {
 	m := new(ReadMirrorStatesResponsePartitionResult)
 	m.Reset()

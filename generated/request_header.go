@@ -37,10 +37,19 @@ type RequestHeader struct {
 	aliased bool
 }
 
-// NewRequestHeader returns a RequestHeader holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeRequestHeader returns a RequestHeader holding its spec defaults, for
+// one held by value (an element of a []RequestHeader, a field); NewRequestHeader returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeRequestHeader() RequestHeader {
+	var m RequestHeader
+	m.Reset()
+	return m
+}
+
+// NewRequestHeader returns a pointer to a RequestHeader holding its spec
+// defaults (MakeRequestHeader returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewRequestHeader() *RequestHeader {
 	m := new(RequestHeader)
 	m.Reset()

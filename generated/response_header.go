@@ -23,10 +23,19 @@ type ResponseHeader struct {
 	aliased bool
 }
 
-// NewResponseHeader returns a ResponseHeader holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeResponseHeader returns a ResponseHeader holding its spec defaults, for
+// one held by value (an element of a []ResponseHeader, a field); NewResponseHeader returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeResponseHeader() ResponseHeader {
+	var m ResponseHeader
+	m.Reset()
+	return m
+}
+
+// NewResponseHeader returns a pointer to a ResponseHeader holding its spec
+// defaults (MakeResponseHeader returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewResponseHeader() *ResponseHeader {
 	m := new(ResponseHeader)
 	m.Reset()

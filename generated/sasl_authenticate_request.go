@@ -24,10 +24,19 @@ type SaslAuthenticateRequest struct {
 	aliased bool
 }
 
-// NewSaslAuthenticateRequest returns a SaslAuthenticateRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeSaslAuthenticateRequest returns a SaslAuthenticateRequest holding its spec defaults, for
+// one held by value (an element of a []SaslAuthenticateRequest, a field); NewSaslAuthenticateRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeSaslAuthenticateRequest() SaslAuthenticateRequest {
+	var m SaslAuthenticateRequest
+	m.Reset()
+	return m
+}
+
+// NewSaslAuthenticateRequest returns a pointer to a SaslAuthenticateRequest holding its spec
+// defaults (MakeSaslAuthenticateRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewSaslAuthenticateRequest() *SaslAuthenticateRequest {
 	m := new(SaslAuthenticateRequest)
 	m.Reset()

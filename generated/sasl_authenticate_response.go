@@ -37,10 +37,19 @@ type SaslAuthenticateResponse struct {
 	aliased bool
 }
 
-// NewSaslAuthenticateResponse returns a SaslAuthenticateResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeSaslAuthenticateResponse returns a SaslAuthenticateResponse holding its spec defaults, for
+// one held by value (an element of a []SaslAuthenticateResponse, a field); NewSaslAuthenticateResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeSaslAuthenticateResponse() SaslAuthenticateResponse {
+	var m SaslAuthenticateResponse
+	m.Reset()
+	return m
+}
+
+// NewSaslAuthenticateResponse returns a pointer to a SaslAuthenticateResponse holding its spec
+// defaults (MakeSaslAuthenticateResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewSaslAuthenticateResponse() *SaslAuthenticateResponse {
 	m := new(SaslAuthenticateResponse)
 	m.Reset()

@@ -20,10 +20,19 @@ type SaslHandshakeRequest struct {
 	aliased bool
 }
 
-// NewSaslHandshakeRequest returns a SaslHandshakeRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeSaslHandshakeRequest returns a SaslHandshakeRequest holding its spec defaults, for
+// one held by value (an element of a []SaslHandshakeRequest, a field); NewSaslHandshakeRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeSaslHandshakeRequest() SaslHandshakeRequest {
+	var m SaslHandshakeRequest
+	m.Reset()
+	return m
+}
+
+// NewSaslHandshakeRequest returns a pointer to a SaslHandshakeRequest holding its spec
+// defaults (MakeSaslHandshakeRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewSaslHandshakeRequest() *SaslHandshakeRequest {
 	m := new(SaslHandshakeRequest)
 	m.Reset()

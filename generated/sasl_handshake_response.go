@@ -23,10 +23,19 @@ type SaslHandshakeResponse struct {
 	aliased bool
 }
 
-// NewSaslHandshakeResponse returns a SaslHandshakeResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeSaslHandshakeResponse returns a SaslHandshakeResponse holding its spec defaults, for
+// one held by value (an element of a []SaslHandshakeResponse, a field); NewSaslHandshakeResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeSaslHandshakeResponse() SaslHandshakeResponse {
+	var m SaslHandshakeResponse
+	m.Reset()
+	return m
+}
+
+// NewSaslHandshakeResponse returns a pointer to a SaslHandshakeResponse holding its spec
+// defaults (MakeSaslHandshakeResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewSaslHandshakeResponse() *SaslHandshakeResponse {
 	m := new(SaslHandshakeResponse)
 	m.Reset()

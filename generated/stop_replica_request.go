@@ -34,10 +34,19 @@ type StopReplicaRequest struct {
 	aliased bool
 }
 
-// NewStopReplicaRequest returns a StopReplicaRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeStopReplicaRequest returns a StopReplicaRequest holding its spec defaults, for
+// one held by value (an element of a []StopReplicaRequest, a field); NewStopReplicaRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeStopReplicaRequest() StopReplicaRequest {
+	var m StopReplicaRequest
+	m.Reset()
+	return m
+}
+
+// NewStopReplicaRequest returns a pointer to a StopReplicaRequest holding its spec
+// defaults (MakeStopReplicaRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaRequest() *StopReplicaRequest {
 	m := new(StopReplicaRequest)
 	m.Reset()
@@ -262,10 +271,19 @@ type StopReplicaRequestStopReplicaPartition struct {
 	DeletePartition bool
 }
 
-// NewStopReplicaRequestStopReplicaPartition returns a StopReplicaRequestStopReplicaPartition holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeStopReplicaRequestStopReplicaPartition returns a StopReplicaRequestStopReplicaPartition holding its spec defaults, for
+// one held by value (an element of a []StopReplicaRequestStopReplicaPartition, a field); NewStopReplicaRequestStopReplicaPartition returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeStopReplicaRequestStopReplicaPartition() StopReplicaRequestStopReplicaPartition {
+	var m StopReplicaRequestStopReplicaPartition
+	m.Reset()
+	return m
+}
+
+// NewStopReplicaRequestStopReplicaPartition returns a pointer to a StopReplicaRequestStopReplicaPartition holding its spec
+// defaults (MakeStopReplicaRequestStopReplicaPartition returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaRequestStopReplicaPartition() *StopReplicaRequestStopReplicaPartition {
 	m := new(StopReplicaRequestStopReplicaPartition)
 	m.Reset()

@@ -26,10 +26,19 @@ type StopReplicaResponse struct {
 	aliased bool
 }
 
-// NewStopReplicaResponse returns a StopReplicaResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeStopReplicaResponse returns a StopReplicaResponse holding its spec defaults, for
+// one held by value (an element of a []StopReplicaResponse, a field); NewStopReplicaResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeStopReplicaResponse() StopReplicaResponse {
+	var m StopReplicaResponse
+	m.Reset()
+	return m
+}
+
+// NewStopReplicaResponse returns a pointer to a StopReplicaResponse holding its spec
+// defaults (MakeStopReplicaResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaResponse() *StopReplicaResponse {
 	m := new(StopReplicaResponse)
 	m.Reset()
@@ -235,10 +244,19 @@ type StopReplicaResponseStopReplicaPartitionError struct {
 	ErrorCode int16
 }
 
-// NewStopReplicaResponseStopReplicaPartitionError returns a StopReplicaResponseStopReplicaPartitionError holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeStopReplicaResponseStopReplicaPartitionError returns a StopReplicaResponseStopReplicaPartitionError holding its spec defaults, for
+// one held by value (an element of a []StopReplicaResponseStopReplicaPartitionError, a field); NewStopReplicaResponseStopReplicaPartitionError returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeStopReplicaResponseStopReplicaPartitionError() StopReplicaResponseStopReplicaPartitionError {
+	var m StopReplicaResponseStopReplicaPartitionError
+	m.Reset()
+	return m
+}
+
+// NewStopReplicaResponseStopReplicaPartitionError returns a pointer to a StopReplicaResponseStopReplicaPartitionError holding its spec
+// defaults (MakeStopReplicaResponseStopReplicaPartitionError returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaResponseStopReplicaPartitionError() *StopReplicaResponseStopReplicaPartitionError {
 	m := new(StopReplicaResponseStopReplicaPartitionError)
 	m.Reset()

@@ -30,10 +30,19 @@ type WriteMirrorStatesRequest struct {
 	aliased bool
 }
 
-// NewWriteMirrorStatesRequest returns a WriteMirrorStatesRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesRequest returns a WriteMirrorStatesRequest holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesRequest, a field); NewWriteMirrorStatesRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesRequest() WriteMirrorStatesRequest {
+	var m WriteMirrorStatesRequest
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesRequest returns a pointer to a WriteMirrorStatesRequest holding its spec
+// defaults (MakeWriteMirrorStatesRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesRequest() *WriteMirrorStatesRequest {
 	m := new(WriteMirrorStatesRequest)
 	m.Reset()
@@ -234,10 +243,19 @@ type WriteMirrorStatesRequestTopicData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewWriteMirrorStatesRequestTopicData returns a WriteMirrorStatesRequestTopicData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesRequestTopicData returns a WriteMirrorStatesRequestTopicData holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesRequestTopicData, a field); NewWriteMirrorStatesRequestTopicData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesRequestTopicData() WriteMirrorStatesRequestTopicData {
+	var m WriteMirrorStatesRequestTopicData
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesRequestTopicData returns a pointer to a WriteMirrorStatesRequestTopicData holding its spec
+// defaults (MakeWriteMirrorStatesRequestTopicData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesRequestTopicData() *WriteMirrorStatesRequestTopicData {
 	m := new(WriteMirrorStatesRequestTopicData)
 	m.Reset()
@@ -384,10 +402,19 @@ type WriteMirrorStatesRequestPartitionData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewWriteMirrorStatesRequestPartitionData returns a WriteMirrorStatesRequestPartitionData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesRequestPartitionData returns a WriteMirrorStatesRequestPartitionData holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesRequestPartitionData, a field); NewWriteMirrorStatesRequestPartitionData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesRequestPartitionData() WriteMirrorStatesRequestPartitionData {
+	var m WriteMirrorStatesRequestPartitionData
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesRequestPartitionData returns a pointer to a WriteMirrorStatesRequestPartitionData holding its spec
+// defaults (MakeWriteMirrorStatesRequestPartitionData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesRequestPartitionData() *WriteMirrorStatesRequestPartitionData {
 	m := new(WriteMirrorStatesRequestPartitionData)
 	m.Reset()

@@ -38,10 +38,19 @@ type WriteMirrorStatesResponse struct {
 	aliased bool
 }
 
-// NewWriteMirrorStatesResponse returns a WriteMirrorStatesResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesResponse returns a WriteMirrorStatesResponse holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesResponse, a field); NewWriteMirrorStatesResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesResponse() WriteMirrorStatesResponse {
+	var m WriteMirrorStatesResponse
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesResponse returns a pointer to a WriteMirrorStatesResponse holding its spec
+// defaults (MakeWriteMirrorStatesResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesResponse() *WriteMirrorStatesResponse {
 	m := new(WriteMirrorStatesResponse)
 	m.Reset()
@@ -257,10 +266,19 @@ type WriteMirrorStatesResponseTopicResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewWriteMirrorStatesResponseTopicResult returns a WriteMirrorStatesResponseTopicResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesResponseTopicResult returns a WriteMirrorStatesResponseTopicResult holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesResponseTopicResult, a field); NewWriteMirrorStatesResponseTopicResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesResponseTopicResult() WriteMirrorStatesResponseTopicResult {
+	var m WriteMirrorStatesResponseTopicResult
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesResponseTopicResult returns a pointer to a WriteMirrorStatesResponseTopicResult holding its spec
+// defaults (MakeWriteMirrorStatesResponseTopicResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesResponseTopicResult() *WriteMirrorStatesResponseTopicResult {
 	m := new(WriteMirrorStatesResponseTopicResult)
 	m.Reset()
@@ -399,10 +417,19 @@ type WriteMirrorStatesResponsePartitionResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewWriteMirrorStatesResponsePartitionResult returns a WriteMirrorStatesResponsePartitionResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesResponsePartitionResult returns a WriteMirrorStatesResponsePartitionResult holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesResponsePartitionResult, a field); NewWriteMirrorStatesResponsePartitionResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesResponsePartitionResult() WriteMirrorStatesResponsePartitionResult {
+	var m WriteMirrorStatesResponsePartitionResult
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesResponsePartitionResult returns a pointer to a WriteMirrorStatesResponsePartitionResult holding its spec
+// defaults (MakeWriteMirrorStatesResponsePartitionResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesResponsePartitionResult() *WriteMirrorStatesResponsePartitionResult {
 	m := new(WriteMirrorStatesResponsePartitionResult)
 	m.Reset()

@@ -33,10 +33,19 @@ type CommonStructsExample struct {
 	aliased bool
 }
 
-// NewCommonStructsExample returns a CommonStructsExample holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeCommonStructsExample returns a CommonStructsExample holding its spec defaults, for
+// one held by value (an element of a []CommonStructsExample, a field); NewCommonStructsExample returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeCommonStructsExample() CommonStructsExample {
+	var m CommonStructsExample
+	m.Reset()
+	return m
+}
+
+// NewCommonStructsExample returns a pointer to a CommonStructsExample holding its spec
+// defaults (MakeCommonStructsExample returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewCommonStructsExample() *CommonStructsExample {
 	m := new(CommonStructsExample)
 	m.Reset()
@@ -283,10 +292,19 @@ type CommonStructsExampleEndpoint struct {
 	UnknownTags runtime.Tags
 }
 
-// NewCommonStructsExampleEndpoint returns a CommonStructsExampleEndpoint holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeCommonStructsExampleEndpoint returns a CommonStructsExampleEndpoint holding its spec defaults, for
+// one held by value (an element of a []CommonStructsExampleEndpoint, a field); NewCommonStructsExampleEndpoint returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeCommonStructsExampleEndpoint() CommonStructsExampleEndpoint {
+	var m CommonStructsExampleEndpoint
+	m.Reset()
+	return m
+}
+
+// NewCommonStructsExampleEndpoint returns a pointer to a CommonStructsExampleEndpoint holding its spec
+// defaults (MakeCommonStructsExampleEndpoint returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewCommonStructsExampleEndpoint() *CommonStructsExampleEndpoint {
 	m := new(CommonStructsExampleEndpoint)
 	m.Reset()
@@ -383,10 +401,19 @@ type CommonStructsExampleCluster struct {
 	UnknownTags runtime.Tags
 }
 
-// NewCommonStructsExampleCluster returns a CommonStructsExampleCluster holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeCommonStructsExampleCluster returns a CommonStructsExampleCluster holding its spec defaults, for
+// one held by value (an element of a []CommonStructsExampleCluster, a field); NewCommonStructsExampleCluster returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeCommonStructsExampleCluster() CommonStructsExampleCluster {
+	var m CommonStructsExampleCluster
+	m.Reset()
+	return m
+}
+
+// NewCommonStructsExampleCluster returns a pointer to a CommonStructsExampleCluster holding its spec
+// defaults (MakeCommonStructsExampleCluster returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewCommonStructsExampleCluster() *CommonStructsExampleCluster {
 	m := new(CommonStructsExampleCluster)
 	m.Reset()

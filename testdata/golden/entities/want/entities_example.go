@@ -62,10 +62,19 @@ type EntitiesExample struct {
 	aliased bool
 }
 
-// NewEntitiesExample returns a EntitiesExample holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEntitiesExample returns a EntitiesExample holding its spec defaults, for
+// one held by value (an element of a []EntitiesExample, a field); NewEntitiesExample returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEntitiesExample() EntitiesExample {
+	var m EntitiesExample
+	m.Reset()
+	return m
+}
+
+// NewEntitiesExample returns a pointer to a EntitiesExample holding its spec
+// defaults (MakeEntitiesExample returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExample() *EntitiesExample {
 	m := new(EntitiesExample)
 	m.Reset()
@@ -594,10 +603,19 @@ type EntitiesExampleEndpoint struct {
 	UnknownTags runtime.Tags
 }
 
-// NewEntitiesExampleEndpoint returns a EntitiesExampleEndpoint holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEntitiesExampleEndpoint returns a EntitiesExampleEndpoint holding its spec defaults, for
+// one held by value (an element of a []EntitiesExampleEndpoint, a field); NewEntitiesExampleEndpoint returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEntitiesExampleEndpoint() EntitiesExampleEndpoint {
+	var m EntitiesExampleEndpoint
+	m.Reset()
+	return m
+}
+
+// NewEntitiesExampleEndpoint returns a pointer to a EntitiesExampleEndpoint holding its spec
+// defaults (MakeEntitiesExampleEndpoint returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExampleEndpoint() *EntitiesExampleEndpoint {
 	m := new(EntitiesExampleEndpoint)
 	m.Reset()
@@ -722,10 +740,19 @@ type EntitiesExampleTopic struct {
 	UnknownTags runtime.Tags
 }
 
-// NewEntitiesExampleTopic returns a EntitiesExampleTopic holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEntitiesExampleTopic returns a EntitiesExampleTopic holding its spec defaults, for
+// one held by value (an element of a []EntitiesExampleTopic, a field); NewEntitiesExampleTopic returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEntitiesExampleTopic() EntitiesExampleTopic {
+	var m EntitiesExampleTopic
+	m.Reset()
+	return m
+}
+
+// NewEntitiesExampleTopic returns a pointer to a EntitiesExampleTopic holding its spec
+// defaults (MakeEntitiesExampleTopic returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExampleTopic() *EntitiesExampleTopic {
 	m := new(EntitiesExampleTopic)
 	m.Reset()
@@ -901,10 +928,19 @@ type EntitiesExamplePartition struct {
 	UnknownTags runtime.Tags
 }
 
-// NewEntitiesExamplePartition returns a EntitiesExamplePartition holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEntitiesExamplePartition returns a EntitiesExamplePartition holding its spec defaults, for
+// one held by value (an element of a []EntitiesExamplePartition, a field); NewEntitiesExamplePartition returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEntitiesExamplePartition() EntitiesExamplePartition {
+	var m EntitiesExamplePartition
+	m.Reset()
+	return m
+}
+
+// NewEntitiesExamplePartition returns a pointer to a EntitiesExamplePartition holding its spec
+// defaults (MakeEntitiesExamplePartition returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExamplePartition() *EntitiesExamplePartition {
 	m := new(EntitiesExamplePartition)
 	m.Reset()
@@ -968,10 +1004,19 @@ type EntitiesExampleListener struct {
 	UnknownTags runtime.Tags
 }
 
-// NewEntitiesExampleListener returns a EntitiesExampleListener holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEntitiesExampleListener returns a EntitiesExampleListener holding its spec defaults, for
+// one held by value (an element of a []EntitiesExampleListener, a field); NewEntitiesExampleListener returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEntitiesExampleListener() EntitiesExampleListener {
+	var m EntitiesExampleListener
+	m.Reset()
+	return m
+}
+
+// NewEntitiesExampleListener returns a pointer to a EntitiesExampleListener holding its spec
+// defaults (MakeEntitiesExampleListener returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExampleListener() *EntitiesExampleListener {
 	m := new(EntitiesExampleListener)
 	m.Reset()

@@ -38,10 +38,19 @@ type ExampleHeader struct {
 	aliased bool
 }
 
-// NewExampleHeader returns a ExampleHeader holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeExampleHeader returns a ExampleHeader holding its spec defaults, for
+// one held by value (an element of a []ExampleHeader, a field); NewExampleHeader returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeExampleHeader() ExampleHeader {
+	var m ExampleHeader
+	m.Reset()
+	return m
+}
+
+// NewExampleHeader returns a pointer to a ExampleHeader holding its spec
+// defaults (MakeExampleHeader returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewExampleHeader() *ExampleHeader {
 	m := new(ExampleHeader)
 	m.Reset()

@@ -24,10 +24,19 @@ type APIVersionsRequest struct {
 	aliased bool
 }
 
-// NewAPIVersionsRequest returns a APIVersionsRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsRequest returns a APIVersionsRequest holding its spec defaults, for
+// one held by value (an element of a []APIVersionsRequest, a field); NewAPIVersionsRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsRequest() APIVersionsRequest {
+	var m APIVersionsRequest
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsRequest returns a pointer to a APIVersionsRequest holding its spec
+// defaults (MakeAPIVersionsRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsRequest() *APIVersionsRequest {
 	m := new(APIVersionsRequest)
 	m.Reset()

@@ -23,10 +23,19 @@ type APIVersionsResponse struct {
 	aliased bool
 }
 
-// NewAPIVersionsResponse returns a APIVersionsResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsResponse returns a APIVersionsResponse holding its spec defaults, for
+// one held by value (an element of a []APIVersionsResponse, a field); NewAPIVersionsResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsResponse() APIVersionsResponse {
+	var m APIVersionsResponse
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsResponse returns a pointer to a APIVersionsResponse holding its spec
+// defaults (MakeAPIVersionsResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponse() *APIVersionsResponse {
 	m := new(APIVersionsResponse)
 	m.Reset()

@@ -23,10 +23,19 @@ type ControlledShutdownRequest struct {
 	aliased bool
 }
 
-// NewControlledShutdownRequest returns a ControlledShutdownRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeControlledShutdownRequest returns a ControlledShutdownRequest holding its spec defaults, for
+// one held by value (an element of a []ControlledShutdownRequest, a field); NewControlledShutdownRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeControlledShutdownRequest() ControlledShutdownRequest {
+	var m ControlledShutdownRequest
+	m.Reset()
+	return m
+}
+
+// NewControlledShutdownRequest returns a pointer to a ControlledShutdownRequest holding its spec
+// defaults (MakeControlledShutdownRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewControlledShutdownRequest() *ControlledShutdownRequest {
 	m := new(ControlledShutdownRequest)
 	m.Reset()

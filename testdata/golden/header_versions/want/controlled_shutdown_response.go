@@ -23,10 +23,19 @@ type ControlledShutdownResponse struct {
 	aliased bool
 }
 
-// NewControlledShutdownResponse returns a ControlledShutdownResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeControlledShutdownResponse returns a ControlledShutdownResponse holding its spec defaults, for
+// one held by value (an element of a []ControlledShutdownResponse, a field); NewControlledShutdownResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeControlledShutdownResponse() ControlledShutdownResponse {
+	var m ControlledShutdownResponse
+	m.Reset()
+	return m
+}
+
+// NewControlledShutdownResponse returns a pointer to a ControlledShutdownResponse holding its spec
+// defaults (MakeControlledShutdownResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewControlledShutdownResponse() *ControlledShutdownResponse {
 	m := new(ControlledShutdownResponse)
 	m.Reset()

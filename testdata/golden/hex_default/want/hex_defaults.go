@@ -48,10 +48,19 @@ type HexDefaults struct {
 	aliased bool
 }
 
-// NewHexDefaults returns a HexDefaults holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeHexDefaults returns a HexDefaults holding its spec defaults, for
+// one held by value (an element of a []HexDefaults, a field); NewHexDefaults returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeHexDefaults() HexDefaults {
+	var m HexDefaults
+	m.Reset()
+	return m
+}
+
+// NewHexDefaults returns a pointer to a HexDefaults holding its spec
+// defaults (MakeHexDefaults returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewHexDefaults() *HexDefaults {
 	m := new(HexDefaults)
 	m.Reset()

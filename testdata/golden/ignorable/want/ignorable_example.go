@@ -40,10 +40,19 @@ type IgnorableExample struct {
 	aliased bool
 }
 
-// NewIgnorableExample returns a IgnorableExample holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeIgnorableExample returns a IgnorableExample holding its spec defaults, for
+// one held by value (an element of a []IgnorableExample, a field); NewIgnorableExample returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeIgnorableExample() IgnorableExample {
+	var m IgnorableExample
+	m.Reset()
+	return m
+}
+
+// NewIgnorableExample returns a pointer to a IgnorableExample holding its spec
+// defaults (MakeIgnorableExample returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewIgnorableExample() *IgnorableExample {
 	m := new(IgnorableExample)
 	m.Reset()
@@ -270,10 +279,19 @@ type IgnorableExampleFlags struct {
 	Verbose bool
 }
 
-// NewIgnorableExampleFlags returns a IgnorableExampleFlags holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeIgnorableExampleFlags returns a IgnorableExampleFlags holding its spec defaults, for
+// one held by value (an element of a []IgnorableExampleFlags, a field); NewIgnorableExampleFlags returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeIgnorableExampleFlags() IgnorableExampleFlags {
+	var m IgnorableExampleFlags
+	m.Reset()
+	return m
+}
+
+// NewIgnorableExampleFlags returns a pointer to a IgnorableExampleFlags holding its spec
+// defaults (MakeIgnorableExampleFlags returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewIgnorableExampleFlags() *IgnorableExampleFlags {
 	m := new(IgnorableExampleFlags)
 	m.Reset()

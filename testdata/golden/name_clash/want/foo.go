@@ -50,10 +50,19 @@ type Foo struct {
 	aliased bool
 }
 
-// NewFoo returns a Foo holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFoo returns a Foo holding its spec defaults, for
+// one held by value (an element of a []Foo, a field); NewFoo returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFoo() Foo {
+	var m Foo
+	m.Reset()
+	return m
+}
+
+// NewFoo returns a pointer to a Foo holding its spec
+// defaults (MakeFoo returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFoo() *Foo {
 	m := new(Foo)
 	m.Reset()
@@ -284,10 +293,19 @@ type FooBar2 struct {
 	UnknownTags runtime.Tags
 }
 
-// NewFooBar2 returns a FooBar2 holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFooBar2 returns a FooBar2 holding its spec defaults, for
+// one held by value (an element of a []FooBar2, a field); NewFooBar2 returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFooBar2() FooBar2 {
+	var m FooBar2
+	m.Reset()
+	return m
+}
+
+// NewFooBar2 returns a pointer to a FooBar2 holding its spec
+// defaults (MakeFooBar2 returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFooBar2() *FooBar2 {
 	m := new(FooBar2)
 	m.Reset()
@@ -329,10 +347,19 @@ type FooBarBaz struct {
 	UnknownTags runtime.Tags
 }
 
-// NewFooBarBaz returns a FooBarBaz holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFooBarBaz returns a FooBarBaz holding its spec defaults, for
+// one held by value (an element of a []FooBarBaz, a field); NewFooBarBaz returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFooBarBaz() FooBarBaz {
+	var m FooBarBaz
+	m.Reset()
+	return m
+}
+
+// NewFooBarBaz returns a pointer to a FooBarBaz holding its spec
+// defaults (MakeFooBarBaz returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFooBarBaz() *FooBarBaz {
 	m := new(FooBarBaz)
 	m.Reset()

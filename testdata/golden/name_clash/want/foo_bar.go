@@ -29,10 +29,19 @@ type FooBar struct {
 	aliased bool
 }
 
-// NewFooBar returns a FooBar holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFooBar returns a FooBar holding its spec defaults, for
+// one held by value (an element of a []FooBar, a field); NewFooBar returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFooBar() FooBar {
+	var m FooBar
+	m.Reset()
+	return m
+}
+
+// NewFooBar returns a pointer to a FooBar holding its spec
+// defaults (MakeFooBar returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFooBar() *FooBar {
 	m := new(FooBar)
 	m.Reset()
@@ -226,10 +235,19 @@ type FooBarBaz2 struct {
 	UnknownTags runtime.Tags
 }
 
-// NewFooBarBaz2 returns a FooBarBaz2 holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFooBarBaz2 returns a FooBarBaz2 holding its spec defaults, for
+// one held by value (an element of a []FooBarBaz2, a field); NewFooBarBaz2 returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFooBarBaz2() FooBarBaz2 {
+	var m FooBarBaz2
+	m.Reset()
+	return m
+}
+
+// NewFooBarBaz2 returns a pointer to a FooBarBaz2 holding its spec
+// defaults (MakeFooBarBaz2 returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFooBarBaz2() *FooBarBaz2 {
 	m := new(FooBarBaz2)
 	m.Reset()
@@ -302,10 +320,19 @@ type FooBarQux struct {
 	UnknownTags runtime.Tags
 }
 
-// NewFooBarQux returns a FooBarQux holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFooBarQux returns a FooBarQux holding its spec defaults, for
+// one held by value (an element of a []FooBarQux, a field); NewFooBarQux returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFooBarQux() FooBarQux {
+	var m FooBarQux
+	m.Reset()
+	return m
+}
+
+// NewFooBarQux returns a pointer to a FooBarQux holding its spec
+// defaults (MakeFooBarQux returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFooBarQux() *FooBarQux {
 	m := new(FooBarQux)
 	m.Reset()

@@ -42,10 +42,19 @@ type NullableArrays struct {
 	aliased bool
 }
 
-// NewNullableArrays returns a NullableArrays holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableArrays returns a NullableArrays holding its spec defaults, for
+// one held by value (an element of a []NullableArrays, a field); NewNullableArrays returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableArrays() NullableArrays {
+	var m NullableArrays
+	m.Reset()
+	return m
+}
+
+// NewNullableArrays returns a pointer to a NullableArrays holding its spec
+// defaults (MakeNullableArrays returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableArrays() *NullableArrays {
 	m := new(NullableArrays)
 	m.Reset()
@@ -371,10 +380,19 @@ type NullableArraysItem struct {
 	UnknownTags runtime.Tags
 }
 
-// NewNullableArraysItem returns a NullableArraysItem holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableArraysItem returns a NullableArraysItem holding its spec defaults, for
+// one held by value (an element of a []NullableArraysItem, a field); NewNullableArraysItem returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableArraysItem() NullableArraysItem {
+	var m NullableArraysItem
+	m.Reset()
+	return m
+}
+
+// NewNullableArraysItem returns a pointer to a NullableArraysItem holding its spec
+// defaults (MakeNullableArraysItem returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableArraysItem() *NullableArraysItem {
 	m := new(NullableArraysItem)
 	m.Reset()

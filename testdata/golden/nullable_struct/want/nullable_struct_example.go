@@ -36,10 +36,19 @@ type NullableStructExample struct {
 	aliased bool
 }
 
-// NewNullableStructExample returns a NullableStructExample holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableStructExample returns a NullableStructExample holding its spec defaults, for
+// one held by value (an element of a []NullableStructExample, a field); NewNullableStructExample returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableStructExample() NullableStructExample {
+	var m NullableStructExample
+	m.Reset()
+	return m
+}
+
+// NewNullableStructExample returns a pointer to a NullableStructExample holding its spec
+// defaults (MakeNullableStructExample returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExample() *NullableStructExample {
 	m := new(NullableStructExample)
 	m.Reset()
@@ -391,10 +400,19 @@ type NullableStructExampleNode struct {
 	UnknownTags runtime.Tags
 }
 
-// NewNullableStructExampleNode returns a NullableStructExampleNode holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableStructExampleNode returns a NullableStructExampleNode holding its spec defaults, for
+// one held by value (an element of a []NullableStructExampleNode, a field); NewNullableStructExampleNode returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableStructExampleNode() NullableStructExampleNode {
+	var m NullableStructExampleNode
+	m.Reset()
+	return m
+}
+
+// NewNullableStructExampleNode returns a pointer to a NullableStructExampleNode holding its spec
+// defaults (MakeNullableStructExampleNode returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleNode() *NullableStructExampleNode {
 	m := new(NullableStructExampleNode)
 	m.Reset()
@@ -491,10 +509,19 @@ type NullableStructExampleCursor struct {
 	UnknownTags runtime.Tags
 }
 
-// NewNullableStructExampleCursor returns a NullableStructExampleCursor holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableStructExampleCursor returns a NullableStructExampleCursor holding its spec defaults, for
+// one held by value (an element of a []NullableStructExampleCursor, a field); NewNullableStructExampleCursor returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableStructExampleCursor() NullableStructExampleCursor {
+	var m NullableStructExampleCursor
+	m.Reset()
+	return m
+}
+
+// NewNullableStructExampleCursor returns a pointer to a NullableStructExampleCursor holding its spec
+// defaults (MakeNullableStructExampleCursor returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleCursor() *NullableStructExampleCursor {
 	m := new(NullableStructExampleCursor)
 	m.Reset()
@@ -571,10 +598,19 @@ type NullableStructExampleCheckpoint struct {
 	UnknownTags runtime.Tags
 }
 
-// NewNullableStructExampleCheckpoint returns a NullableStructExampleCheckpoint holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableStructExampleCheckpoint returns a NullableStructExampleCheckpoint holding its spec defaults, for
+// one held by value (an element of a []NullableStructExampleCheckpoint, a field); NewNullableStructExampleCheckpoint returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableStructExampleCheckpoint() NullableStructExampleCheckpoint {
+	var m NullableStructExampleCheckpoint
+	m.Reset()
+	return m
+}
+
+// NewNullableStructExampleCheckpoint returns a pointer to a NullableStructExampleCheckpoint holding its spec
+// defaults (MakeNullableStructExampleCheckpoint returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleCheckpoint() *NullableStructExampleCheckpoint {
 	m := new(NullableStructExampleCheckpoint)
 	m.Reset()
@@ -647,10 +683,19 @@ type NullableStructExampleHint struct {
 	UnknownTags runtime.Tags
 }
 
-// NewNullableStructExampleHint returns a NullableStructExampleHint holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableStructExampleHint returns a NullableStructExampleHint holding its spec defaults, for
+// one held by value (an element of a []NullableStructExampleHint, a field); NewNullableStructExampleHint returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableStructExampleHint() NullableStructExampleHint {
+	var m NullableStructExampleHint
+	m.Reset()
+	return m
+}
+
+// NewNullableStructExampleHint returns a pointer to a NullableStructExampleHint holding its spec
+// defaults (MakeNullableStructExampleHint returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleHint() *NullableStructExampleHint {
 	m := new(NullableStructExampleHint)
 	m.Reset()

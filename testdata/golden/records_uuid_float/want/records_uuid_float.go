@@ -46,10 +46,19 @@ type RecordsUUIDFloat struct {
 	aliased bool
 }
 
-// NewRecordsUUIDFloat returns a RecordsUUIDFloat holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeRecordsUUIDFloat returns a RecordsUUIDFloat holding its spec defaults, for
+// one held by value (an element of a []RecordsUUIDFloat, a field); NewRecordsUUIDFloat returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeRecordsUUIDFloat() RecordsUUIDFloat {
+	var m RecordsUUIDFloat
+	m.Reset()
+	return m
+}
+
+// NewRecordsUUIDFloat returns a pointer to a RecordsUUIDFloat holding its spec
+// defaults (MakeRecordsUUIDFloat returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewRecordsUUIDFloat() *RecordsUUIDFloat {
 	m := new(RecordsUUIDFloat)
 	m.Reset()

@@ -24,10 +24,19 @@ type EchoRecord struct {
 	aliased bool
 }
 
-// NewEchoRecord returns a EchoRecord holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEchoRecord returns a EchoRecord holding its spec defaults, for
+// one held by value (an element of a []EchoRecord, a field); NewEchoRecord returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEchoRecord() EchoRecord {
+	var m EchoRecord
+	m.Reset()
+	return m
+}
+
+// NewEchoRecord returns a pointer to a EchoRecord holding its spec
+// defaults (MakeEchoRecord returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEchoRecord() *EchoRecord {
 	m := new(EchoRecord)
 	m.Reset()

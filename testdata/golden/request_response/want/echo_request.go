@@ -24,10 +24,19 @@ type EchoRequest struct {
 	aliased bool
 }
 
-// NewEchoRequest returns a EchoRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEchoRequest returns a EchoRequest holding its spec defaults, for
+// one held by value (an element of a []EchoRequest, a field); NewEchoRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEchoRequest() EchoRequest {
+	var m EchoRequest
+	m.Reset()
+	return m
+}
+
+// NewEchoRequest returns a pointer to a EchoRequest holding its spec
+// defaults (MakeEchoRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEchoRequest() *EchoRequest {
 	m := new(EchoRequest)
 	m.Reset()

@@ -32,10 +32,19 @@ type EchoResponse struct {
 	aliased bool
 }
 
-// NewEchoResponse returns a EchoResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEchoResponse returns a EchoResponse holding its spec defaults, for
+// one held by value (an element of a []EchoResponse, a field); NewEchoResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEchoResponse() EchoResponse {
+	var m EchoResponse
+	m.Reset()
+	return m
+}
+
+// NewEchoResponse returns a pointer to a EchoResponse holding its spec
+// defaults (MakeEchoResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEchoResponse() *EchoResponse {
 	m := new(EchoResponse)
 	m.Reset()

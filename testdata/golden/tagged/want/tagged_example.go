@@ -62,10 +62,19 @@ type TaggedExample struct {
 	aliased bool
 }
 
-// NewTaggedExample returns a TaggedExample holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeTaggedExample returns a TaggedExample holding its spec defaults, for
+// one held by value (an element of a []TaggedExample, a field); NewTaggedExample returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeTaggedExample() TaggedExample {
+	var m TaggedExample
+	m.Reset()
+	return m
+}
+
+// NewTaggedExample returns a pointer to a TaggedExample holding its spec
+// defaults (MakeTaggedExample returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewTaggedExample() *TaggedExample {
 	m := new(TaggedExample)
 	m.Reset()
@@ -506,10 +515,19 @@ type TaggedExampleSnapshotID struct {
 	UnknownTags runtime.Tags
 }
 
-// NewTaggedExampleSnapshotID returns a TaggedExampleSnapshotID holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeTaggedExampleSnapshotID returns a TaggedExampleSnapshotID holding its spec defaults, for
+// one held by value (an element of a []TaggedExampleSnapshotID, a field); NewTaggedExampleSnapshotID returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeTaggedExampleSnapshotID() TaggedExampleSnapshotID {
+	var m TaggedExampleSnapshotID
+	m.Reset()
+	return m
+}
+
+// NewTaggedExampleSnapshotID returns a pointer to a TaggedExampleSnapshotID holding its spec
+// defaults (MakeTaggedExampleSnapshotID returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewTaggedExampleSnapshotID() *TaggedExampleSnapshotID {
 	m := new(TaggedExampleSnapshotID)
 	m.Reset()

@@ -41,10 +41,19 @@ type VersionsStraddle struct {
 	aliased bool
 }
 
-// NewVersionsStraddle returns a VersionsStraddle holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeVersionsStraddle returns a VersionsStraddle holding its spec defaults, for
+// one held by value (an element of a []VersionsStraddle, a field); NewVersionsStraddle returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeVersionsStraddle() VersionsStraddle {
+	var m VersionsStraddle
+	m.Reset()
+	return m
+}
+
+// NewVersionsStraddle returns a pointer to a VersionsStraddle holding its spec
+// defaults (MakeVersionsStraddle returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewVersionsStraddle() *VersionsStraddle {
 	m := new(VersionsStraddle)
 	m.Reset()
@@ -372,10 +381,19 @@ type VersionsStraddleGroup struct {
 	UnknownTags runtime.Tags
 }
 
-// NewVersionsStraddleGroup returns a VersionsStraddleGroup holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeVersionsStraddleGroup returns a VersionsStraddleGroup holding its spec defaults, for
+// one held by value (an element of a []VersionsStraddleGroup, a field); NewVersionsStraddleGroup returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeVersionsStraddleGroup() VersionsStraddleGroup {
+	var m VersionsStraddleGroup
+	m.Reset()
+	return m
+}
+
+// NewVersionsStraddleGroup returns a pointer to a VersionsStraddleGroup holding its spec
+// defaults (MakeVersionsStraddleGroup returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewVersionsStraddleGroup() *VersionsStraddleGroup {
 	m := new(VersionsStraddleGroup)
 	m.Reset()
