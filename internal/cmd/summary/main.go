@@ -2,11 +2,14 @@
 // summary line: pairs, messages, transcodes and kmsg pairs checked, the JSON
 // vectors and round trips, the frames dump printed, the real clients' frames
 // replayed, the messages rewritten through the entity and endpoint
-// visitors, and mismatches. It exits 1 when a count it needs is missing.
+// visitors, and mismatches. With -k411 it also needs and prints the Kafka
+// 4.1.1 counts: Java 4.1.1's vectors and the 4.1.1 kmsg differential. It
+// exits 1 when a count it needs is missing.
 package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"os"
 	"regexp"
@@ -17,9 +20,11 @@ import (
 var field = regexp.MustCompile(`([a-z-]+)=(\d+)`)
 
 func main() {
+	k411 := flag.Bool("k411", false, "the logs hold the Kafka 4.1.1 checks (java-4.1.1 and kmsg-4.1.1 lines)")
+	flag.Parse()
 	counts := map[string]map[string]int{} // line prefix -> key -> value
-	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|errors|length bombs|json java vectors|json round trip|dynamic vs generated|dump|dump captures|captures|visitors):`)
-	for _, path := range os.Args[1:] {
+	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|kmsg-4\.1\.1|java-4\.1\.1|errors|length bombs|json java vectors|json round trip|dynamic vs generated|dump|dump captures|captures|visitors):`)
+	for _, path := range flag.Args() {
 		f, err := os.Open(path)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "summary:", err)
@@ -46,6 +51,13 @@ func main() {
 		{"dump", "requests"}, {"dump", "responses"}, {"captures", "frames"},
 		{"visitors", "rewritten-pairs"}, {"visitors", "messages"},
 	}
+	if *k411 {
+		need = append(need, []struct{ line, key string }{
+			{"java-4.1.1", "read"}, {"java-4.1.1", "java-read"}, {"java-4.1.1", "refused"},
+			{"java-4.1.1", "java-refused"}, {"java-4.1.1", "json"}, {"kmsg-4.1.1", "pairs"},
+			{"kmsg-4.1.1", "messages"}, {"kmsg-4.1.1", "excluded-pairs"},
+		}...)
+	}
 	for _, n := range need {
 		if _, ok := counts[n.line][n.key]; !ok {
 			fmt.Fprintf(os.Stderr, "summary: no %q count in the %q line of the logs\n", n.key, n.line)
@@ -60,13 +72,22 @@ func main() {
 	if json["equal"] != json["vectors"] {
 		mismatches += json["vectors"] - json["equal"]
 	}
+	release := " k411=skipped"
+	if *k411 {
+		j, k := counts["java-4.1.1"], counts["kmsg-4.1.1"]
+		for _, c := range [][2]int{{j["read"], j["java-read"]}, {j["refused"], j["java-refused"]}, {j["json"], j["java-read"]}} {
+			mismatches += max(c[1]-c[0], 0)
+		}
+		release = fmt.Sprintf(" java-4.1.1=%d/%d java-4.1.1-refused=%d/%d java-4.1.1-json=%d/%d kmsg-4.1.1-pairs=%d kmsg-4.1.1-messages=%d kmsg-4.1.1-excluded-pairs=%d",
+			j["read"], j["java-read"], j["refused"], j["java-refused"], j["json"], j["java-read"], k["pairs"], k["messages"], k["excluded-pairs"])
+	}
 	fmt.Printf("conformance: pairs=%d messages=%d transcodes=%d kmsg-pairs=%d kmsg-messages=%d kmsg-excluded-pairs=%d "+
-		"json-vectors=%d/%d json-roundtrips=%d dump-frames=%d captured-frames=%d visitor-pairs=%d visitor-messages=%d mismatches=%d\n",
+		"json-vectors=%d/%d json-roundtrips=%d dump-frames=%d captured-frames=%d visitor-pairs=%d visitor-messages=%d%s mismatches=%d\n",
 		counts["corpus round trip"]["pairs"], counts["corpus round trip"]["messages"],
 		counts["transcode"]["checked"], counts["kmsg"]["pairs"], counts["kmsg"]["messages"],
 		counts["kmsg"]["excluded-pairs"], json["equal"], json["vectors"], counts["json round trip"]["messages"],
 		counts["dump"]["requests"]+counts["dump"]["responses"], counts["captures"]["frames"],
-		counts["visitors"]["rewritten-pairs"], counts["visitors"]["messages"], mismatches)
+		counts["visitors"]["rewritten-pairs"], counts["visitors"]["messages"], release, mismatches)
 	if mismatches > 0 {
 		os.Exit(1)
 	}
