@@ -46,7 +46,7 @@ conformance:
 		k411=$$([ -d conformance/gen/k411clients ] && echo k411 || true) && \
 		$(GO) vet -tags corpus,$$k411 ./conformance/... && \
 		bash -o pipefail -c '$(GO) test -count=1 -v -tags corpus,'$$k411' ./conformance/ | tee $(LOGS)/corpus.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"' && \
-		(cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v -tags '$$k411' ./kmsgdiff/ | tee $(LOGS)/kmsg.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"') && \
+		(cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v -tags='$$k411' ./kmsgdiff/ | tee $(LOGS)/kmsg.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"') && \
 		$(GO) run ./internal/cmd/summary $${k411:+-k411} $(LOGS)/corpus.log $(LOGS)/kmsg.log; \
 	else \
 		echo "SKIP conformance tests: no Kafka spec corpus at $(KAFKA_SPEC_DIR) (set KAFKA_SPEC_DIR)"; \

@@ -23,7 +23,7 @@ func main() {
 	k411 := flag.Bool("k411", false, "the logs hold the Kafka 4.1.1 checks (java-4.1.1 and kmsg-4.1.1 lines)")
 	flag.Parse()
 	counts := map[string]map[string]int{} // line prefix -> key -> value
-	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|kmsg-4\.1\.1|java-4\.1\.1|errors|length bombs|json java vectors|json round trip|dynamic vs generated|dump|dump captures|captures|visitors):`)
+	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|kmsg-4\.1\.1|kmsg-4\.1\.1-records|java-4\.1\.1|errors|length bombs|json java vectors|json round trip|dynamic vs generated|dump|dump captures|captures|visitors):`)
 	for _, path := range flag.Args() {
 		f, err := os.Open(path)
 		if err != nil {
@@ -55,7 +55,7 @@ func main() {
 		need = append(need, []struct{ line, key string }{
 			{"java-4.1.1", "read"}, {"java-4.1.1", "java-read"}, {"java-4.1.1", "refused"},
 			{"java-4.1.1", "java-refused"}, {"java-4.1.1", "json"}, {"kmsg-4.1.1", "pairs"},
-			{"kmsg-4.1.1", "messages"}, {"kmsg-4.1.1", "excluded-pairs"},
+			{"kmsg-4.1.1", "messages"}, {"kmsg-4.1.1", "excluded-pairs"}, {"kmsg-4.1.1-records", "pairs"},
 		}...)
 	}
 	for _, n := range need {
@@ -74,12 +74,12 @@ func main() {
 	}
 	release := " k411=skipped"
 	if *k411 {
-		j, k := counts["java-4.1.1"], counts["kmsg-4.1.1"]
+		j, k, r := counts["java-4.1.1"], counts["kmsg-4.1.1"], counts["kmsg-4.1.1-records"]
 		for _, c := range [][2]int{{j["read"], j["java-read"]}, {j["refused"], j["java-refused"]}, {j["json"], j["java-read"]}} {
 			mismatches += max(c[1]-c[0], 0)
 		}
-		release = fmt.Sprintf(" java-4.1.1=%d/%d java-4.1.1-refused=%d/%d java-4.1.1-json=%d/%d kmsg-4.1.1-pairs=%d kmsg-4.1.1-messages=%d kmsg-4.1.1-excluded-pairs=%d",
-			j["read"], j["java-read"], j["refused"], j["java-refused"], j["json"], j["java-read"], k["pairs"], k["messages"], k["excluded-pairs"])
+		release = fmt.Sprintf(" java-4.1.1=%d/%d java-4.1.1-refused=%d/%d java-4.1.1-json=%d/%d kmsg-4.1.1-pairs=%d kmsg-4.1.1-messages=%d kmsg-4.1.1-excluded-pairs=%d kmsg-4.1.1-record-pairs=%d",
+			j["read"], j["java-read"], j["refused"], j["java-refused"], j["json"], j["java-read"], k["pairs"], k["messages"], k["excluded-pairs"], r["pairs"])
 	}
 	fmt.Printf("conformance: pairs=%d messages=%d transcodes=%d kmsg-pairs=%d kmsg-messages=%d kmsg-excluded-pairs=%d "+
 		"json-vectors=%d/%d json-roundtrips=%d dump-frames=%d captured-frames=%d visitor-pairs=%d visitor-messages=%d%s mismatches=%d\n",
