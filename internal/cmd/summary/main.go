@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
@@ -20,15 +21,25 @@ import (
 var field = regexp.MustCompile(`([a-z-]+)=(\d+)`)
 
 func main() {
-	k411 := flag.Bool("k411", false, "the logs hold the Kafka 4.1.1 checks (java-4.1.1 and kmsg-4.1.1 lines)")
-	flag.Parse()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run prints the summary line of the logs named in args to stdout and
+// returns the exit code: 1 when a count is missing or anything mismatched.
+func run(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("summary", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	k411 := flags.Bool("k411", false, "the logs hold the Kafka 4.1.1 checks (java-4.1.1 and kmsg-4.1.1 lines)")
+	if err := flags.Parse(args); err != nil {
+		return 2
+	}
 	counts := map[string]map[string]int{} // line prefix -> key -> value
 	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|kmsg-4\.1\.1|kmsg-4\.1\.1-records|java-4\.1\.1|errors|length bombs|json java vectors|json round trip|dynamic vs generated|dump|dump captures|captures|visitors):`)
-	for _, path := range flag.Args() {
+	for _, path := range flags.Args() {
 		f, err := os.Open(path)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "summary:", err)
-			os.Exit(1)
+			fmt.Fprintln(stderr, "summary:", err)
+			return 1
 		}
 		sc := bufio.NewScanner(f)
 		for sc.Scan() {
@@ -60,8 +71,8 @@ func main() {
 	}
 	for _, n := range need {
 		if _, ok := counts[n.line][n.key]; !ok {
-			fmt.Fprintf(os.Stderr, "summary: no %q count in the %q line of the logs\n", n.key, n.line)
-			os.Exit(1)
+			fmt.Fprintf(stderr, "summary: no %q count in the %q line of the logs\n", n.key, n.line)
+			return 1
 		}
 	}
 	mismatches := 0
@@ -81,7 +92,7 @@ func main() {
 		release = fmt.Sprintf(" java-4.1.1=%d/%d java-4.1.1-refused=%d/%d java-4.1.1-json=%d/%d kmsg-4.1.1-pairs=%d kmsg-4.1.1-messages=%d kmsg-4.1.1-excluded-pairs=%d kmsg-4.1.1-record-pairs=%d",
 			j["read"], j["java-read"], j["refused"], j["java-refused"], j["json"], j["java-read"], k["pairs"], k["messages"], k["excluded-pairs"], r["pairs"])
 	}
-	fmt.Printf("conformance: pairs=%d messages=%d transcodes=%d kmsg-pairs=%d kmsg-messages=%d kmsg-excluded-pairs=%d "+
+	fmt.Fprintf(stdout, "conformance: pairs=%d messages=%d transcodes=%d kmsg-pairs=%d kmsg-messages=%d kmsg-excluded-pairs=%d "+
 		"json-vectors=%d/%d json-roundtrips=%d dump-frames=%d captured-frames=%d visitor-pairs=%d visitor-messages=%d%s mismatches=%d\n",
 		counts["corpus round trip"]["pairs"], counts["corpus round trip"]["messages"],
 		counts["transcode"]["checked"], counts["kmsg"]["pairs"], counts["kmsg"]["messages"],
@@ -89,6 +100,7 @@ func main() {
 		counts["dump"]["requests"]+counts["dump"]["responses"], counts["captures"]["frames"],
 		counts["visitors"]["rewritten-pairs"], counts["visitors"]["messages"], release, mismatches)
 	if mismatches > 0 {
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
