@@ -35,15 +35,19 @@ unit:
 # folder) into the git-ignored conformance/gen, vet it, run the corpus tests
 # (Java vectors, random round trips, transcoding, Java's errors, length
 # bombs) and the kmsg differential (conformance/diff/kmsgdiff, in the module
-# of the differential tests), then print one summary line.
+# of the differential tests), then print one summary line. With Kafka 4.1.1's
+# spec folders (KAFKA_SPEC_RELEASES_DIR), gencorpus also generates their
+# packages (conformance/gen/k411*) and the tests tagged k411 check them:
+# Java 4.1.1's vectors and the 4.1.1 kmsg differential.
 LOGS := $(abspath conformance/gen/logs)
 conformance:
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
 		$(GO) run ./internal/cmd/gencorpus && mkdir -p $(LOGS) && \
-		$(GO) vet -tags corpus ./conformance/... && \
-		bash -o pipefail -c '$(GO) test -count=1 -v -tags corpus ./conformance/ | tee $(LOGS)/corpus.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"' && \
-		(cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v ./kmsgdiff/ | tee $(LOGS)/kmsg.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"') && \
-		$(GO) run ./internal/cmd/summary $(LOGS)/corpus.log $(LOGS)/kmsg.log; \
+		k411=$$([ -d conformance/gen/k411clients ] && echo k411 || true) && \
+		$(GO) vet -tags corpus,$$k411 ./conformance/... && \
+		bash -o pipefail -c '$(GO) test -count=1 -v -tags corpus,'$$k411' ./conformance/ | tee $(LOGS)/corpus.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"' && \
+		(cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v -tags='$$k411' ./kmsgdiff/ | tee $(LOGS)/kmsg.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"') && \
+		$(GO) run ./internal/cmd/summary $${k411:+-k411} $(LOGS)/corpus.log $(LOGS)/kmsg.log; \
 	else \
 		echo "SKIP conformance tests: no Kafka spec corpus at $(KAFKA_SPEC_DIR) (set KAFKA_SPEC_DIR)"; \
 	fi
