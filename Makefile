@@ -8,7 +8,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test broker-load reliability client-example proxy-test proxy-bench interop fuzz bench clean
+.PHONY: all generate check test unit corpus conformance recordsdiff compat releases downstream broker-test broker-load reliability client-example proxy-test proxy-bench interop fuzz bench clean
 
 all: generate test
 
@@ -22,7 +22,7 @@ check:
 
 # Everything: unit tests, generated/ freshness, and the conformance suite
 # over the upstream corpus.
-test: unit conformance recordsdiff compat downstream broker-test client-example proxy-test
+test: unit conformance recordsdiff compat releases downstream broker-test client-example proxy-test
 
 unit:
 	$(GO) vet ./...
@@ -60,12 +60,35 @@ recordsdiff:
 	cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v ./recordsdiff/ | grep -aE "^(recordsdiff:|--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"'
 
 # The spec evolution check end to end on the real corpus: every Kafka 4.0 spec
-# is compatible with itself.
+# is compatible with itself. Then the release chain 3.9.1 -> 4.0.0 -> 4.1.1 ->
+# 4.2.0-rc1 (every folder; its findings pinned in testdata/compat/chain.golden,
+# go test ./generator/compat/ -update rewrites it): one "compat:" line a step.
 compat:
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
 		$(GO) run ./cmd/kafkagen compat -old $(KAFKA_SPEC_DIR) -new $(KAFKA_SPEC_DIR); \
 	else \
 		echo "SKIP compat: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
+	@if [ -d "$(KAFKA_SPEC_RELEASES_DIR)" ]; then \
+		bash -o pipefail -c '$(GO) test -count=1 -v -run "^TestReleaseChain$$" ./generator/compat/ | grep -aE "^(--- FAIL|FAIL|ok|panic)|compat: |Error( Trace)?:" | sed -E "s/^ +chain_test\.go:[0-9]+: //"'; \
+	else \
+		echo "SKIP compat chain: no Kafka release specs at $(KAFKA_SPEC_RELEASES_DIR)"; \
+	fi
+
+# The release matrix (cmd/kafkagen's TestReleaseFolders, off in the plain unit
+# run): every spec folder of every release in KAFKA_SPEC_RELEASES_DIR (2.2 to
+# 4.2) generated in parallel with the rules kafkagen picks (-release for 2.x,
+# after checking that the default rules refuse the folder naming it), vetted
+# in one go vet, and round-tripped in one test binary. It ends with
+# "release-matrix: folders=31 releases=7 generated=31 vetted=31 round-trips=31
+# messages=… failures=0". The packages go to _release-build (git-ignored, a
+# fixed path so that an unchanged generator finds them in the build cache).
+RELEASES_FILTER := ^(--- FAIL|FAIL|ok|panic)|release-matrix|Error( Trace)?:|Messages:
+releases:
+	@if [ -d "$(KAFKA_SPEC_RELEASES_DIR)" ]; then \
+		bash -o pipefail -c 'KAFKAGEN_RELEASE_MATRIX=1 $(GO) test -count=1 -timeout 30m -v -run "^TestReleaseFolders$$" ./cmd/kafkagen/ | grep -aE "$(RELEASES_FILTER)" | sed -E "s/^ +releasematrix_test\.go:[0-9]+: //"'; \
+	else \
+		echo "SKIP releases: no Kafka release specs at $(KAFKA_SPEC_RELEASES_DIR) (set KAFKA_SPEC_RELEASES_DIR)"; \
 	fi
 
 # The downstream example (examples/downstream, a module of its own): go
