@@ -3,9 +3,12 @@
 package kafkamsg
 
 import (
+	"bytes"
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // ProduceRequest is the Kafka ProduceRequest request (API key 0).
@@ -36,10 +39,19 @@ type ProduceRequest struct {
 	aliased bool
 }
 
-// NewProduceRequest returns a ProduceRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeProduceRequest returns a ProduceRequest holding its spec defaults, for
+// one held by value (an element of a []ProduceRequest, a field); NewProduceRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeProduceRequest() ProduceRequest {
+	var m ProduceRequest
+	m.Reset()
+	return m
+}
+
+// NewProduceRequest returns a pointer to a ProduceRequest holding its spec
+// defaults (MakeProduceRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewProduceRequest() *ProduceRequest {
 	m := new(ProduceRequest)
 	m.Reset()
@@ -51,7 +63,8 @@ func (m *ProduceRequest) SpecName() string {
 	return "ProduceRequest"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *ProduceRequest) APIKey() int16 {
 	return 0
 }
@@ -141,6 +154,30 @@ func (m *ProduceRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ProduceRequest) Clone() *ProduceRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ProduceRequest) deepen() {
+	m.TransactionalID.Value = strings.Clone(m.TransactionalID.Value)
+	m.TopicData = slices.Clone(m.TopicData)
+	for i := range m.TopicData {
+		m.TopicData[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *ProduceRequest) size(version int16) int {
 	lengths := codec.Lengths(version >= 9)
 	n := 6
@@ -168,7 +205,7 @@ func (m *ProduceRequest) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendNullString(b, m.TransactionalID, lengths)
 	}
 	if (version < 3) && (m.TransactionalID.Valid) {
-		return b, codec.NonDefaultError("TransactionalId", version)
+		return b, codec.AbsentFieldError("TransactionalId", version, "TransactionalID has versions 3+")
 	}
 	b, p = codec.ExtendNoInline(b, 6)
 	_ = p[5]
@@ -259,10 +296,19 @@ type ProduceRequestTopicProduceData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewProduceRequestTopicProduceData returns a ProduceRequestTopicProduceData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeProduceRequestTopicProduceData returns a ProduceRequestTopicProduceData holding its spec defaults, for
+// one held by value (an element of a []ProduceRequestTopicProduceData, a field); NewProduceRequestTopicProduceData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeProduceRequestTopicProduceData() ProduceRequestTopicProduceData {
+	var m ProduceRequestTopicProduceData
+	m.Reset()
+	return m
+}
+
+// NewProduceRequestTopicProduceData returns a pointer to a ProduceRequestTopicProduceData holding its spec
+// defaults (MakeProduceRequestTopicProduceData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewProduceRequestTopicProduceData() *ProduceRequestTopicProduceData {
 	m := new(ProduceRequestTopicProduceData)
 	m.Reset()
@@ -274,6 +320,29 @@ func (m *ProduceRequestTopicProduceData) Reset() {
 	m.Name = ""
 	m.PartitionData = m.PartitionData[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ProduceRequestTopicProduceData) Clone() *ProduceRequestTopicProduceData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ProduceRequestTopicProduceData) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.PartitionData = slices.Clone(m.PartitionData)
+	for i := range m.PartitionData {
+		m.PartitionData[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *ProduceRequestTopicProduceData) size(version int16) int {
@@ -377,10 +446,19 @@ type ProduceRequestPartitionProduceData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewProduceRequestPartitionProduceData returns a ProduceRequestPartitionProduceData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeProduceRequestPartitionProduceData returns a ProduceRequestPartitionProduceData holding its spec defaults, for
+// one held by value (an element of a []ProduceRequestPartitionProduceData, a field); NewProduceRequestPartitionProduceData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeProduceRequestPartitionProduceData() ProduceRequestPartitionProduceData {
+	var m ProduceRequestPartitionProduceData
+	m.Reset()
+	return m
+}
+
+// NewProduceRequestPartitionProduceData returns a pointer to a ProduceRequestPartitionProduceData holding its spec
+// defaults (MakeProduceRequestPartitionProduceData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewProduceRequestPartitionProduceData() *ProduceRequestPartitionProduceData {
 	m := new(ProduceRequestPartitionProduceData)
 	m.Reset()
@@ -392,4 +470,23 @@ func (m *ProduceRequestPartitionProduceData) Reset() {
 	m.Index = 0
 	m.Records = nil
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ProduceRequestPartitionProduceData) Clone() *ProduceRequestPartitionProduceData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ProduceRequestPartitionProduceData) deepen() {
+	m.Records = bytes.Clone(m.Records)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // ProduceResponse is the Kafka ProduceResponse response (API key 0).
@@ -32,10 +34,19 @@ type ProduceResponse struct {
 	aliased bool
 }
 
-// NewProduceResponse returns a ProduceResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeProduceResponse returns a ProduceResponse holding its spec defaults, for
+// one held by value (an element of a []ProduceResponse, a field); NewProduceResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeProduceResponse() ProduceResponse {
+	var m ProduceResponse
+	m.Reset()
+	return m
+}
+
+// NewProduceResponse returns a pointer to a ProduceResponse holding its spec
+// defaults (MakeProduceResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponse() *ProduceResponse {
 	m := new(ProduceResponse)
 	m.Reset()
@@ -47,7 +58,8 @@ func (m *ProduceResponse) SpecName() string {
 	return "ProduceResponse"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *ProduceResponse) APIKey() int16 {
 	return 0
 }
@@ -136,6 +148,33 @@ func (m *ProduceResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ProduceResponse) Clone() *ProduceResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ProduceResponse) deepen() {
+	m.Responses = slices.Clone(m.Responses)
+	for i := range m.Responses {
+		m.Responses[i].deepen()
+	}
+	m.NodeEndpoints = slices.Clone(m.NodeEndpoints)
+	for i := range m.NodeEndpoints {
+		m.NodeEndpoints[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *ProduceResponse) size(version int16) int {
 	lengths := codec.Lengths(version >= 9)
 	n := 0
@@ -177,7 +216,7 @@ func (m *ProduceResponse) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendInt32NoInline(b, m.ThrottleTimeMs)
 	}
 	if (version < 10) && (len(m.NodeEndpoints) != 0) {
-		return b, codec.NonDefaultError("NodeEndpoints", version)
+		return b, codec.AbsentFieldError("NodeEndpoints", version, "NodeEndpoints has versions 10+")
 	}
 	if version >= 9 {
 		if len(m.UnknownTags) > 0 {
@@ -327,10 +366,19 @@ type ProduceResponseTopicProduceResponse struct {
 	UnknownTags runtime.Tags
 }
 
-// NewProduceResponseTopicProduceResponse returns a ProduceResponseTopicProduceResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeProduceResponseTopicProduceResponse returns a ProduceResponseTopicProduceResponse holding its spec defaults, for
+// one held by value (an element of a []ProduceResponseTopicProduceResponse, a field); NewProduceResponseTopicProduceResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeProduceResponseTopicProduceResponse() ProduceResponseTopicProduceResponse {
+	var m ProduceResponseTopicProduceResponse
+	m.Reset()
+	return m
+}
+
+// NewProduceResponseTopicProduceResponse returns a pointer to a ProduceResponseTopicProduceResponse holding its spec
+// defaults (MakeProduceResponseTopicProduceResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponseTopicProduceResponse() *ProduceResponseTopicProduceResponse {
 	m := new(ProduceResponseTopicProduceResponse)
 	m.Reset()
@@ -342,6 +390,29 @@ func (m *ProduceResponseTopicProduceResponse) Reset() {
 	m.Name = ""
 	m.PartitionResponses = m.PartitionResponses[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ProduceResponseTopicProduceResponse) Clone() *ProduceResponseTopicProduceResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ProduceResponseTopicProduceResponse) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.PartitionResponses = slices.Clone(m.PartitionResponses)
+	for i := range m.PartitionResponses {
+		m.PartitionResponses[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *ProduceResponseTopicProduceResponse) size(version int16) int {
@@ -455,10 +526,19 @@ type ProduceResponsePartitionProduceResponse struct {
 	UnknownTags runtime.Tags
 }
 
-// NewProduceResponsePartitionProduceResponse returns a ProduceResponsePartitionProduceResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeProduceResponsePartitionProduceResponse returns a ProduceResponsePartitionProduceResponse holding its spec defaults, for
+// one held by value (an element of a []ProduceResponsePartitionProduceResponse, a field); NewProduceResponsePartitionProduceResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeProduceResponsePartitionProduceResponse() ProduceResponsePartitionProduceResponse {
+	var m ProduceResponsePartitionProduceResponse
+	m.Reset()
+	return m
+}
+
+// NewProduceResponsePartitionProduceResponse returns a pointer to a ProduceResponsePartitionProduceResponse holding its spec
+// defaults (MakeProduceResponsePartitionProduceResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponsePartitionProduceResponse() *ProduceResponsePartitionProduceResponse {
 	m := new(ProduceResponsePartitionProduceResponse)
 	m.Reset()
@@ -476,6 +556,30 @@ func (m *ProduceResponsePartitionProduceResponse) Reset() {
 	m.ErrorMessage = runtime.NullString{}
 	m.CurrentLeader.Reset()
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ProduceResponsePartitionProduceResponse) Clone() *ProduceResponsePartitionProduceResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ProduceResponsePartitionProduceResponse) deepen() {
+	m.RecordErrors = slices.Clone(m.RecordErrors)
+	for i := range m.RecordErrors {
+		m.RecordErrors[i].deepen()
+	}
+	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
+	m.CurrentLeader.deepen()
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *ProduceResponsePartitionProduceResponse) size(version int16) int {
@@ -554,7 +658,7 @@ func (m *ProduceResponsePartitionProduceResponse) appendTo(b []byte, version int
 		b = codec.AppendNullString(b, m.ErrorMessage, lengths)
 	}
 	if (version < 10) && (!m.CurrentLeader.isDefault()) {
-		return b, codec.NonDefaultError("CurrentLeader", version)
+		return b, codec.AbsentFieldError("CurrentLeader", version, "CurrentLeader has versions 10+")
 	}
 	if version >= 9 {
 		if len(m.UnknownTags) > 0 {
@@ -689,10 +793,19 @@ type ProduceResponseBatchIndexAndErrorMessage struct {
 	UnknownTags runtime.Tags
 }
 
-// NewProduceResponseBatchIndexAndErrorMessage returns a ProduceResponseBatchIndexAndErrorMessage holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeProduceResponseBatchIndexAndErrorMessage returns a ProduceResponseBatchIndexAndErrorMessage holding its spec defaults, for
+// one held by value (an element of a []ProduceResponseBatchIndexAndErrorMessage, a field); NewProduceResponseBatchIndexAndErrorMessage returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeProduceResponseBatchIndexAndErrorMessage() ProduceResponseBatchIndexAndErrorMessage {
+	var m ProduceResponseBatchIndexAndErrorMessage
+	m.Reset()
+	return m
+}
+
+// NewProduceResponseBatchIndexAndErrorMessage returns a pointer to a ProduceResponseBatchIndexAndErrorMessage holding its spec
+// defaults (MakeProduceResponseBatchIndexAndErrorMessage returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponseBatchIndexAndErrorMessage() *ProduceResponseBatchIndexAndErrorMessage {
 	m := new(ProduceResponseBatchIndexAndErrorMessage)
 	m.Reset()
@@ -704,6 +817,25 @@ func (m *ProduceResponseBatchIndexAndErrorMessage) Reset() {
 	m.BatchIndex = 0
 	m.BatchIndexErrorMessage = runtime.NullString{}
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ProduceResponseBatchIndexAndErrorMessage) Clone() *ProduceResponseBatchIndexAndErrorMessage {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ProduceResponseBatchIndexAndErrorMessage) deepen() {
+	m.BatchIndexErrorMessage.Value = strings.Clone(m.BatchIndexErrorMessage.Value)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 // ProduceResponseLeaderIDAndEpoch is the struct LeaderIdAndEpoch, used by ProduceResponse (versions 10-11).
@@ -721,10 +853,19 @@ type ProduceResponseLeaderIDAndEpoch struct {
 	UnknownTags runtime.Tags
 }
 
-// NewProduceResponseLeaderIDAndEpoch returns a ProduceResponseLeaderIDAndEpoch holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeProduceResponseLeaderIDAndEpoch returns a ProduceResponseLeaderIDAndEpoch holding its spec defaults, for
+// one held by value (an element of a []ProduceResponseLeaderIDAndEpoch, a field); NewProduceResponseLeaderIDAndEpoch returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeProduceResponseLeaderIDAndEpoch() ProduceResponseLeaderIDAndEpoch {
+	var m ProduceResponseLeaderIDAndEpoch
+	m.Reset()
+	return m
+}
+
+// NewProduceResponseLeaderIDAndEpoch returns a pointer to a ProduceResponseLeaderIDAndEpoch holding its spec
+// defaults (MakeProduceResponseLeaderIDAndEpoch returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponseLeaderIDAndEpoch() *ProduceResponseLeaderIDAndEpoch {
 	m := new(ProduceResponseLeaderIDAndEpoch)
 	m.Reset()
@@ -748,6 +889,24 @@ func (m *ProduceResponseLeaderIDAndEpoch) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ProduceResponseLeaderIDAndEpoch) Clone() *ProduceResponseLeaderIDAndEpoch {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ProduceResponseLeaderIDAndEpoch) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *ProduceResponseLeaderIDAndEpoch) size(version int16) int {
@@ -812,10 +971,19 @@ type ProduceResponseNodeEndpoint struct {
 	UnknownTags runtime.Tags
 }
 
-// NewProduceResponseNodeEndpoint returns a ProduceResponseNodeEndpoint holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeProduceResponseNodeEndpoint returns a ProduceResponseNodeEndpoint holding its spec defaults, for
+// one held by value (an element of a []ProduceResponseNodeEndpoint, a field); NewProduceResponseNodeEndpoint returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeProduceResponseNodeEndpoint() ProduceResponseNodeEndpoint {
+	var m ProduceResponseNodeEndpoint
+	m.Reset()
+	return m
+}
+
+// NewProduceResponseNodeEndpoint returns a pointer to a ProduceResponseNodeEndpoint holding its spec
+// defaults (MakeProduceResponseNodeEndpoint returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponseNodeEndpoint() *ProduceResponseNodeEndpoint {
 	m := new(ProduceResponseNodeEndpoint)
 	m.Reset()
@@ -829,6 +997,26 @@ func (m *ProduceResponseNodeEndpoint) Reset() {
 	m.Port = 0
 	m.Rack = runtime.NullString{}
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ProduceResponseNodeEndpoint) Clone() *ProduceResponseNodeEndpoint {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ProduceResponseNodeEndpoint) deepen() {
+	m.Host = strings.Clone(m.Host)
+	m.Rack.Value = strings.Clone(m.Rack.Value)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *ProduceResponseNodeEndpoint) size(version int16) int {
