@@ -86,3 +86,13 @@ func (f *fields) zero(v reflect.Value, name string) {
 		fv.SetZero()
 	}
 }
+
+// newElem is a new element of slice type s holding its spec defaults:
+// generated structs have a Reset that sets them.
+func newElem(s reflect.Type) reflect.Value {
+	p := reflect.New(s.Elem())
+	if r, ok := p.Interface().(interface{ Reset() }); ok {
+		r.Reset()
+	}
+	return p.Elem()
+}

@@ -101,7 +101,7 @@ func (produceAdapter) response(c *connBridge, resp reflect.Value, from, to int16
 		if f.err != nil {
 			return f.err
 		}
-		p := reflect.New(parts.Type().Elem()).Elem()
+		p := newElem(parts.Type())
 		f.setInt(p, "Index", int64(r.partition))
 		f.setInt(p, "ErrorCode", int64(r.code))
 		f.setInt(p, "BaseOffset", -1)
@@ -120,7 +120,7 @@ func findTopic(f *fields, topics reflect.Value, nameField, name string) reflect.
 			return topics.Index(i)
 		}
 	}
-	t := reflect.New(topics.Type().Elem()).Elem()
+	t := newElem(topics.Type())
 	if fv := f.get(t, nameField); fv.IsValid() {
 		fv.SetString(name)
 	}
