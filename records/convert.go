@@ -171,3 +171,19 @@ func legacyTimestampAttr(b *Batch, magic int8) int8 {
 	}
 	return 0
 }
+
+// Trim drops the buffers the Converter keeps (decompressed data, records
+// being built, compressed output) that have grown past keep bytes, so that
+// one large or hostile conversion does not stay held by an idle
+// connection.
+func (c *Converter) Trim(keep int) {
+	if cap(c.Decompressor.buf) > keep {
+		c.Decompressor.buf = nil
+	}
+	if cap(c.builder.own) > keep || cap(c.builder.buf) > keep || cap(c.builder.scratch) > keep {
+		c.builder = BatchBuilder{}
+	}
+	if cap(c.set.inner) > keep || cap(c.set.scratch) > keep {
+		c.set = MessageSetBuilder{}
+	}
+}

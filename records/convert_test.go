@@ -204,3 +204,19 @@ func TestDownConvert(t *testing.T) {
 		require.ErrorIs(t, err, ErrChecksum)
 	})
 }
+
+func TestConverterTrim(t *testing.T) {
+	big := NewMessageSetBuilder(1, CompressionGzip)
+	require.NoError(t, big.Append(0, 5, nil, make([]byte, 4<<20)))
+	set, err := big.AppendTo(nil)
+	require.NoError(t, err)
+	var c Converter
+	_, err = c.UpConvert(nil, set)
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, cap(c.Decompressor.buf), 4<<20, "the decompressed wrapper is held")
+	c.Trim(1 << 20)
+	assert.Zero(t, cap(c.Decompressor.buf))
+	assert.Zero(t, cap(c.builder.own)+cap(c.builder.buf)+cap(c.builder.scratch))
+	_, err = c.UpConvert(nil, legacySet(t, 1, CompressionNone, kv{0, 5, "k", "v"}))
+	require.NoError(t, err, "usable after Trim")
+}

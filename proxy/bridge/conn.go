@@ -8,7 +8,10 @@ import (
 	"github.com/kafkagen/kafkagen/wire"
 )
 
-// keepBuffer is the largest conversion buffer kept between requests.
+// keepBuffer is the largest conversion buffer kept between requests: a
+// connection holds at most one Produce and one Fetch conversion at a time,
+// each bounded by the decompression limit, and keeps no more than this
+// after it.
 const keepBuffer = 1 << 20
 
 // connBridge is the bridge of one connection: the broker's ranges and the

@@ -63,6 +63,7 @@ func (fetchAdapter) response(c *connBridge, resp reflect.Value, from, to int16, 
 	}
 	var f fields
 	c.dnBuf = trim(c.dnBuf)
+	defer c.down.Trim(keepBuffer)
 	type span struct {
 		p          reflect.Value
 		start, end int

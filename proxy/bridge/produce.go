@@ -31,6 +31,7 @@ func (produceAdapter) request(c *connBridge, req reflect.Value, from, to int16) 
 	var f fields
 	acks := f.int64(req, "Acks")
 	c.upBuf = trim(c.upBuf)
+	defer c.conv.Trim(keepBuffer)
 	type span struct {
 		p          reflect.Value
 		start, end int
