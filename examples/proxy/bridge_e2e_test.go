@@ -131,7 +131,8 @@ func produceV0(t *testing.T, cl *wire.Client, topic string, set []byte) *kafkams
 	req.Acks, req.TimeoutMs = 1, 1000
 	req.TopicData = []kafkamsg.ProduceRequestTopicProduceData{{Name: topic, PartitionData: []kafkamsg.ProduceRequestPartitionProduceData{{Index: 0, Records: set}}}}
 	resp := kafkamsg.NewProduceResponse()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// Inflating the bomb to the 64 MiB limit takes seconds under -race.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	require.NoError(t, cl.Do(ctx, req, 0, resp))
 	return resp

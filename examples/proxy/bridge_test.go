@@ -29,6 +29,7 @@ var kafka400 = []wire.VersionRange{
 	{APIKey: kafkamsg.APIKeyCreateTopics, MinVersion: 2, MaxVersion: 7},
 	{APIKey: kafkamsg.APIKeyDeleteTopics, MinVersion: 1, MaxVersion: 6},
 	{APIKey: kafkamsg.APIKeyOffsetForLeaderEpoch, MinVersion: 2, MaxVersion: 4},
+	{APIKey: kafkamsg.APIKeyDescribeConfigs, MinVersion: 1, MaxVersion: 4},
 }
 
 func newBridgeConn(t *testing.T) (*bridge.Bridge, proxy.BridgeConn) {
@@ -328,5 +329,34 @@ func TestBridgeGeneric(t *testing.T) {
 			require.NoError(t, c.Response(resp, to, v, state))
 			roundTrip(t, resp, v, kafkamsg.NewResponse(key))
 		}
+	}
+}
+
+func TestBridgeDescribeConfigsV0(t *testing.T) {
+	_, c := newBridgeConn(t)
+	req := roundTrip(t, kafkamsg.NewDescribeConfigsRequest(), 0, kafkamsg.NewDescribeConfigsRequest())
+	state, err := c.Request(req, 0, 1)
+	require.NoError(t, err)
+	roundTrip(t, req, 1, kafkamsg.NewDescribeConfigsRequest())
+
+	for _, tc := range []struct {
+		name      string
+		source    int8
+		isDefault bool
+	}{
+		{"DEFAULT_CONFIG (5) is the default", 5, true},
+		{"DYNAMIC_TOPIC_CONFIG (1) is not", 1, false},
+		{"STATIC_BROKER_CONFIG (4) is not", 4, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := kafkamsg.NewDescribeConfigsResponse()
+			resp.Results = []kafkamsg.DescribeConfigsResponseDescribeConfigsResult{{ResourceType: 2, ResourceName: "t",
+				Configs: []kafkamsg.DescribeConfigsResponseDescribeConfigsResourceResult{{Name: "retention.ms", Value: runtime.NewNullString("1"),
+					ConfigSource: tc.source, Synonyms: []kafkamsg.DescribeConfigsResponseDescribeConfigsSynonym{{Name: "log.retention.ms", Source: 4}}}}}}
+			resp = roundTrip(t, resp, 1, kafkamsg.NewDescribeConfigsResponse())
+			require.NoError(t, c.Response(resp, 1, 0, state))
+			back := roundTrip(t, resp, 0, kafkamsg.NewDescribeConfigsResponse())
+			assert.Equal(t, tc.isDefault, back.Results[0].Configs[0].IsDefault)
+		})
 	}
 }

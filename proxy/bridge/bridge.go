@@ -23,6 +23,7 @@ const (
 	apiCreateTopics         int16 = 19
 	apiDeleteTopics         int16 = 20
 	apiOffsetForLeaderEpoch int16 = 23
+	apiDescribeConfigs      int16 = 32
 )
 
 // produceV2Format is the first Produce version with record batches v2: a
@@ -58,6 +59,7 @@ var adapters = map[int16]adapter{
 	apiCreateTopics:         generic{},
 	apiDeleteTopics:         generic{},
 	apiOffsetForLeaderEpoch: generic{},
+	apiDescribeConfigs:      describeConfigsAdapter{},
 }
 
 // Bridge is a proxy.Bridge over a generated package.
