@@ -68,6 +68,8 @@ type bridgedOutcome struct {
 	Clients, Passed  int // client runs through the bridge, and those that passed
 	Direct, Refused  int // the same clients straight to the broker, and those that failed there
 	Topics, Matching int // topics franz-go read back from the broker, and those holding what was written
+	NewForOld        int // topics franz-go wrote for old clients
+	OldReadNew       int // and those kcat at the 0.9 protocol read back exactly
 	Translated       string
 	Problems         []string
 }
@@ -80,7 +82,7 @@ var translatedRe = regexp.MustCompile(`bridge: translated (requests=\d+.*)`)
 // the broker itself, then one step of each straight to the broker must
 // fail. It prints one line:
 //
-//	bridge: clients=7/7 direct-refused=7/7 franz-go-topics=12/12 mismatches=0 translated requests=N Produce:v0->v3=N ...
+//	bridge: clients=7/7 direct-refused=3/3 franz-go-topics=15/15 old-read-new=4/4 mismatches=0 translated requests=N ...
 func runBridged(ctx context.Context, w io.Writer, cfg config, dir, goclient, brokerBin, bin string, root string) *bridgedOutcome {
 	out := &bridgedOutcome{}
 	fail := func(format string, args ...any) *bridgedOutcome {
@@ -114,6 +116,7 @@ func runBridged(ctx context.Context, w io.Writer, cfg config, dir, goclient, bro
 	for _, r := range results {
 		r.Name += " through kafkaproxy -bridge to Kafka " + bridgeRelease
 	}
+	out.checkOldReadNew(ctx, w, b.addr, p.addr, cfg.n)
 	passed, problems := report(w, results, false)
 	out.Clients, out.Passed = len(results), passed
 	out.Problems = append(out.Problems, problems...)
@@ -128,8 +131,9 @@ func runBridged(ctx context.Context, w io.Writer, cfg config, dir, goclient, bro
 	}
 	out.checkContents(ctx, w, b.addr, clients, cfg.n)
 	out.checkRefused(ctx, w, direct, dir, goclient, b.addr, cfg.n)
-	fmt.Fprintf(w, "bridge: clients=%d/%d direct-refused=%d/%d franz-go-topics=%d/%d mismatches=%d translated %s\n",
-		out.Passed, out.Clients, out.Refused, out.Direct, out.Matching, out.Topics, out.Topics-out.Matching, out.Translated)
+	fmt.Fprintf(w, "bridge: clients=%d/%d direct-refused=%d/%d franz-go-topics=%d/%d old-read-new=%d/%d mismatches=%d translated %s\n",
+		out.Passed, out.Clients, out.Refused, out.Direct, out.Matching, out.Topics, out.OldReadNew, out.NewForOld,
+		out.Topics-out.Matching+out.NewForOld-out.OldReadNew, out.Translated)
 	return out
 }
 

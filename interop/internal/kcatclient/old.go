@@ -52,3 +52,10 @@ func (c client) produceConsumeOld(ctx context.Context, step, codec string) (stri
 	}
 	return fmt.Sprintf("%d records produced (%s, Kafka 0.9 protocol) and read back from %s", len(want), codec, topic), nil
 }
+
+// ConsumeOld reads partition 0 of topic from the beginning at the Kafka
+// 0.9 protocol (Fetch v1: message sets of magic 0), as client id
+// kcat-<step>.
+func ConsumeOld(ctx context.Context, broker, step, topic string) ([]scenario.Record, error) {
+	return client{broker: broker}.consume(ctx, step, topic, oldProtocol...)
+}
