@@ -27,9 +27,11 @@ type bridgedClient struct {
 }
 
 // bridgedClients are the old clients: sarama at Versions 0.8.2 and 0.10.2
-// (with a group), kcat at the Kafka 0.9 protocol, and kafka-python at
-// api_version (0, 10, 1) (with a group).
-func bridgedClients() []bridgedClient {
+// (with a group), kcat at the Kafka 0.9 protocol, kafka-python at
+// api_version (0, 10, 1) (with a group), and segmentio/kafka-go v0.4.47
+// (CreateTopics v0, a group joined with JoinGroup v1), built from its own
+// module (kafkagoBin).
+func bridgedClients(kafkagoBin string) []bridgedClient {
 	pyStep := func(step string) clientSpec {
 		return clientSpec{Name: "kafka-python", Command: func(dir, _, broker string, n int) []string {
 			return []string{"/usr/bin/python3", filepath.Join(dir, "python", "kafka_python_client.py"),
@@ -49,9 +51,13 @@ func bridgedClients() []bridgedClient {
 		sarama = append(sarama, "sarama-v0.10.2-"+c)
 		kcat = append(kcat, "kcat-v0.9-"+c)
 	}
+	kafkago := clientSpec{Name: "kafka-go-0.4.47", Command: func(_, _, broker string, n int) []string {
+		return []string{kafkagoBin, "-broker", broker, "-n", strconv.Itoa(n)}
+	}}
 	clients := []bridgedClient{
 		{spec: goClient("sarama-old"), topics: sarama, direct: goStep("sarama-old", "v0.8.2-none")},
 		{spec: goClient("kcat-0.9"), topics: kcat, direct: goStep("kcat-0.9", "v0.9-none")},
+		{spec: kafkago, topics: []string{"kafka-go-0.4.47-group"}, direct: kafkago},
 	}
 	for _, step := range []string{"v0.10.1-none", "v0.10.1-gzip", "v0.10.1-snappy", "v0.10.1-lz4", "v0.10.1-group"} {
 		c := bridgedClient{spec: pyStep(step), direct: pyStep("v0.10.1-none")}
@@ -82,7 +88,7 @@ var translatedRe = regexp.MustCompile(`bridge: translated (requests=\d+.*)`)
 // the broker itself, then one step of each straight to the broker must
 // fail. It prints one line:
 //
-//	bridge: clients=7/7 direct-refused=3/3 franz-go-topics=15/15 old-read-new=4/4 mismatches=0 translated requests=N ...
+//	bridge: clients=8/8 direct-refused=4/4 franz-go-topics=16/16 old-read-new=4/4 mismatches=0 translated requests=N ...
 func runBridged(ctx context.Context, w io.Writer, cfg config, dir, goclient, brokerBin, bin string, root string) *bridgedOutcome {
 	out := &bridgedOutcome{}
 	fail := func(format string, args ...any) *bridgedOutcome {
@@ -95,6 +101,10 @@ func runBridged(ctx context.Context, w io.Writer, cfg config, dir, goclient, bro
 	if err != nil {
 		return fail("%v", err)
 	}
+	kafkagoBin, err := buildExample(ctx, filepath.Join(dir, "kafkago047"), filepath.Join(bin, "kafkago047"))
+	if err != nil {
+		return fail("%v", err)
+	}
 	b, err := startBroker(ctx, brokerBin, bin, "broker-kafka4", "", "-kafka-release", bridgeRelease)
 	if err != nil {
 		return fail("%v", err)
@@ -104,7 +114,7 @@ func runBridged(ctx context.Context, w io.Writer, cfg config, dir, goclient, bro
 	if err != nil {
 		return fail("%v", err)
 	}
-	clients := bridgedClients()
+	clients := bridgedClients(kafkagoBin)
 	var specs, direct []clientSpec
 	for _, c := range clients {
 		specs = append(specs, c.spec)
