@@ -51,6 +51,7 @@ func bridgedClients(kafkagoBin string) []bridgedClient {
 		sarama = append(sarama, "sarama-v0.10.2-"+c)
 		kcat = append(kcat, "kcat-v0.9-"+c)
 	}
+	kcat = append(kcat, "kcat-v0.9-group-gzip")
 	kafkago := clientSpec{Name: "kafka-go-0.4.47", Command: func(_, _, broker string, n int) []string {
 		return []string{kafkagoBin, "-broker", broker, "-n", strconv.Itoa(n)}
 	}}
@@ -88,7 +89,7 @@ var translatedRe = regexp.MustCompile(`bridge: translated (requests=\d+.*)`)
 // the broker itself, then one step of each straight to the broker must
 // fail. It prints one line:
 //
-//	bridge: clients=8/8 direct-refused=4/4 franz-go-topics=16/16 old-read-new=4/4 mismatches=0 translated requests=N ...
+//	bridge: clients=8/8 direct-refused=4/4 franz-go-topics=17/17 old-read-new=4/4 mismatches=0 translated requests=N ...
 func runBridged(ctx context.Context, w io.Writer, cfg config, dir, goclient, brokerBin, bin string, root string) *bridgedOutcome {
 	out := &bridgedOutcome{}
 	fail := func(format string, args ...any) *bridgedOutcome {

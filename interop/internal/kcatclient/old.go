@@ -27,7 +27,19 @@ func OldSteps(broker string, n int) []scenario.Step {
 			return c.produceConsumeOld(ctx, step, codec)
 		}})
 	}
-	return steps
+	return append(steps, scenario.Step{Name: "v0.9-group-gzip", Run: c.groupOld})
+}
+
+// groupOld produces gzip at the 0.9 protocol and reads back in a balanced
+// consumer group at the same protocol (JoinGroup v0, OffsetCommit v2).
+func (c client) groupOld(ctx context.Context) (string, error) {
+	const step = "v0.9-group-gzip"
+	topic := scenario.ClientID(Name, step)
+	want := scenario.Records(topic, c.n, false)
+	if err := c.produceOld(ctx, step+"-producer", topic, want, "gzip"); err != nil {
+		return "", err
+	}
+	return c.groupRead(ctx, step, topic, want, oldProtocol...)
 }
 
 // produceConsumeOld produces records without headers (magic 0 has none)
@@ -35,12 +47,7 @@ func OldSteps(broker string, n int) []scenario.Step {
 func (c client) produceConsumeOld(ctx context.Context, step, codec string) (string, error) {
 	topic := scenario.ClientID(Name, step)
 	want := scenario.Records(topic, c.n, false)
-	var in []byte
-	for _, r := range want {
-		in = fmt.Appendf(in, "%s\t%s\n", r.Key, r.Value)
-	}
-	args := append([]string{"-P", "-t", topic, "-p", "0", "-K", "\t", "-X", "linger.ms=50", "-X", "compression.codec=" + codec}, oldProtocol...)
-	if _, err := c.run(ctx, step, in, args...); err != nil {
+	if err := c.produceOld(ctx, step, topic, want, codec); err != nil {
 		return "", err
 	}
 	got, err := c.consume(ctx, step+"-consumer", topic, oldProtocol...)
@@ -58,4 +65,16 @@ func (c client) produceConsumeOld(ctx context.Context, step, codec string) (stri
 // kcat-<step>.
 func ConsumeOld(ctx context.Context, broker, step, topic string) ([]scenario.Record, error) {
 	return client{broker: broker}.consume(ctx, step, topic, oldProtocol...)
+}
+
+// produceOld writes rs (without headers) to partition 0 of topic at the 0.9
+// protocol, compressed with codec.
+func (c client) produceOld(ctx context.Context, step, topic string, rs []scenario.Record, codec string) error {
+	var in []byte
+	for _, r := range rs {
+		in = fmt.Appendf(in, "%s\t%s\n", r.Key, r.Value)
+	}
+	args := append([]string{"-P", "-t", topic, "-p", "0", "-K", "\t", "-X", "linger.ms=50", "-X", "compression.codec=" + codec}, oldProtocol...)
+	_, err := c.run(ctx, step, in, args...)
+	return err
 }
