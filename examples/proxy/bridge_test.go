@@ -30,6 +30,15 @@ var kafka400 = []wire.VersionRange{
 	{APIKey: kafkamsg.APIKeyDeleteTopics, MinVersion: 1, MaxVersion: 6},
 	{APIKey: kafkamsg.APIKeyOffsetForLeaderEpoch, MinVersion: 2, MaxVersion: 4},
 	{APIKey: kafkamsg.APIKeyDescribeConfigs, MinVersion: 1, MaxVersion: 4},
+	{APIKey: kafkamsg.APIKeyDescribeACLs, MinVersion: 1, MaxVersion: 3},
+	{APIKey: kafkamsg.APIKeyCreateACLs, MinVersion: 1, MaxVersion: 3},
+	{APIKey: kafkamsg.APIKeyDeleteACLs, MinVersion: 1, MaxVersion: 3},
+	{APIKey: kafkamsg.APIKeyAlterReplicaLogDirs, MinVersion: 1, MaxVersion: 2},
+	{APIKey: kafkamsg.APIKeyDescribeLogDirs, MinVersion: 1, MaxVersion: 4},
+	{APIKey: kafkamsg.APIKeyCreateDelegationToken, MinVersion: 1, MaxVersion: 3},
+	{APIKey: kafkamsg.APIKeyRenewDelegationToken, MinVersion: 1, MaxVersion: 2},
+	{APIKey: kafkamsg.APIKeyExpireDelegationToken, MinVersion: 1, MaxVersion: 2},
+	{APIKey: kafkamsg.APIKeyDescribeDelegationToken, MinVersion: 1, MaxVersion: 3},
 }
 
 func newBridgeConn(t *testing.T) (*bridge.Bridge, proxy.BridgeConn) {
@@ -39,7 +48,10 @@ func newBridgeConn(t *testing.T) (*bridge.Bridge, proxy.BridgeConn) {
 }
 
 func TestBridgeTarget(t *testing.T) {
-	_, c := newBridgeConn(t)
+	b, c := newBridgeConn(t)
+	withoutACLs := b.Conn([]wire.VersionRange{{APIKey: kafkamsg.APIKeyProduce, MinVersion: 3, MaxVersion: 12}})
+	_, ok := withoutACLs.Target(kafkamsg.APIKeyDescribeACLs, 0)
+	assert.False(t, ok, "an api the broker does not list is not translated")
 	for _, tc := range []struct {
 		name    string
 		key, v  int16
@@ -58,7 +70,7 @@ func TestBridgeTarget(t *testing.T) {
 		{"CreateTopics v0", kafkamsg.APIKeyCreateTopics, 0, 2, true},
 		{"Metadata v0 is served", kafkamsg.APIKeyMetadata, 0, 0, false},
 		{"ApiVersions is never translated", kafkamsg.APIKeyAPIVersions, 0, 0, false},
-		{"an api the broker does not list", kafkamsg.APIKeyDescribeACLs, 0, 0, false},
+		{"DescribeAcls v0 (KIP-219 throttling)", kafkamsg.APIKeyDescribeACLs, 0, 1, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			to, ok := c.Target(tc.key, tc.v)
@@ -315,7 +327,10 @@ func TestBridgeOffsetCommitAndJoinGroup(t *testing.T) {
 // through with the codec alone, default messages both ways.
 func TestBridgeGeneric(t *testing.T) {
 	_, c := newBridgeConn(t)
-	for _, key := range []int16{kafkamsg.APIKeyOffsetFetch, kafkamsg.APIKeyCreateTopics, kafkamsg.APIKeyDeleteTopics, kafkamsg.APIKeyOffsetForLeaderEpoch, kafkamsg.APIKeyJoinGroup} {
+	for _, key := range []int16{kafkamsg.APIKeyOffsetFetch, kafkamsg.APIKeyCreateTopics, kafkamsg.APIKeyDeleteTopics, kafkamsg.APIKeyOffsetForLeaderEpoch, kafkamsg.APIKeyJoinGroup,
+		kafkamsg.APIKeyDescribeACLs, kafkamsg.APIKeyCreateACLs, kafkamsg.APIKeyDeleteACLs, kafkamsg.APIKeyAlterReplicaLogDirs, kafkamsg.APIKeyDescribeLogDirs,
+		kafkamsg.APIKeyCreateDelegationToken, kafkamsg.APIKeyRenewDelegationToken, kafkamsg.APIKeyExpireDelegationToken, kafkamsg.APIKeyDescribeDelegationToken} {
+		translated := 0
 		for v := kafkamsg.NewRequest(key).MinVersion(); ; v++ {
 			to, ok := c.Target(key, v)
 			if !ok {
@@ -328,7 +343,9 @@ func TestBridgeGeneric(t *testing.T) {
 			resp := roundTrip(t, kafkamsg.NewResponse(key), to, kafkamsg.NewResponse(key))
 			require.NoError(t, c.Response(resp, to, v, state))
 			roundTrip(t, resp, v, kafkamsg.NewResponse(key))
+			translated++
 		}
+		assert.Positive(t, translated, "api key %d: no version translated", key)
 	}
 }
 

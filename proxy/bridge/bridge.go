@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/kafkagen/kafkagen/proxy"
 	"github.com/kafkagen/kafkagen/runtime"
@@ -25,6 +26,13 @@ const (
 	apiOffsetForLeaderEpoch int16 = 23
 	apiDescribeConfigs      int16 = 32
 )
+
+// The apis whose v0 differs from v1 only in who applies a quota.
+var throttledAPIs = []int16{
+	29, 30, 31, // DescribeAcls, CreateAcls, DeleteAcls
+	34, 35, // AlterReplicaLogDirs, DescribeLogDirs
+	38, 39, 40, 41, // Create-, Renew-, Expire-, DescribeDelegationToken
+}
 
 // produceV2Format is the first Produce version with record batches v2: a
 // broker that serves it gets no older one (KAFKA-18659: Kafka 4 advertises
@@ -62,6 +70,12 @@ var adapters = map[int16]adapter{
 	apiDescribeConfigs:      describeConfigsAdapter{},
 }
 
+func init() {
+	for _, key := range throttledAPIs {
+		adapters[key] = throttledAdapter{}
+	}
+}
+
 // Bridge is a proxy.Bridge over a generated package.
 type Bridge struct {
 	newRequest, newResponse func(int16) runtime.APIMessage
@@ -71,6 +85,8 @@ type Bridge struct {
 
 	mu     sync.Mutex
 	counts map[[3]int16]*atomic.Int64 // key, from, to
+	// sleep holds a throttled answer back (time.Sleep; tests replace it).
+	sleep func(time.Duration)
 }
 
 var _ proxy.Bridge = (*Bridge)(nil)
@@ -78,7 +94,7 @@ var _ proxy.Bridge = (*Bridge)(nil)
 // New makes a bridge translating with a generated package's NewRequest and
 // NewResponse (the proxy's).
 func New(newRequest, newResponse func(int16) runtime.APIMessage) *Bridge {
-	return &Bridge{newRequest: newRequest, newResponse: newResponse, counts: map[[3]int16]*atomic.Int64{}}
+	return &Bridge{newRequest: newRequest, newResponse: newResponse, counts: map[[3]int16]*atomic.Int64{}, sleep: time.Sleep}
 }
 
 // Lowest is the package's lowest version of a translated api.

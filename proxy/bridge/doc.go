@@ -26,6 +26,8 @@
 // their spec names (through reflection, so that any kafkagen-generated
 // package works): Produce v0-2 (message sets to one v2 batch), Fetch v0-3
 // (v2 batches down to message sets), ListOffsets v0, OffsetCommit v0-1,
-// JoinGroup v0, DescribeConfigs v0. Error codes an old version cannot carry are mapped as
+// JoinGroup v0, DescribeConfigs v0, and the v0 of the ACL, log-dir and
+// delegation-token apis (throttle.go: KIP-219 moved the quota delay from
+// the broker to the client). Error codes an old version cannot carry are mapped as
 // Kafka mapped them (errors.go).
 package bridge
