@@ -198,3 +198,23 @@ func TestBridgeAdvertisesTheUnion(t *testing.T) {
 	assert.Equal(t, [2]int16{0, 11}, got[kafkamsg.APIKeyProduce])
 	assert.Equal(t, [2]int16{0, 17}, got[kafkamsg.APIKeyFetch], "Fetch from v0: the bridge translates 0-3")
 }
+
+// TestBridgeAcksZero: a Produce v0 with acks 0 is forwarded as v3 with acks
+// 0 and stays answerless: the next request's answer is the next one read.
+func TestBridgeAcksZero(t *testing.T) {
+	addr, _ := startBridgedProxy(t)
+	cl := oldClient(t, addr)
+	req := kafkamsg.NewProduceRequest()
+	req.Acks, req.TimeoutMs = 0, 1000
+	req.TopicData = []kafkamsg.ProduceRequestTopicProduceData{{Name: "z", PartitionData: []kafkamsg.ProduceRequestPartitionProduceData{{Index: 0, Records: legacySet(t, 1, "x", "y")}}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	require.NoError(t, cl.Send(ctx, req, 0))
+	fetch := kafkamsg.NewFetchRequest()
+	fetch.Topics = []kafkamsg.FetchRequestFetchTopic{{Topic: "z", Partitions: []kafkamsg.FetchRequestFetchPartition{fetchPart(0, 0, 1<<20)}}}
+	resp := kafkamsg.NewFetchResponse()
+	require.NoError(t, cl.Do(ctx, fetch, 2, resp))
+	got, magics := messages(t, resp.Responses[0].Partitions[0].Records)
+	assert.Equal(t, []string{"0:kx=x", "1:ky=y"}, got)
+	assert.Equal(t, []int8{1, 1}, magics, "Fetch v2: magic 1")
+}
