@@ -35,3 +35,6 @@ if ! cmp -s node/package-lock.json node/node_modules/.interop-lock 2>/dev/null; 
 fi
 
 go mod download
+# segmentio/kafka-go v0.4.47 for the bridge runs, in a module of its own
+# (the interop module pins a newer kafka-go).
+(cd kafkago047 && go mod download)

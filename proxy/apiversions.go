@@ -21,6 +21,7 @@ const saslHandshakeKey int16 = 17
 type versionClamp struct {
 	newRequest, newResponse func(int16) runtime.APIMessage
 	limiters                []VersionLimiter
+	bridge                  Bridge // nil: none
 }
 
 func newVersionClamp(newRequest, newResponse func(int16) runtime.APIMessage, limiters []VersionLimiter) *versionClamp {
@@ -35,6 +36,13 @@ func (vc *versionClamp) limit(key, lo, hi int16) (int16, int16, bool) {
 	}
 	lo = max(lo, req.MinVersion(), resp.MinVersion())
 	hi = min(hi, req.MaxVersion(), resp.MaxVersion())
+	if vc.bridge != nil {
+		// The union of what the broker serves and what the bridge
+		// translates up to it.
+		if b, ok := vc.bridge.Lowest(key); ok && b < lo && lo <= hi {
+			lo = b
+		}
+	}
 	if key == saslHandshakeKey {
 		lo = max(lo, 1)
 	}

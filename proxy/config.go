@@ -65,6 +65,10 @@ type Config struct {
 	// responses (default 1000): past it the proxy stops reading the client.
 	MaxInFlight int
 	Timeouts    Timeouts
+	// Bridge, when set, translates requests at versions the broker does
+	// not serve (package proxy/bridge); the proxy then asks each broker
+	// connection's versions before relaying anything on it.
+	Bridge Bridge
 	// Logger receives one line per connection that ends with an error,
 	// saying what happened and what to check; nil logs to standard error
 	// (log.Default()). To discard them, give log.New(io.Discard, "", 0).

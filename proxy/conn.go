@@ -36,6 +36,8 @@ type conn struct {
 	midFrame bool
 
 	pending pending
+	// bridge translates versions the broker does not serve (nil: none).
+	bridge BridgeConn
 
 	// capacity holds a token per request waiting for its response or local
 	// answer waiting for its turn: past MaxInFlight the request pump waits.
@@ -59,6 +61,7 @@ type pending struct {
 type slot struct {
 	filters uint64    // the filters that want the response
 	x       *Exchange // set when a filter saw the request or wants the response
+	bridged *bridged  // set when the bridge translated the request
 }
 
 // answer is a response frame the proxy made, to be written before the

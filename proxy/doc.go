@@ -32,6 +32,11 @@
 //   - AllowList, Tenant (topic-prefix multi-tenancy through the generated
 //     VisitEntities) and Log (Kafka's request log in JSON).
 //
+// Config.Bridge (package proxy/bridge) sits between the filters and the
+// broker: it asks each broker connection's versions first, and translates a
+// request at a version the broker does not serve into one it does, and the
+// response back (see Bridge for why it is not a filter).
+//
 // Memory per connection is bounded: two 64 KiB buffers, a frame buffer for
 // decoded frames up to Config.MaxFrameSize (released after a frame over
 // 1 MiB), and at most Config.MaxInFlight requests waiting, past which the

@@ -58,6 +58,7 @@ func New(cfg Config) (*Proxy, error) {
 		return nil, err
 	}
 	p.clamp = newVersionClamp(cfg.NewRequest, cfg.NewResponse, p.filters.limiters)
+	p.clamp.bridge = cfg.Bridge
 	return p, nil
 }
 
@@ -174,6 +175,13 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 		return
 	}
 	c := newConn(p, info, client, upstream)
+	if p.cfg.Bridge != nil {
+		if c.bridge, err = learnBrokerVersions(p.cfg.Bridge, upstream, p.cfg.Timeouts.Read); err != nil {
+			p.logf("proxy: connection %d from %s to %s: %v", info.ID, info.Client, info.Upstream, err)
+			c.close(err)
+			return
+		}
+	}
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()

@@ -83,8 +83,13 @@ func (rp *requestPump) one(size int) error {
 		return fmt.Errorf("api key %d v%d (correlation id %d): a filter needs it decoded, and %w",
 			info.APIKey, info.APIVersion, info.CorrelationID, errNotReadable)
 	}
+	var to int16
+	translate := false
+	if c.bridge != nil && info.Known() {
+		to, translate = c.bridge.Target(info.APIKey, info.APIVersion)
+	}
 	s := slot{filters: responses}
-	if requests == 0 {
+	if requests == 0 && !translate {
 		if responses != 0 {
 			s.x = &Exchange{Conn: &c.info, Started: time.Now(),
 				Header: frames.RequestHeader{APIKey: info.APIKey, APIVersion: info.APIVersion, CorrelationID: info.CorrelationID}}
@@ -102,7 +107,10 @@ func (rp *requestPump) one(size int) error {
 			return err
 		}
 	}
-	return rp.filtered(info, frame, requests, s)
+	if translate {
+		return rp.filtered(info, frame, requests, s, &to)
+	}
+	return rp.filtered(info, frame, requests, s, nil)
 }
 
 // inspect reads what pairing needs of the request. When that is more than
@@ -136,8 +144,9 @@ func (rp *requestPump) inspect(size int) (frames.RequestInfo, []byte, error) {
 }
 
 // filtered decodes a request, runs the filters that want it, and forwards
-// or answers it.
-func (rp *requestPump) filtered(info frames.RequestInfo, frame []byte, requests uint64, s slot) error {
+// or answers it; with bridgeTo, the bridge translates it to that version
+// first.
+func (rp *requestPump) filtered(info frames.RequestInfo, frame []byte, requests uint64, s slot, bridgeTo *int16) error {
 	c := rp.c
 	if err := rp.decoder.Decode(frame[4:], &rp.req); err != nil {
 		return fmt.Errorf("decoding a request for the filters: %w", err)
@@ -160,7 +169,11 @@ func (rp *requestPump) filtered(info frames.RequestInfo, frame []byte, requests 
 		rp.out = out
 		return c.answerLocally(out)
 	}
-	if x.edited {
+	if bridgeTo != nil {
+		if frame, err = rp.translate(&info, *bridgeTo, &s); err != nil {
+			return err
+		}
+	} else if x.edited {
 		out, err := frames.AppendRequest(rp.out[:0], &rp.req.Header, rp.req.Body)
 		if err != nil {
 			return fmt.Errorf("encoding a request a filter changed: %w", err)

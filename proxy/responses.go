@@ -44,7 +44,7 @@ func (rp *responsePump) run() error {
 			return err
 		}
 		c.midFrame = true
-		if s.filters != 0 || f.APIKey == generated.APIKeyAPIVersions {
+		if s.filters != 0 || f.APIKey == generated.APIKeyAPIVersions || s.bridged != nil {
 			err = rp.decoded(size, f, s)
 		} else {
 			err = r.pass(size)
@@ -105,7 +105,12 @@ func (rp *responsePump) decoded(size int, f frames.InFlight, s slot) error {
 			return err
 		}
 	}
-	if s.filters != 0 {
+	switch {
+	case s.bridged != nil:
+		if frame, err = rp.translateResponse(frame, f, s); err != nil {
+			return err
+		}
+	case s.filters != 0:
 		if frame, err = rp.filter(frame, f, s); err != nil {
 			return err
 		}

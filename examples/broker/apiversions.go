@@ -60,7 +60,10 @@ func newServedRequest(key int16) runtime.APIMessage {
 func (b *Broker) handleAPIVersions(c *call, req *kafkamsg.APIVersionsRequest) *kafkamsg.APIVersionsResponse {
 	resp := kafkamsg.NewAPIVersionsResponse()
 	for _, key := range servedAPIs {
-		r := supported[key]
+		r, ok := b.versions.advertised(key)
+		if !ok {
+			continue
+		}
 		resp.APIKeys = append(resp.APIKeys, kafkamsg.APIVersionsResponseAPIVersion{APIKey: key, MinVersion: r.min, MaxVersion: r.max})
 	}
 	return resp

@@ -39,6 +39,10 @@ type Config struct {
 	// where a partition's log rolls to a new file (0: 1 GiB).
 	DataDir      string
 	SegmentBytes int64
+	// KafkaRelease, when set ("4.0.0", "4.1.1"), serves only the versions
+	// that release's broker serves (release.go); "" serves every version
+	// the generated package implements.
+	KafkaRelease string
 	Logger       *log.Logger
 }
 
@@ -76,7 +80,8 @@ type Broker struct {
 	limits        produceLimits
 	fetchMaxBytes int
 	segmentBytes  int64
-	host          string // advertised host and port: the listener's bound address
+	versions      versionTable // served and advertised versions
+	host          string       // advertised host and port: the listener's bound address
 	port          int32
 
 	mu       sync.Mutex
@@ -114,6 +119,11 @@ func NewBroker(cfg Config, host string, port int32) (*Broker, error) {
 		topicIDs:      map[runtime.UUID]*topic{},
 		appended:      make(chan struct{}),
 	}
+	versions, err := newVersionTable(cfg.KafkaRelease)
+	if err != nil {
+		return nil, err
+	}
+	b.versions = versions
 	b.groups = newGroupCoordinator(cfg.InitialRebalanceDelay)
 	b.txns = newTxnCoordinator(b)
 	if cfg.DataDir != "" {

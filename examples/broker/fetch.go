@@ -84,6 +84,9 @@ func (b *Broker) handleFetch(c *call, req *kafkamsg.FetchRequest) *kafkamsg.Fetc
 		p := &resp.Responses[r.topic].Partitions[r.partition]
 		p.Records = c.rec.fetchRecords(r.batches, r.offset, r.maxBytes, r.takeFirst, magic)
 	}
+	if b.versions.release != "" {
+		recordsNeverNull(resp)
+	}
 	return resp
 }
 
@@ -156,4 +159,16 @@ func (b *Broker) fillFetch(c *call, req *kafkamsg.FetchRequest, resp *kafkamsg.F
 		resp.Responses = append(resp.Responses, rt)
 	}
 	return reads, size, failed
+}
+
+// recordsNeverNull gives every partition without records an empty records
+// field, as Kafka 4 answers (no null records, even beside an error).
+func recordsNeverNull(resp *kafkamsg.FetchResponse) {
+	for i := range resp.Responses {
+		for j := range resp.Responses[i].Partitions {
+			if p := &resp.Responses[i].Partitions[j]; p.Records == nil {
+				p.Records = []byte{}
+			}
+		}
+	}
 }

@@ -4,6 +4,8 @@
 # late-2024 trunk corpus (every version Kafka ever shipped, up to 4.0) and
 # Kafka 4.2.0-rc1's folder (Produce 13 and Fetch 18 with topic ids and the
 # rest 4.1 and 4.2 added), one type per message (kafkagen -in twice).
+# Then releases_gen.go (git-ignored too): the versions Kafka 4.0.0 and
+# 4.1.1 serve, for -kafka-release, read from their release folders.
 # KAFKA_SPEC_DIR points at a Kafka spec tree (the folder holding clients/,
 # metadata/...), KAFKA_SPEC_RELEASES_DIR at the release folders; by default
 # the project's shared copies beside the repository.
@@ -19,4 +21,6 @@ for d in "$in" "$newest"; do
 		exit 1
 	fi
 done
-exec go run github.com/kafkagen/kafkagen/cmd/kafkagen -in "$in" -in "$newest" -out kafkamsg -package kafkamsg
+go run github.com/kafkagen/kafkagen/cmd/kafkagen -in "$in" -in "$newest" -out kafkamsg -package kafkamsg
+# A missing release folder leaves that release out of the table.
+exec go run ./internal/cmd/releaseversions -releases "$releases" -out releases_gen.go 4.0.0 4.1.1

@@ -21,6 +21,10 @@
 //	                    first batch aside (default 4 MiB)
 //	-data-dir DIR       keep the topics and logs on disk in DIR, recovered on
 //	                    start; acks=-1 answers wait for fsync
+//	-kafka-release R    behave as Kafka R's broker does toward old clients
+//	                    (4.0.0, 4.1.1): only the versions R serves, any
+//	                    other closes the connection unanswered; Produce
+//	                    advertised from v0 but v0-2 refused (KAFKA-18659)
 //
 // Security and connection limits, named after Kafka's settings:
 //
@@ -62,7 +66,7 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 // options are the command's flags.
 type options struct {
 	addr, statsFile, captureDir string
-	dataDir                     string
+	dataDir, kafkaRelease       string
 	partitions, maxMessageBytes int
 	fetchMaxBytes               int
 	autoCreate                  bool
@@ -87,6 +91,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.rebalanceDelay, "rebalance-delay", 100*time.Millisecond, "how long a new group's first rebalance waits for more members")
 	fs.IntVar(&o.maxMessageBytes, "max-message-bytes", defaultMaxMessageBytes, "the largest record batch a Produce may carry, log overhead included (Kafka's message.max.bytes)")
 	fs.IntVar(&o.fetchMaxBytes, "fetch-max-bytes", defaultFetchMaxBytes, "the most record bytes of one Fetch answer whatever the client asks, the first batch aside (Kafka's broker fetch.max.bytes)")
+	fs.StringVar(&o.kafkaRelease, "kafka-release", "", "serve only what this Kafka release's broker serves to clients (4.0.0, 4.1.1; tables generated from KAFKA_SPEC_RELEASES_DIR); default: every version")
 	fs.StringVar(&o.dataDir, "data-dir", "", "keep the topics and logs in this folder and recover them on start (default: memory only)")
 	fs.StringVar(&o.securityProtocol, "security-protocol", protocolPlaintext, "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL (Kafka's security.protocol)")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "the listener's certificate chain, PEM (SSL, SASL_SSL)")
@@ -160,6 +165,7 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 		MaxMessageBytes:       o.maxMessageBytes,
 		FetchMaxBytes:         o.fetchMaxBytes,
 		DataDir:               o.dataDir,
+		KafkaRelease:          o.kafkaRelease,
 		Logger:                logger,
 	}, host, int32(port))
 	if err != nil {

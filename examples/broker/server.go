@@ -36,17 +36,6 @@ type Server struct {
 // (their answers written) before it closes every connection.
 const shutdownGrace = 5 * time.Second
 
-// supportedRanges are the served versions, as the request decoder limits
-// them and ApiVersions lists them.
-var supportedRanges = func() []wire.VersionRange {
-	out := make([]wire.VersionRange, 0, len(servedAPIs))
-	for _, key := range servedAPIs {
-		r := supported[key]
-		out = append(out, wire.VersionRange{APIKey: key, MinVersion: r.min, MaxVersion: r.max})
-	}
-	return out
-}()
-
 // NewServer makes a server for b on the listener settings l; Serve starts
 // it on a listener.
 func NewServer(b *Broker, stats *Stats, capture *Capture, l Listener) (*Server, error) {
@@ -55,7 +44,7 @@ func NewServer(b *Broker, stats *Stats, capture *Capture, l Listener) (*Server, 
 	var err error
 	s.wire, err = wire.NewServer(wire.HandlerFunc(s.serveKafka), wire.ServerOptions{
 		NewRequest: newServedRequest,
-		Supported:  supportedRanges,
+		Supported:  b.versions.ranges(),
 		// Produce bodies point into the frame: the log keeps a copy of
 		// each batch (storable, convertLegacy) and a created topic a copy
 		// of its name, so a 100 MiB Produce is held once, not twice.

@@ -18,6 +18,10 @@
 //	-rewrite-addresses     give clients the proxy's addresses for the brokers
 //	                       (default true; false relays the brokers' own, for
 //	                       clients that reach them, and allows port 0)
+//	-bridge                translate requests at versions the broker no
+//	                       longer serves (old clients on Kafka 4; see
+//	                       README.md), and on exit print one line with the
+//	                       requests translated per api and version
 //
 // The first line on stdout is always "listening on HOST:PORT". SIGINT or
 // SIGTERM stops it: requests in flight are answered (for up to 10s), then
@@ -41,6 +45,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
 	"github.com/kafkagen/kafkagen/proxy"
+	"github.com/kafkagen/kafkagen/proxy/bridge"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -53,6 +58,7 @@ type options struct {
 	allowAPIs   []int16 // nil: every api
 	logFile     string
 	rewrite     bool
+	bridge      bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -65,6 +71,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.topicPrefix, "topic-prefix", "", "prefix of topics, group ids and transactional ids at the broker")
 	fs.StringVar(&allow, "allow-apis", "", "serve only these apis: names (Produce,Fetch) or keys (0,1); ApiVersions always")
 	fs.StringVar(&o.logFile, "log", "", "write one JSON line per exchange to this file (- for stdout)")
+	fs.BoolVar(&o.bridge, "bridge", false, "translate requests at versions the broker does not serve (old clients on Kafka 4)")
 	fs.BoolVar(&o.rewrite, "rewrite-addresses", true, "give clients the proxy's addresses for the brokers (false: the brokers' own)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -161,6 +168,9 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 	if err != nil {
 		return err
 	}
+	if b, ok := cfg.Bridge.(*bridge.Bridge); ok {
+		defer func() { fmt.Fprintln(stdout, bridgeSummary(b)) }()
+	}
 	if err := p.Start(); err != nil {
 		return err
 	}
@@ -186,6 +196,9 @@ func config(o options, logger *log.Logger, logw io.Writer) (proxy.Config, error)
 		RewriteAddresses: o.rewrite,
 		Logger:           logger,
 	}
+	if o.bridge {
+		cfg.Bridge = bridge.New(kafkamsg.NewRequest, kafkamsg.NewResponse)
+	}
 	if logw != nil {
 		requestLog, err := proxy.NewLog(logw, kafkamsg.NewRequest)
 		if err != nil {
@@ -200,4 +213,20 @@ func config(o options, logger *log.Logger, logw io.Writer) (proxy.Config, error)
 		cfg.Filters = append(cfg.Filters, newTenant(o.topicPrefix))
 	}
 	return cfg, nil
+}
+
+// bridgeSummary is the line -bridge prints on exit: "bridge: translated
+// requests=N Produce:v0->v3=2 Fetch:v1->v4=5 ...".
+func bridgeSummary(b *bridge.Bridge) string {
+	var total int64
+	var parts []string
+	for _, t := range b.Translations() {
+		total += t.Requests
+		name := strconv.Itoa(int(t.APIKey))
+		if req := kafkamsg.NewRequest(t.APIKey); req != nil {
+			name = strings.TrimSuffix(req.SpecName(), "Request")
+		}
+		parts = append(parts, fmt.Sprintf("%s:v%d->v%d=%d", name, t.From, t.To, t.Requests))
+	}
+	return fmt.Sprintf("bridge: translated requests=%d %s", total, strings.Join(parts, " "))
 }

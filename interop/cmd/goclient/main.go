@@ -31,6 +31,9 @@ var clients = map[string]func(broker string, n int) []scenario.Step{
 	saramaclient.Name:  saramaclient.Steps,
 	kafkagoclient.Name: kafkagoclient.Steps,
 	kcatclient.Name:    kcatclient.Steps,
+	// The old protocols alone, for the runs through kafkaproxy -bridge.
+	kcatclient.OldName:   kcatclient.OldSteps,
+	saramaclient.OldName: saramaclient.OldSteps,
 }
 
 // secureClients maps a client name to its scenarios against a secured broker.

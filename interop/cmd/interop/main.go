@@ -123,6 +123,8 @@ func run(ctx context.Context, cfg config) error {
 	problems = append(problems, secured.Problems...)
 	proxied := runProxied(ctx, os.Stdout, cfg, specs, root, dir, goclient, brokerBin, bin)
 	problems = append(problems, proxied.Problems...)
+	bridged := runBridged(ctx, os.Stdout, cfg, dir, goclient, brokerBin, bin, root)
+	problems = append(problems, bridged.Problems...)
 
 	reverseCtx, cancelReverse := context.WithTimeout(ctx, time.Minute)
 	detail, err := reverse.Run(reverseCtx, cfg.n)

@@ -35,14 +35,22 @@ func (c client) transactional(ctx context.Context) (string, error) {
 func (c client) group(ctx context.Context) (string, error) {
 	const step = "group"
 	topic := scenario.ClientID(Name, step)
-	groupID := topic
 	want := records(topic, c.n)
 	if err := c.produce(ctx, step+"-producer", topic, want); err != nil {
 		return "", err
 	}
+	return c.groupRead(ctx, step, topic, want)
+}
+
+// groupRead reads want from topic in a balanced consumer group (named
+// after the topic), then checks a second member resumes at the end; proto
+// are librdkafka settings for both (the protocol version).
+func (c client) groupRead(ctx context.Context, step, topic string, want []scenario.Record, proto ...string) (string, error) {
+	groupID := topic
 	consume := func(member string, args ...string) ([]scenario.Record, error) {
+		args = append(append(args, proto...), topic)
 		out, err := c.run(ctx, member, nil, append([]string{"-G", groupID, "-J", "-e",
-			"-X", "auto.offset.reset=earliest", "-X", "enable.partition.eof=true"}, append(args, topic)...)...)
+			"-X", "auto.offset.reset=earliest", "-X", "enable.partition.eof=true"}, args...)...)
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,10 @@
+module github.com/kafkagen/kafkagen/interop/kafkago047
+
+go 1.26
+
+require github.com/segmentio/kafka-go v0.4.47
+
+require (
+	github.com/klauspost/compress v1.15.9 // indirect
+	github.com/pierrec/lz4/v4 v4.1.15 // indirect
+)
