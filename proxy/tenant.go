@@ -17,6 +17,10 @@ var tenantEntities = [...]runtime.EntityType{runtime.EntityTopicName, runtime.En
 // other tenants are removed from responses by Hide, and a response still
 // naming one closes the connection rather than show it.
 //
+// Topic ids (KIP-516) cannot carry a prefix: a request may name only the
+// ids the tenant's own answers have shown it, and one naming another is
+// refused before it reaches the broker (tenant_ids.go).
+//
 // The specs mark most names with an entity type; the few they do not
 // (FindCoordinator's keys, a DescribeConfigs resource name whose resource
 // type is 2, a topic) and the removal of array elements need typed code for
@@ -34,6 +38,13 @@ type Tenant struct {
 	// responses of apiKey at version may hold names; by default all may.
 	// Fetch from v13, which names topics by id, is the one that matters.
 	Decode func(apiKey, version int16, request bool) bool
+	// RefuseIDs, when set, builds the answer to a request naming a topic
+	// id the tenant was not shown: the request's response with code
+	// (UNKNOWN_TOPIC_ID) for each topic, as the broker answers an id it
+	// does not know. Nil, or a nil answer, closes the connection instead.
+	RefuseIDs func(req runtime.APIMessage, version int16, code int16) runtime.APIMessage
+
+	ids topicIDs
 }
 
 // NewTenant prefixes names with prefix.
@@ -47,8 +58,12 @@ func (t *Tenant) Wants(key, version int16) (requests, responses bool) {
 	return t.Decode(key, version, true), t.Decode(key, version, false)
 }
 
-// Request adds the prefix to every name.
+// Request refuses a request naming a topic id the tenant was not shown, and
+// adds the prefix to every name of the others.
 func (t *Tenant) Request(x *Exchange) error {
+	if id, foreign := t.foreignID(x.Request, x.Header.APIVersion); foreign {
+		return t.refuseID(x, id)
+	}
 	changed := t.visit(x.Request, x.Header.APIVersion, func(name *string) bool {
 		if *name == "" {
 			return false
@@ -88,6 +103,7 @@ func (t *Tenant) Response(x *Exchange) error {
 		return fmt.Errorf("%s v%d names %q, which is not the tenant's (prefix %q), and Tenant.Hide did not remove it",
 			x.Response.SpecName(), x.ResponseVersion, foreign, t.Prefix)
 	}
+	t.learnIDs(x)
 	return nil
 }
 
