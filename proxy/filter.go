@@ -92,6 +92,9 @@ func (x *Exchange) Edited() { x.edited = true }
 // as the response.
 func (x *Exchange) Answer(resp runtime.APIMessage) { x.answer = resp }
 
+// Answered reports whether a filter answered the request (Answer).
+func (x *Exchange) Answered() bool { return x.answer != nil }
+
 // SetState keeps v for the calling filter until the response.
 func (x *Exchange) SetState(v any) {
 	for len(x.states) <= x.filter {

@@ -43,6 +43,10 @@ type Tenant struct {
 	// (UNKNOWN_TOPIC_ID) for each topic, as the broker answers an id it
 	// does not know. Nil, or a nil answer, closes the connection instead.
 	RefuseIDs func(req runtime.APIMessage, version int16, code int16) runtime.APIMessage
+	// Check, when set, sees each request first: an error refuses it (the
+	// connection is closed), for what a prefix cannot make safe, such as
+	// a topic regex that would match other tenants' topics.
+	Check func(req runtime.APIMessage, version int16) error
 
 	ids topicIDs
 }
@@ -61,6 +65,11 @@ func (t *Tenant) Wants(key, version int16) (requests, responses bool) {
 // Request refuses a request naming a topic id the tenant was not shown, and
 // adds the prefix to every name of the others.
 func (t *Tenant) Request(x *Exchange) error {
+	if t.Check != nil {
+		if err := t.Check(x.Request, x.Header.APIVersion); err != nil {
+			return err
+		}
+	}
 	if id, foreign := t.foreignID(x.Request, x.Header.APIVersion); foreign {
 		return t.refuseID(x, id)
 	}

@@ -171,8 +171,9 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 }
 
 // config is the proxy of the options: the log nearest the client (it sees
-// what the client sent and gets), then the allow-list, then the tenant, then
-// (the proxy puts it last) address rewriting.
+// what the client sent and gets), then the allow-list, then the tenant with
+// the apis a tenant may use (tenant_apis.go), then (the proxy puts it last)
+// address rewriting.
 func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
 	cfg := proxy.Config{
 		Listen:           o.listen,
@@ -189,7 +190,7 @@ func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
 		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(o.allowAPIs, kafkamsg.NewResponse))
 	}
 	if o.topicPrefix != "" {
-		cfg.Filters = append(cfg.Filters, newTenant(o.topicPrefix))
+		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(tenantAPIs, kafkamsg.NewResponse), newTenant(o.topicPrefix))
 	}
 	return cfg
 }

@@ -25,7 +25,7 @@ const fetchTopicIDsFrom = 13
 
 func newTenant(prefix string) *proxy.Tenant {
 	t := proxy.NewTenant(prefix)
-	t.Names, t.Hide, t.Decode, t.RefuseIDs = tenantNames, tenantHide, tenantDecode, refuseIDs
+	t.Names, t.Hide, t.Decode, t.RefuseIDs, t.Check = tenantNames, tenantHide, tenantDecode, refuseIDs, tenantCheck
 	return t
 }
 
@@ -36,8 +36,9 @@ func tenantDecode(key, version int16, request bool) bool {
 }
 
 // tenantNames visits the names the specs leave unmarked: FindCoordinator's
-// keys (groups or transactional ids, as KeyType says) and the resource names
-// of the config apis that are topics or groups.
+// keys (groups or transactional ids, as KeyType says), the resource names
+// of the config apis that are topics or groups, and the topics a share
+// group subscribes to.
 func tenantNames(m runtime.APIMessage, version int16, visit func(runtime.EntityType, *string)) {
 	switch m := m.(type) {
 	case *kafkamsg.FindCoordinatorRequest:
@@ -50,6 +51,12 @@ func tenantNames(m runtime.APIMessage, version int16, visit func(runtime.EntityT
 		}
 		for i := range m.CoordinatorKeys {
 			visit(t, &m.CoordinatorKeys[i])
+		}
+	case *kafkamsg.ShareGroupHeartbeatRequest:
+		// Topic names the spec leaves unmarked (ConsumerGroupHeartbeat's
+		// are marked).
+		for i := range m.SubscribedTopicNames {
+			visit(runtime.EntityTopicName, &m.SubscribedTopicNames[i])
 		}
 	case *kafkamsg.FindCoordinatorResponse:
 		for i := range m.Coordinators {
