@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log"
@@ -28,6 +29,10 @@ type Timeouts struct {
 	// relayed as bytes (default 10 minutes, Kafka's
 	// connections.max.idle.ms).
 	Idle time.Duration
+	// Auth bounds a client's TLS handshake and SASL authentication, from
+	// its connection to its last SaslAuthenticate (default 10s): a client
+	// that never finishes is cut off.
+	Auth time.Duration
 }
 
 // Config configures a Proxy.
@@ -65,6 +70,18 @@ type Config struct {
 	// Logger receives one line per connection that ends with an error;
 	// nil discards them.
 	Logger *log.Logger
+
+	// Identity (identity.go). TLS, when set, runs TLS toward clients on
+	// every port. SASL, when set, authenticates clients at the proxy: a
+	// client's bytes reach a broker only once it has authenticated, its
+	// SASL frames (KIP-368 re-authentications included) never do, and
+	// ConnInfo.Principal names it to the filters.
+	TLS  *tls.Config
+	SASL *wire.SASLConfig
+	// UpstreamTLS and UpstreamSASL are how the proxy connects to the
+	// brokers, with its own credentials (upstream.go).
+	UpstreamTLS  *tls.Config
+	UpstreamSASL wire.SASLMechanism
 }
 
 // DefaultEndpointAPIs are the api keys of Kafka 4.0 whose responses carry
@@ -114,6 +131,12 @@ func (c Config) withDefaults() (Config, error) {
 	c.Timeouts.Read = orDefault(c.Timeouts.Read, 30*time.Second)
 	c.Timeouts.Write = orDefault(c.Timeouts.Write, 30*time.Second)
 	c.Timeouts.Idle = orDefault(c.Timeouts.Idle, 10*time.Minute)
+	c.Timeouts.Auth = orDefault(c.Timeouts.Auth, 10*time.Second)
+	if c.SASL != nil {
+		if _, err := wire.NewSASLSession(c.SASL, nil); err != nil {
+			return c, fmt.Errorf("proxy: SASL: %w", err)
+		}
+	}
 	return c, nil
 }
 

@@ -55,6 +55,11 @@ type ConnInfo struct {
 	Client   net.Addr
 	Upstream string // the broker's address
 	NodeID   int32  // the node of the port the client connected to; -1 for the bootstrap port
+	// Principal is the user the client authenticated as (Config.SASL),
+	// set before any filter sees a request; empty without SASL.
+	Principal string
+	// Mechanism is the SASL mechanism it authenticated with.
+	Mechanism string
 }
 
 // Exchange is a request and, later, its response, as filters see them.

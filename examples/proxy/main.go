@@ -53,6 +53,7 @@ type options struct {
 	allowAPIs   []int16 // nil: every api
 	logFile     string
 	rewrite     bool
+	identity    identityFlags
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -66,8 +67,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&allow, "allow-apis", "", "serve only these apis: names (Produce,Fetch) or keys (0,1); ApiVersions always")
 	fs.StringVar(&o.logFile, "log", "", "write one JSON line per exchange to this file (- for stdout)")
 	fs.BoolVar(&o.rewrite, "rewrite-addresses", true, "give clients the proxy's addresses for the brokers (false: the brokers' own)")
+	o.identity.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.topicPrefix != "" && len(o.identity.clusters) > 0 {
+		return o, errors.New("-topic-prefix and -virtual-cluster: give one (-topic-prefix is one tenant for every client)")
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -153,7 +158,11 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 		defer f.Close()
 		logw = f
 	}
-	p, err := proxy.New(config(o, logger, logw))
+	cfg, err := config(o, logger, logw)
+	if err != nil {
+		return err
+	}
+	p, err := proxy.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -174,7 +183,7 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 // what the client sent and gets), then the allow-list, then the tenant with
 // the apis a tenant may use (tenant_apis.go), then (the proxy puts it last)
 // address rewriting.
-func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
+func config(o options, logger *log.Logger, logw io.Writer) (proxy.Config, error) {
 	cfg := proxy.Config{
 		Listen:           o.listen,
 		Upstream:         o.upstream,
@@ -189,8 +198,19 @@ func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
 	if o.allowAPIs != nil {
 		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(o.allowAPIs, kafkamsg.NewResponse))
 	}
-	if o.topicPrefix != "" {
-		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(tenantAPIs, kafkamsg.NewResponse), newTenant(o.topicPrefix))
+	g, err := o.identity.gateway()
+	if err != nil {
+		return cfg, err
 	}
-	return cfg
+	clusters, err := g.Apply(&cfg, newTenant)
+	if err != nil {
+		return cfg, err
+	}
+	switch {
+	case o.topicPrefix != "":
+		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(tenantAPIs, kafkamsg.NewResponse), newTenant(o.topicPrefix))
+	case clusters != nil:
+		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(tenantAPIs, kafkamsg.NewResponse), clusters)
+	}
+	return cfg, nil
 }
