@@ -112,17 +112,17 @@ type gatewaySetup struct {
 	bootstrap string
 }
 
-func startGateway(t *testing.T) gatewaySetup {
+func startGateway(t *testing.T, extra ...string) gatewaySetup {
 	g := gatewaySetup{pki: newTestPKI(t), jwt: newJWTKey(t), upstream: &upstreamWatch{}}
 	g.cluster = startCluster(t, 1, kfake.EnableSASL(), kfake.Superuser("PLAIN", "proxy", "proxy-secret"),
 		kfake.TLS(g.pki.server), kfake.ListenFn(g.upstream.listen))
-	g.bootstrap = startKafkaproxy(t, g.cluster,
-		"-tls-cert", g.pki.certFile, "-tls-key", g.pki.keyFile,
+	args := []string{"-tls-cert", g.pki.certFile, "-tls-key", g.pki.keyFile,
 		"-users-file", writeFile(t, "users", "# test users\nalice:alice-secret\nbob:bob-secret\n"),
 		"-oauth-keys", g.jwt.file, "-oauth-audience", "kafka", "-auth-timeout", "1s",
 		"-virtual-cluster", "a=a.:alice", "-virtual-cluster", "b=b.:bob", "-virtual-cluster", "c=c.:carol",
 		"-upstream-sasl", "PLAIN", "-upstream-user", "proxy", "-upstream-password-file", writeFile(t, "pw", "proxy-secret\n"),
-		"-upstream-ca", g.pki.caFile)
+		"-upstream-ca", g.pki.caFile}
+	g.bootstrap = startKafkaproxy(t, g.cluster, append(args, extra...)...)
 	return g
 }
 
@@ -269,4 +269,33 @@ func assertClosedWithin(t *testing.T, conn net.Conn, start time.Time, limit time
 		t.Fatalf("the connection was still open after %v", limit)
 	}
 	assert.Less(t, time.Since(start), limit)
+}
+
+// KIP-368 through the gateway: sessions last -max-reauth (2s); kafkagen's
+// own client (wire.Conn, which never reconnects) re-authenticates on its
+// connection and keeps being served past the lifetime, while a client that
+// does not re-authenticate is cut off at its first request after it.
+func TestGatewayReauthentication(t *testing.T) {
+	g := startGateway(t, "-max-reauth", "2s")
+	mechanism, err := wire.ScramSHA256Auth("alice", "alice-secret")
+	require.NoError(t, err)
+	conn, err := wire.Dial(testContext(t), g.bootstrap, wire.ConnConfig{TLS: g.pki.client.Clone(), SASL: mechanism})
+	require.NoError(t, err)
+	defer conn.Close()
+	deadline := time.Now().Add(3500 * time.Millisecond)
+	calls := 0
+	for ; time.Now().Before(deadline); calls++ {
+		resp := kafkamsg.NewMetadataResponse()
+		require.NoError(t, conn.DoAt(testContext(t), kafkamsg.NewMetadataRequest(), 12, resp), "call %d, %v in", calls, time.Until(deadline))
+		time.Sleep(250 * time.Millisecond)
+	}
+	assert.Greater(t, calls, 10)
+
+	stale, err := wire.Dial(testContext(t), g.bootstrap, wire.ConnConfig{TLS: g.pki.client.Clone(), SASL: wire.PlainAuth("bob", "bob-secret")})
+	require.NoError(t, err)
+	defer stale.Close()
+	// Its own calls would re-authenticate; the raw Client's do not.
+	time.Sleep(2500 * time.Millisecond)
+	err = stale.Client().Do(testContext(t), kafkamsg.NewMetadataRequest(), 12, kafkamsg.NewMetadataResponse())
+	require.Error(t, err, "a request after the session expired closes the connection")
 }
