@@ -19,6 +19,14 @@
 //	                       (default true; false relays the brokers' own, for
 //	                       clients that reach them, and allows port 0)
 //
+// Identity and virtual clusters (identity.go; README.md says more): TLS
+// toward clients (-tls-cert, -tls-key), SASL at the proxy (-users-file,
+// -oauth-keys with -oauth-audience and -oauth-issuer, -sasl-mechanisms,
+// -max-reauth, -auth-timeout, -accept-repeated-scram-nonce), a virtual
+// cluster per principal (-virtual-cluster NAME=PREFIX:PRINCIPAL,...), and
+// the proxy's own login to the brokers (-upstream-sasl, -upstream-user,
+// -upstream-password-file, -upstream-tls, -upstream-ca).
+//
 // The first line on stdout is always "listening on HOST:PORT". SIGINT or
 // SIGTERM stops it: requests in flight are answered (for up to 10s), then
 // it exits 0.
