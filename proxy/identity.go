@@ -90,7 +90,7 @@ func readAuthFrame(conn net.Conn, buf []byte, limit int) ([]byte, error) {
 		return nil, err
 	}
 	n := int32(binary.BigEndian.Uint32(size[:]))
-	if n < 8 || int(n) > limit {
+	if n < 0 || int(n) > limit {
 		return nil, fmt.Errorf("a frame of %d bytes (the limit before authentication is %d): %w", n, limit, wire.ErrFrameSize)
 	}
 	if cap(buf) < int(n) {
