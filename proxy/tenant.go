@@ -73,14 +73,7 @@ func (t *Tenant) Request(x *Exchange) error {
 	if id, foreign := t.foreignID(x.Request, x.Header.APIVersion); foreign {
 		return t.refuseID(x, id)
 	}
-	changed := t.visit(x.Request, x.Header.APIVersion, func(name *string) bool {
-		if *name == "" {
-			return false
-		}
-		*name = t.Prefix + *name
-		return true
-	})
-	if changed {
+	if tv := t.walk(x.Request, x.Header.APIVersion, false); tv.done() {
 		x.Edited()
 	}
 	return nil
@@ -91,19 +84,9 @@ func (t *Tenant) Response(x *Exchange) error {
 	if t.Hide != nil && t.Hide(x.Response, x.ResponseVersion, t.visible) {
 		x.Edited()
 	}
-	var foreign string
-	changed := t.visit(x.Response, x.ResponseVersion, func(name *string) bool {
-		rest, ok := strings.CutPrefix(*name, t.Prefix)
-		if !ok {
-			if *name != "" && foreign == "" {
-				foreign = *name
-			}
-			return false
-		}
-		*name = rest
-		return true
-	})
-	if changed {
+	tv := t.walk(x.Response, x.ResponseVersion, true)
+	foreign := tv.foreign
+	if tv.done() {
 		x.Edited()
 	}
 	if foreign != "" {
@@ -121,23 +104,21 @@ func (t *Tenant) visible(_ runtime.EntityType, name string) bool {
 	return strings.HasPrefix(name, t.Prefix)
 }
 
-// visit calls edit for every name of m, and reports whether edit changed any.
-func (t *Tenant) visit(m runtime.APIMessage, version int16, edit func(name *string) bool) bool {
+// walk prefixes every name of m (strip false) or removes the prefix from
+// them (strip true), noting the first name without it; the caller reads
+// the result and calls done.
+func (t *Tenant) walk(m runtime.APIMessage, version int16, strip bool) *tenantVisit {
+	tv := newTenantVisit(t)
+	tv.strip = strip
 	e, ok := m.(runtime.Entities)
 	if !ok {
-		return false
+		return tv
 	}
-	changed := false
-	v := runtime.EntityVisitor{String: func(p *string) {
-		if edit(p) {
-			changed = true
-		}
-	}}
 	for _, et := range tenantEntities {
-		e.VisitEntities(version, et, &v)
+		e.VisitEntities(version, et, &tv.names)
 	}
 	if t.Names != nil {
-		t.Names(m, version, func(_ runtime.EntityType, name *string) { v.String(name) })
+		t.Names(m, version, tv.named)
 	}
-	return changed
+	return tv
 }

@@ -65,11 +65,10 @@ func (t *Tenant) learnIDs(x *Exchange) {
 	if !learns || !ok {
 		return
 	}
-	e.VisitEntities(x.ResponseVersion, runtime.EntityTopicID, &runtime.EntityVisitor{UUID: func(id *runtime.UUID) {
-		if *id != (runtime.UUID{}) {
-			t.ids.add(*id)
-		}
-	}})
+	tv := newTenantVisit(t)
+	tv.learn = true
+	e.VisitEntities(x.ResponseVersion, runtime.EntityTopicID, &tv.ids)
+	tv.done()
 }
 
 // foreignID returns the first topic id of a request that the tenant has not
@@ -80,14 +79,11 @@ func (t *Tenant) foreignID(m runtime.APIMessage, version int16) (runtime.UUID, b
 	if !ok {
 		return runtime.UUID{}, false
 	}
-	var foreign runtime.UUID
-	found := false
-	e.VisitEntities(version, runtime.EntityTopicID, &runtime.EntityVisitor{UUID: func(id *runtime.UUID) {
-		if !found && *id != (runtime.UUID{}) && !t.ids.has(*id) {
-			foreign, found = *id, true
-		}
-	}})
-	return foreign, found
+	tv := newTenantVisit(t)
+	e.VisitEntities(version, runtime.EntityTopicID, &tv.ids)
+	id, found := tv.unknown, tv.found
+	tv.done()
+	return id, found
 }
 
 // refuseID answers a request that names a topic id the tenant was not shown
