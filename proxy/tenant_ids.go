@@ -91,7 +91,9 @@ func (t *Tenant) foreignID(m runtime.APIMessage, version int16) (runtime.UUID, b
 // else closes the connection with UNKNOWN_TOPIC_ID. Either way the request
 // does not reach the broker.
 func (t *Tenant) refuseID(x *Exchange, id runtime.UUID) error {
-	if t.RefuseIDs != nil {
+	// A Produce with acks 0 gets no answer: the connection is closed,
+	// as Kafka closes it when such a Produce fails.
+	if t.RefuseIDs != nil && !x.Unanswered {
 		if resp := t.RefuseIDs(x.Request, x.Header.APIVersion, wire.UnknownTopicID.Code); resp != nil {
 			x.Answer(resp)
 			return nil

@@ -67,8 +67,8 @@ var unmarkedNames = map[string][]unmarked{
 	"FindCoordinatorRequest Key":                               {{entity: "groupId"}},
 	"FindCoordinatorRequest CoordinatorKeys[]":                 {{entity: "groupId"}},
 	"FindCoordinatorResponse Coordinators[].Key":               {{entity: "groupId"}},
-	"ShareGroupHeartbeatRequest SubscribedTopicNames[]":        {{entity: "topicName"}},
 	"ConsumerGroupHeartbeatRequest SubscribedTopicRegex":       {notAName("a topic regex: refused when set (tenantCheck)")},
+	"ListTransactionsRequest TransactionalIdPattern":           {notAName("a transactional-id regex: refused when set (tenantCheck)")},
 	"ConsumerGroupDescribeResponse Groups[].Members[].SubscribedTopicRegex": {
 		notAName("the regex a member of this tenant's group set, which the proxy refuses")},
 	"AlterConfigsRequest Resources[].Configs[].Name":                    {notAName("a config key")},
@@ -169,7 +169,7 @@ func checkRequest(t *testing.T, spec *schema.Spec, dm *dynamic.Message, src []by
 		switch {
 		case entity == "topicId" && val.UUID != (runtime.UUID{}):
 			ids++
-		case strings.HasSuffix(path, "SubscribedTopicRegex") && !val.Null && val.Str != "":
+		case isRegex(path) && !val.Null && val.Str != "":
 			regexes++
 		}
 	}, nil)
@@ -238,7 +238,7 @@ func walkNamed(spec *schema.Spec, s *dynamic.Struct, v int16, fn func(path, enti
 				path += "[]"
 			}
 			entity := fieldEntity(spec.Name+" "+path, f, a)
-			if entity == "" && !strings.HasSuffix(path, "SubscribedTopicRegex") && f.Type.Kind != schema.KindStruct {
+			if entity == "" && !isRegex(spec.Name+" "+path) && f.Type.Kind != schema.KindStruct {
 				continue
 			}
 			va := a.Fields[i]
@@ -260,6 +260,12 @@ func walkNamed(spec *schema.Spec, s *dynamic.Struct, v int16, fn func(path, enti
 		}
 	}
 	walk("", s, other, 0)
+}
+
+// isRegex reports whether the field at path is a regex the tenant refuses
+// (tenantCheck).
+func isRegex(path string) bool {
+	return strings.HasSuffix(path, "Request SubscribedTopicRegex") || strings.HasSuffix(path, "Request TransactionalIdPattern")
 }
 
 // each calls fn for a value, or for each element of an array value.
@@ -319,17 +325,29 @@ func candidates(spec *schema.Spec) []string {
 	return slices.Compact(out)
 }
 
-// clientSpecs loads the client protocol's specs ($KAFKA_SPEC_DIR).
+// clientSpecs loads the client protocol as kafkamsg holds it: the union of
+// the corpus ($KAFKA_SPEC_DIR) and Kafka 4.2.0-rc1
+// ($KAFKA_SPEC_RELEASES_DIR), as generate.sh reads them.
 func clientSpecs(t *testing.T) []*schema.Spec {
 	spec := os.Getenv("KAFKA_SPEC_DIR")
 	if spec == "" {
 		spec = "../../../shared/kafka-spec"
 	}
-	dir := filepath.Join(spec, "clients/src/main/resources/common/message")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no Kafka spec files in %s (set KAFKA_SPEC_DIR)", dir)
+	releases := os.Getenv("KAFKA_SPEC_RELEASES_DIR")
+	if releases == "" {
+		releases = "../../../shared/kafka-spec-releases"
 	}
-	specs, err := schema.LoadDir(dir)
+	const folder = "clients/src/main/resources/common/message"
+	var folders [][]*schema.Spec
+	for _, dir := range []string{filepath.Join(spec, folder), filepath.Join(releases, "4.2.0-rc1", folder)} {
+		if _, err := os.Stat(dir); err != nil {
+			t.Skipf("no Kafka spec files in %s (set KAFKA_SPEC_DIR and KAFKA_SPEC_RELEASES_DIR)", dir)
+		}
+		specs, err := schema.LoadDir(dir)
+		require.NoError(t, err)
+		folders = append(folders, specs)
+	}
+	specs, err := schema.Union(folders...)
 	require.NoError(t, err)
 	return specs
 }

@@ -3,12 +3,14 @@ package main
 import (
 	"net"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
+	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
@@ -72,7 +74,8 @@ func fetched(resp *kafkamsg.FetchResponse) (code int16, records int) {
 // The issue's cross-tenant attempts, against kfake through two prefixing
 // proxies (one per tenant, as the issue ran them): tenant B knows tenant
 // A's topic name and id and tries to read and delete it, by name and by id,
-// at the versions that name topics each way. Every attempt is refused
+// at the versions that name topics each way, and writes to it with Produce
+// v13 (Kafka 4.1) by id. Every attempt is refused
 // (UNKNOWN_TOPIC_ID for ids, an unknown topic for names, which the prefix
 // makes "b.a.secret"), nothing is read, and the topic survives, checked on
 // the broker. Tenant A itself reads its topic by id, so the ids it was
@@ -89,7 +92,7 @@ func TestCrossTenantAttempts(t *testing.T) {
 	id := topicID(t, proxyA, "secret")
 	require.Equal(t, id, topicID(t, broker, "a.secret"), "the proxy shows the broker's id")
 
-	for _, v := range []int16{13, 15, 16} {
+	for _, v := range []int16{13, 15, 16, 18} {
 		resp := kafkamsg.NewFetchResponse()
 		require.NoError(t, rawConn(t, proxyA).Do(testContext(t), fetchByID(id), v, resp))
 		code, n := fetched(resp)
@@ -97,6 +100,7 @@ func TestCrossTenantAttempts(t *testing.T) {
 		require.Positive(t, n, "tenant A reads its records by id at v%d", v)
 	}
 
+	before := endOffsets(t, broker, "a.secret")
 	const unknownTopicID, unknownTopicOrPartition = 100, 3
 	attempts := []struct {
 		name string
@@ -136,6 +140,31 @@ func TestCrossTenantAttempts(t *testing.T) {
 		{"Fetch v13 by id", fetchAttempt(id, 13)},
 		{"Fetch v15 by id", fetchAttempt(id, 15)},
 		{"Fetch v16 by id", fetchAttempt(id, 16)},
+		{"Fetch v18 by id", fetchAttempt(id, 18)},
+		{"Produce v13 by id", func(t *testing.T, c *wire.Client) (int16, int) {
+			b := records.NewBatchBuilder()
+			b.Append(time.Now().UnixMilli(), []byte("k"), []byte("written by tenant B"))
+			batch, err := b.AppendTo(nil)
+			require.NoError(t, err)
+			req := kafkamsg.NewProduceRequest()
+			req.Acks, req.TimeoutMs = -1, 5000
+			req.TopicData = []kafkamsg.ProduceRequestTopicProduceData{{TopicID: id,
+				PartitionData: []kafkamsg.ProduceRequestPartitionProduceData{{Index: 0, Records: batch}}}}
+			resp := kafkamsg.NewProduceResponse()
+			require.NoError(t, c.Do(testContext(t), req, 13, resp))
+			require.Len(t, resp.Responses, 1)
+			assert.Equal(t, id, resp.Responses[0].TopicID)
+			return resp.Responses[0].PartitionResponses[0].ErrorCode, 0
+		}},
+		{"OffsetFetch v10 by id", func(t *testing.T, c *wire.Client) (int16, int) {
+			req := kafkamsg.NewOffsetFetchRequest()
+			req.Groups = []kafkamsg.OffsetFetchRequestGroup{{GroupID: "g", MemberEpoch: -1,
+				Topics: []kafkamsg.OffsetFetchRequestTopics{{TopicID: id, PartitionIndexes: []int32{0}}}}}
+			resp := kafkamsg.NewOffsetFetchResponse()
+			require.NoError(t, c.Do(testContext(t), req, 10, resp))
+			p := resp.Groups[0].Topics[0].Partitions[0]
+			return p.ErrorCode, int(p.CommittedOffset)
+		}},
 		{"DeleteTopics v6 by id", func(t *testing.T, c *wire.Client) (int16, int) {
 			req := kafkamsg.NewDeleteTopicsRequest()
 			req.Topics, req.TimeoutMs = []kafkamsg.DeleteTopicsRequestDeleteTopicState{{TopicID: id}}, 5000
@@ -164,6 +193,7 @@ func TestCrossTenantAttempts(t *testing.T) {
 		})
 	}
 	assert.Equal(t, id, topicID(t, broker, "a.secret"), "tenant A's topic is still on the broker")
+	assert.Equal(t, before, endOffsets(t, broker, "a.secret"), "and nothing was written to it")
 	direct := client(t, broker, kgo.ConsumeTopics("a.secret"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 	assert.Len(t, consume(t, direct, 5), 5, "with its five records")
 }
@@ -178,4 +208,23 @@ func fetchAttempt(id runtime.UUID, version int16) func(t *testing.T, c *wire.Cli
 		assert.Equal(t, id, resp.Responses[0].TopicID, "the answer names the id asked for")
 		return code, n
 	}
+}
+
+// endOffsets are the end offsets of the partitions of topic, asked of addr
+// with ListOffsets v7.
+func endOffsets(t *testing.T, addr, topic string) []int64 {
+	req := kafkamsg.NewListOffsetsRequest()
+	lt := kafkamsg.ListOffsetsRequestListOffsetsTopic{Name: topic}
+	for p := range int32(partitions) {
+		lt.Partitions = append(lt.Partitions, kafkamsg.ListOffsetsRequestListOffsetsPartition{PartitionIndex: p, Timestamp: -1, CurrentLeaderEpoch: -1, MaxNumOffsets: 1})
+	}
+	req.Topics = []kafkamsg.ListOffsetsRequestListOffsetsTopic{lt}
+	resp := kafkamsg.NewListOffsetsResponse()
+	require.NoError(t, rawConn(t, addr).Do(testContext(t), req, 7, resp))
+	var out []int64
+	for _, p := range resp.Topics[0].Partitions {
+		require.Zero(t, p.ErrorCode)
+		out = append(out, p.Offset)
+	}
+	return out
 }

@@ -33,13 +33,24 @@ var tenantAPIs = []int16{
 	kafkamsg.APIKeyShareAcknowledge,
 }
 
-// tenantCheck refuses what a prefix cannot make safe: a consumer group
+// tenantCheck refuses what a prefix cannot make right: a consumer group
 // subscribing by regex (KIP-848), which the group coordinator matches
-// against every topic of the cluster, other tenants' too.
+// against every topic of the cluster, other tenants' too; and ListTransactions
+// filtered by a regex of transactional ids (Kafka 4.1), which the broker
+// matches against the prefixed ids (the answer would be hidden to the
+// tenant's anyway, but wrong).
 func tenantCheck(m runtime.APIMessage, version int16) error {
-	if m, ok := m.(*kafkamsg.ConsumerGroupHeartbeatRequest); ok && m.SubscribedTopicRegex.Valid && m.SubscribedTopicRegex.Value != "" {
-		return fmt.Errorf("ConsumerGroupHeartbeat v%d subscribes by the regex %q, which the broker would match against other tenants' topics too; subscribe by name",
-			version, m.SubscribedTopicRegex.Value)
+	switch m := m.(type) {
+	case *kafkamsg.ConsumerGroupHeartbeatRequest:
+		if m.SubscribedTopicRegex.Valid && m.SubscribedTopicRegex.Value != "" {
+			return fmt.Errorf("ConsumerGroupHeartbeat v%d subscribes by the regex %q, which the broker would match against other tenants' topics too; subscribe by name",
+				version, m.SubscribedTopicRegex.Value)
+		}
+	case *kafkamsg.ListTransactionsRequest:
+		if m.TransactionalIDPattern.Valid && m.TransactionalIDPattern.Value != "" {
+			return fmt.Errorf("ListTransactions v%d filters by the regex %q, which the broker would match against prefixed ids; list without it",
+				version, m.TransactionalIDPattern.Value)
+		}
 	}
 	return nil
 }
