@@ -96,6 +96,9 @@ func (f *identityFlags) gateway() (gateway.Config, error) {
 			g.SASL.OAuthBearer = v.validate
 		}
 	}
+	if len(f.clusters) > 0 && g.SASL == nil {
+		return g, errors.New("-virtual-cluster needs authenticated principals: give -users-file or -oauth-keys")
+	}
 	g.VirtualClusters, g.AuthTimeout = f.clusters, f.authTimeout
 	if f.upstreamTLS || f.upstreamCA != "" {
 		if g.UpstreamTLS, err = gateway.ClientTLS(f.upstreamCA); err != nil {

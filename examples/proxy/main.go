@@ -49,6 +49,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
 	"github.com/kafkagen/kafkagen/proxy"
+	"github.com/kafkagen/kafkagen/proxy/gateway"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -62,6 +63,7 @@ type options struct {
 	logFile     string
 	rewrite     bool
 	identity    identityFlags
+	gateway     gateway.Config // of identity, checked by parseFlags
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -81,6 +83,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.topicPrefix != "" && len(o.identity.clusters) > 0 {
 		return o, errors.New("-topic-prefix and -virtual-cluster: give one (-topic-prefix is one tenant for every client)")
+	}
+	var err error
+	if o.gateway, err = o.identity.gateway(); err != nil {
+		return o, err
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
@@ -206,11 +212,7 @@ func config(o options, logger *log.Logger, logw io.Writer) (proxy.Config, error)
 	if o.allowAPIs != nil {
 		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(o.allowAPIs, kafkamsg.NewResponse))
 	}
-	g, err := o.identity.gateway()
-	if err != nil {
-		return cfg, err
-	}
-	clusters, err := g.Apply(&cfg, newTenant)
+	clusters, err := o.gateway.Apply(&cfg, newTenant)
 	if err != nil {
 		return cfg, err
 	}
