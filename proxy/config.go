@@ -82,6 +82,11 @@ type Config struct {
 	// brokers, with its own credentials (upstream.go).
 	UpstreamTLS  *tls.Config
 	UpstreamSASL wire.SASLMechanism
+	// OnAdmit, when set, is told of each client connection's admission:
+	// err nil once it authenticated (info.Principal set; at once without
+	// TLS and SASL), else why it was refused (for metrics of
+	// authentication failures).
+	OnAdmit func(info *ConnInfo, err error)
 }
 
 // DefaultEndpointAPIs are the api keys of Kafka 4.0 whose responses carry

@@ -8,6 +8,8 @@ import (
 	"net"
 	"time"
 
+	"github.com/kafkagen/kafkagen/generated"
+	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 )
 
@@ -128,6 +130,7 @@ func (p *Proxy) localAPIVersions(frame []byte) ([]byte, error) {
 	}
 	resp := *brokers
 	resp.ThrottleTimeMs = 0
+	resp.APIKeys = withSASLVersions(resp.APIKeys)
 	encoded, err := wire.AppendResponse(nil, corr, &resp, version)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the brokers' ApiVersions at v%d: %w", version, err)
@@ -135,6 +138,22 @@ func (p *Proxy) localAPIVersions(frame []byte) ([]byte, error) {
 	// The response header of ApiVersions is v0 at every version (KIP-511):
 	// the size, then the correlation id.
 	return p.clamp.rewrite(nil, corr, encoded[8:], version)
+}
+
+// withSASLVersions is keys with SaslHandshake and SaslAuthenticate at the
+// versions the proxy serves itself (wire.SASLSession), whatever the brokers
+// list: the client authenticates with the proxy, not with them.
+func withSASLVersions(keys []generated.APIVersionsResponseAPIVersion) []generated.APIVersionsResponseAPIVersion {
+	out := make([]generated.APIVersionsResponseAPIVersion, 0, len(keys)+2)
+	for _, k := range keys {
+		if k.APIKey != saslHandshakeKey && k.APIKey != saslAuthenticateKey {
+			out = append(out, k)
+		}
+	}
+	for _, m := range []runtime.APIMessage{generated.NewSaslHandshakeRequest(), generated.NewSaslAuthenticateRequest()} {
+		out = append(out, generated.APIVersionsResponseAPIVersion{APIKey: m.APIKey(), MinVersion: m.MinVersion(), MaxVersion: m.MaxVersion()})
+	}
+	return out
 }
 
 // reauthenticate gives the client's session a say in a request of an

@@ -163,6 +163,9 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 	defer p.wg.Done()
 	info := ConnInfo{ID: p.nextConn.Add(1), Client: client.RemoteAddr(), NodeID: node}
 	admitted, session, err := p.admit(client, &info)
+	if p.cfg.OnAdmit != nil {
+		p.cfg.OnAdmit(&info, err)
+	}
 	if err != nil {
 		p.logf("proxy: connection %d from %s refused: %v", info.ID, info.Client, err)
 		client.Close()
