@@ -11,6 +11,7 @@ import (
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // Identity at the proxy (Config.TLS, Config.SASL): a client connection is
@@ -93,7 +94,7 @@ func readAuthFrame(conn net.Conn, buf []byte, limit int) ([]byte, error) {
 	}
 	n := int32(binary.BigEndian.Uint32(size[:]))
 	if n < 0 || int(n) > limit {
-		return nil, fmt.Errorf("a frame of %d bytes (the limit before authentication is %d): %w", n, limit, wire.ErrFrameSize)
+		return nil, fmt.Errorf("a frame of %d bytes (the limit before authentication is %d): %w", n, limit, frames.ErrFrameSize)
 	}
 	if cap(buf) < int(n) {
 		buf = make([]byte, n)
@@ -113,16 +114,17 @@ func (p *Proxy) answersAPIVersions(v int16) bool {
 // localAPIVersions answers an ApiVersions request (frame, without its size)
 // with the brokers' versions, narrowed to what the proxy serves.
 func (p *Proxy) localAPIVersions(frame []byte) ([]byte, error) {
-	key, version, err := wire.PeekRequestKey(frame)
+	key, version, err := frames.PeekRequestKey(frame)
 	if err != nil {
 		return nil, err
 	}
-	if key != wire.APIVersionsKey {
+	if key != generated.APIKeyAPIVersions {
 		return nil, fmt.Errorf("api key %d v%d before authentication: %w", key, version, wire.ErrNotAuthenticated)
 	}
 	corr := int32(binary.BigEndian.Uint32(frame[4:8]))
 	if !p.answersAPIVersions(version) {
-		return wire.AppendAPIVersionsUnsupported(nil, corr, p.clamp.packageRange()), nil
+		r := p.clamp.packageRange()
+		return frames.AppendAPIVersionsUnsupported(nil, corr, r.MinVersion, r.MaxVersion), nil
 	}
 	brokers, err := p.brokerVersions()
 	if err != nil {
@@ -131,7 +133,7 @@ func (p *Proxy) localAPIVersions(frame []byte) ([]byte, error) {
 	resp := *brokers
 	resp.ThrottleTimeMs = 0
 	resp.APIKeys = withSASLVersions(resp.APIKeys)
-	encoded, err := wire.AppendResponse(nil, corr, &resp, version)
+	encoded, err := frames.AppendResponse(nil, corr, &resp, version)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the brokers' ApiVersions at v%d: %w", version, err)
 	}
@@ -160,7 +162,7 @@ func withSASLVersions(keys []generated.APIVersionsResponseAPIVersion) []generate
 // admitted connection: SaslHandshake and SaslAuthenticate (KIP-368) are
 // answered by the proxy, and a request after the session expired closes
 // the connection. It reports whether it took the request.
-func (rp *requestPump) reauthenticate(info wire.RequestInfo, size int, frame []byte) (bool, error) {
+func (rp *requestPump) reauthenticate(info frames.RequestInfo, size int, frame []byte) (bool, error) {
 	c := rp.c
 	probe := c.toBroker.prefix(size) // enough for the api key, for the others
 	if info.APIKey == saslHandshakeKey || info.APIKey == saslAuthenticateKey {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // SASL at the proxy: a client that authenticates is relayed with its
@@ -41,14 +42,14 @@ func TestSASLAtTheProxy(t *testing.T) {
 	scram, err := wire.ScramSHA512Auth("alice", "wrong")
 	require.NoError(t, err)
 	_, err = wire.Dial(t.Context(), p.Addr().String(), wire.ConnConfig{SASL: scram})
-	require.ErrorIs(t, err, wire.SaslAuthenticationFailed)
+	require.ErrorIs(t, err, kerrors.SaslAuthenticationFailed)
 
 	mu.Lock()
 	defer mu.Unlock()
 	require.Len(t, admits, 2)
 	assert.Equal(t, "alice", admits[0].principal)
 	assert.NoError(t, admits[0].err)
-	assert.ErrorIs(t, admits[1].err, wire.SaslAuthenticationFailed)
+	assert.ErrorIs(t, admits[1].err, kerrors.SaslAuthenticationFailed)
 	seen := b.seenKeys()
 	assert.NotContains(t, seen, saslHandshakeKey, "client SASL frames never reach the broker")
 	assert.NotContains(t, seen, saslAuthenticateKey)

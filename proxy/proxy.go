@@ -33,10 +33,16 @@ type Proxy struct {
 	wg        sync.WaitGroup
 }
 
-// New checks cfg and makes a proxy; Start opens its port.
+// New checks cfg and makes a proxy; Start opens its port. It refuses a
+// generated package lacking an api the proxy needs (ApiVersions always;
+// Metadata and FindCoordinator with RewriteAddresses), naming the
+// kafkagen -messages list to regenerate it with.
 func New(cfg Config) (*Proxy, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkPackage(cfg); err != nil {
 		return nil, err
 	}
 	host, port, _ := net.SplitHostPort(cfg.Listen)
@@ -142,7 +148,7 @@ func (p *Proxy) accept(node int32, ln net.Listener) {
 				return
 			}
 			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-			p.logf("proxy: accepting on %s: %v; retrying in %v", ln.Addr(), err, delay)
+			p.logf("proxy: accepting connections on %s failed: %v; retrying in %v (out of file descriptors? raise ulimit -n)", ln.Addr(), err, delay)
 			time.Sleep(delay)
 			continue
 		}
@@ -174,7 +180,7 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 	client = admitted
 	upstream, err := p.dial(node, &info)
 	if err != nil {
-		p.logf("proxy: connection %d from %s: %v", info.ID, info.Client, err)
+		p.logEnd(fmt.Sprintf("connection %d from %s", info.ID, info.Client), err)
 		client.Close()
 		return
 	}
@@ -183,13 +189,13 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
-		c.close(errors.New("proxy closed"))
+		c.close(errProxyClosed)
 		return
 	}
 	p.conns[c] = struct{}{}
 	p.mu.Unlock()
 	if err := c.run(); err != nil {
-		p.logf("proxy: connection %d from %s to %s: %v", info.ID, info.Client, info.Upstream, err)
+		p.logEnd(fmt.Sprintf("connection %d from %s to %s", info.ID, info.Client, info.Upstream), err)
 	}
 	p.mu.Lock()
 	delete(p.conns, c)
@@ -202,7 +208,7 @@ func (p *Proxy) dial(node int32, info *ConnInfo) (net.Conn, error) {
 	if node >= 0 {
 		addr, ok := p.nodes.upstream(node)
 		if !ok {
-			return nil, fmt.Errorf("node %d: no address learned for it", node)
+			return nil, fmt.Errorf("node %d: %w", node, errUnknownNode)
 		}
 		info.Upstream = addr
 		c, err := p.dialOne(addr)
@@ -222,7 +228,7 @@ func (p *Proxy) dial(node int32, info *ConnInfo) (net.Conn, error) {
 		}
 		errs = append(errs, err)
 	}
-	return nil, fmt.Errorf("no upstream broker answered: %w", errors.Join(errs...))
+	return nil, fmt.Errorf("%w: %w", errNoUpstream, errors.Join(errs...))
 }
 
 // dialOne connects to the broker at addr, with the proxy's TLS and SASL
@@ -248,7 +254,7 @@ func (p *Proxy) Close() error {
 		ln.Close()
 	}
 	for c := range p.conns {
-		c.close(errors.New("proxy closed"))
+		c.close(errProxyClosed)
 	}
 	p.mu.Unlock()
 	p.wg.Wait()
@@ -284,7 +290,5 @@ func (p *Proxy) Shutdown(ctx context.Context) error {
 }
 
 func (p *Proxy) logf(format string, args ...any) {
-	if p.cfg.Logger != nil {
-		p.cfg.Logger.Printf(format, args...)
-	}
+	p.cfg.Logger.Printf(format, args...)
 }

@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // Topic-id isolation for Tenant. Since KIP-516 requests may name a topic by
@@ -94,11 +94,11 @@ func (t *Tenant) refuseID(x *Exchange, id runtime.UUID) error {
 	// A Produce with acks 0 gets no answer: the connection is closed,
 	// as Kafka closes it when such a Produce fails.
 	if t.RefuseIDs != nil && !x.Unanswered {
-		if resp := t.RefuseIDs(x.Request, x.Header.APIVersion, wire.UnknownTopicID.Code); resp != nil {
+		if resp := t.RefuseIDs(x.Request, x.Header.APIVersion, kerrors.UnknownTopicID.Code); resp != nil {
 			x.Answer(resp)
 			return nil
 		}
 	}
 	return fmt.Errorf("%s v%d names topic id %x, which the tenant (prefix %q) was never shown: %w",
-		x.Request.SpecName(), x.Header.APIVersion, id, t.Prefix, wire.UnknownTopicID)
+		x.Request.SpecName(), x.Header.APIVersion, id, t.Prefix, kerrors.UnknownTopicID)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // The proxy's own side toward the brokers: TLS and a SASL login with the
@@ -49,33 +50,47 @@ func (p *Proxy) secureUpstream(raw net.Conn, addr string) (net.Conn, error) {
 	return conn, nil
 }
 
-// loginUpstream authenticates conn with mechanism: SaslHandshake v1, then
-// each message in a SaslAuthenticate v1 (docs/protocol.md, "SASL"). The
-// broker sends nothing else meanwhile, so the frames read are exactly its
-// answers.
-func loginUpstream(conn net.Conn, mechanism wire.SASLMechanism, deadline time.Time) error {
-	frames := wire.NewFrameReader(conn, 1<<20)
-	corr := int32(0)
-	call := func(req, resp runtime.APIMessage) error {
-		corr++
-		h := wire.RequestHeader{APIKey: req.APIKey(), APIVersion: 1, CorrelationID: corr, ClientID: runtime.NewNullString(upstreamClientID)}
-		out, err := wire.AppendRequest(nil, &h, req)
-		if err != nil {
-			return err
-		}
-		if _, err := conn.Write(out); err != nil {
-			return err
-		}
-		frame, err := frames.Next()
-		if err != nil {
-			return fmt.Errorf("reading the answer to %s: %w", req.SpecName(), err)
-		}
-		if len(frame) < 4 {
-			return fmt.Errorf("a %d-byte answer to %s", len(frame), req.SpecName())
-		}
-		_, err = resp.Decode(frame[4:], 1)
+// upstreamCall sends the proxy's own requests on a connection and reads
+// their answers, one at a time: the broker sends nothing else meanwhile, so
+// the frames read are exactly its answers. The requests' versions use
+// response header v0 (SaslHandshake and SaslAuthenticate v1, ApiVersions at
+// any version): the body follows the correlation id.
+type upstreamCall struct {
+	conn   net.Conn
+	frames *frames.FrameReader
+	corr   int32
+}
+
+func newUpstreamCall(conn net.Conn) *upstreamCall {
+	return &upstreamCall{conn: conn, frames: frames.NewFrameReader(conn, 1<<20)}
+}
+
+func (u *upstreamCall) do(req runtime.APIMessage, version int16, resp runtime.APIMessage) error {
+	u.corr++
+	h := frames.RequestHeader{APIKey: req.APIKey(), APIVersion: version, CorrelationID: u.corr, ClientID: runtime.NewNullString(upstreamClientID)}
+	out, err := frames.AppendRequest(nil, &h, req)
+	if err != nil {
 		return err
 	}
+	if _, err := u.conn.Write(out); err != nil {
+		return err
+	}
+	frame, err := u.frames.Next()
+	if err != nil {
+		return fmt.Errorf("reading the answer to %s: %w", req.SpecName(), err)
+	}
+	if len(frame) < 4 {
+		return fmt.Errorf("a %d-byte answer to %s", len(frame), req.SpecName())
+	}
+	_, err = resp.Decode(frame[4:], version)
+	return err
+}
+
+// loginUpstream authenticates conn with mechanism: SaslHandshake v1, then
+// each message in a SaslAuthenticate v1 (docs/protocol.md, "SASL").
+func loginUpstream(conn net.Conn, mechanism wire.SASLMechanism, deadline time.Time) error {
+	u := newUpstreamCall(conn)
+	call := func(req, resp runtime.APIMessage) error { return u.do(req, 1, resp) }
 	hs := generated.NewSaslHandshakeRequest()
 	hs.Mechanism = mechanism.Name()
 	hsResp := generated.NewSaslHandshakeResponse()
@@ -127,17 +142,43 @@ func (p *Proxy) brokerVersions() (*generated.APIVersionsResponse, error) {
 	}
 	var errs []error
 	for _, addr := range p.cfg.Upstream {
-		ctx, cancel := context.WithTimeout(context.Background(), p.cfg.Timeouts.Dial)
-		c, err := wire.Dial(ctx, addr, wire.ConnConfig{ClientID: upstreamClientID, TLS: p.cfg.UpstreamTLS, SASL: p.cfg.UpstreamSASL})
-		cancel()
+		resp, err := p.askVersions(addr)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		resp, _ := c.APIVersions()
-		c.Close()
 		bv.resp = resp
 		return resp, nil
 	}
 	return nil, fmt.Errorf("asking the brokers' versions: %v", errs)
+}
+
+// askVersions asks the broker at addr for its ApiVersions answer, whole
+// (features included), at v3 (Kafka 2.4 and up), or v0 from a broker that
+// refuses v3.
+func (p *Proxy) askVersions(addr string) (*generated.APIVersionsResponse, error) {
+	conn, err := p.dialOne(addr)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(p.cfg.Timeouts.Dial))
+	u := newUpstreamCall(conn)
+	for _, v := range []int16{3, 0} {
+		req := generated.NewAPIVersionsRequest()
+		if v >= 3 {
+			req.ClientSoftwareName, req.ClientSoftwareVersion = "kafkagen-proxy", "1"
+		}
+		resp := generated.NewAPIVersionsResponse()
+		err := u.do(req, v, resp)
+		switch {
+		case err == nil && resp.ErrorCode == 0:
+			return resp, nil
+		case v == 0 && err != nil:
+			return nil, fmt.Errorf("ApiVersions v0 to %s: %w", addr, err)
+		}
+		// A broker that refuses v3 answers at v0 (KIP-511), which does not
+		// read as v3: ask again at v0.
+	}
+	return nil, fmt.Errorf("ApiVersions to %s: refused at v3 and v0", addr)
 }

@@ -1,6 +1,9 @@
 package wire
 
-import "github.com/kafkagen/kafkagen/runtime"
+import (
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
+)
 
 // SASLSession is the server side of SASL (and of KIP-368's
 // re-authentication) for a connection that the caller reads and writes
@@ -58,8 +61,8 @@ func (s *SASLSession) MaxReceiveSize() int { return s.auth.srv.maxReceive }
 func (s *SASLSession) Principal() string { return s.peer.Principal }
 func (s *SASLSession) Mechanism() string { return s.peer.Mechanism }
 
-func (s *SASLSession) respond(h *RequestHeader, resp runtime.APIMessage) error {
-	out, err := AppendResponse(s.out, h.CorrelationID, resp, h.APIVersion)
+func (s *SASLSession) respond(h *frames.RequestHeader, resp runtime.APIMessage) error {
+	out, err := frames.AppendResponse(s.out, h.CorrelationID, resp, h.APIVersion)
 	if err != nil {
 		return err
 	}

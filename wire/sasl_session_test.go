@@ -17,6 +17,8 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	kruntime "github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // testTokens are the OAUTHBEARER tokens the tests' check knows.
@@ -62,7 +64,7 @@ func TestSASLOAuthBearer(t *testing.T) {
 			require.Zero(t, client.handshake(t, SASLOAuthBearer).ErrorCode)
 			_, code, msg := client.token(t, c.message)
 			if c.fails != "" {
-				assert.Equal(t, SaslAuthenticationFailed.Code, code)
+				assert.Equal(t, kerrors.SaslAuthenticationFailed.Code, code)
 				assert.Contains(t, msg, c.fails)
 				requireClosed(t, conn)
 				return
@@ -144,7 +146,7 @@ func TestSASLRepeatedScramNonce(t *testing.T) {
 				final := repeatedNonceFinal(mechanism, c.password, strings.TrimPrefix(first, "n,,"), string(serverFirst), c.nonce)
 				reply, code, msg := client.token(t, []byte(final))
 				if !c.ok {
-					assert.Equal(t, SaslAuthenticationFailed.Code, code)
+					assert.Equal(t, kerrors.SaslAuthenticationFailed.Code, code)
 					requireClosed(t, conn)
 					return
 				}
@@ -163,8 +165,8 @@ func TestSASLRepeatedScramNonce(t *testing.T) {
 func TestSASLSession(t *testing.T) {
 	cfg := &SASLConfig{Plain: plainUsers}
 	frame := func(key, version int16, body kruntime.APIMessage) []byte {
-		h := RequestHeader{APIKey: key, APIVersion: version, CorrelationID: 7}
-		out, err := AppendRequest(nil, &h, body)
+		h := frames.RequestHeader{APIKey: key, APIVersion: version, CorrelationID: 7}
+		out, err := frames.AppendRequest(nil, &h, body)
 		require.NoError(t, err)
 		return out[4:]
 	}
@@ -175,7 +177,7 @@ func TestSASLSession(t *testing.T) {
 		a.AuthBytes = []byte("\x00alice\x00" + password)
 		return frame(saslAuthenticateKey, 2, a)
 	}
-	apiVersions := frame(APIVersionsKey, 3, generated.NewAPIVersionsRequest())
+	apiVersions := frame(generated.APIKeyAPIVersions, 3, generated.NewAPIVersionsRequest())
 	other := frame(generated.APIKeyStopReplica, 0, generated.NewStopReplicaRequest())
 
 	s, err := NewSASLSession(cfg, func(v int16) bool { return v <= 3 })
@@ -208,7 +210,7 @@ func TestSASLSession(t *testing.T) {
 	_, _, err = wrong.Serve(frame(saslHandshakeKey, 1, handshake))
 	require.NoError(t, err)
 	out, _, err = wrong.Serve(auth("wrong"))
-	assert.ErrorIs(t, err, SaslAuthenticationFailed)
+	assert.ErrorIs(t, err, kerrors.SaslAuthenticationFailed)
 	assert.NotEmpty(t, out, "the failure is answered before the close")
 	assert.False(t, wrong.Authenticated())
 }

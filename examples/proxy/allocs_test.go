@@ -9,7 +9,7 @@ import (
 	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
 	"github.com/kafkagen/kafkagen/proxy"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // The id check allocates nothing per request in steady state: a Fetch
@@ -21,12 +21,12 @@ func TestTenantIDCheckAllocatesNothing(t *testing.T) {
 	id := runtime.UUID{1, 2, 3}
 	md := kafkamsg.NewMetadataResponse()
 	md.Topics = []kafkamsg.MetadataResponseTopic{{Name: runtime.NewNullString("t.orders"), TopicID: id}}
-	require.NoError(t, tenant.Response(&proxy.Exchange{Header: wire.RequestHeader{APIKey: kafkamsg.APIKeyMetadata, APIVersion: 12},
+	require.NoError(t, tenant.Response(&proxy.Exchange{Header: frames.RequestHeader{APIKey: kafkamsg.APIKeyMetadata, APIVersion: 12},
 		Response: md, ResponseVersion: 12}))
 	require.True(t, tenant.KnowsTopicID(id), "learned from the tenant's Metadata answer")
 
 	req := fetchByID(id)
-	x := &proxy.Exchange{Header: wire.RequestHeader{APIKey: kafkamsg.APIKeyFetch, APIVersion: 13}, Request: req}
+	x := &proxy.Exchange{Header: frames.RequestHeader{APIKey: kafkamsg.APIKeyFetch, APIVersion: 13}, Request: req}
 	allocs := testing.AllocsPerRun(200, func() {
 		if err := tenant.Request(x); err != nil || x.Answered() {
 			t.Fatalf("refused its own id: %v", err)

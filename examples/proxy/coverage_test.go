@@ -20,7 +20,7 @@ import (
 	"github.com/kafkagen/kafkagen/internal/wiregen"
 	"github.com/kafkagen/kafkagen/proxy"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // The tenant's coverage, field by field: for every request and response of
@@ -161,7 +161,7 @@ func checkRequest(t *testing.T, spec *schema.Spec, dm *dynamic.Message, src []by
 	_, err := m.Decode(src, v)
 	require.NoError(t, err, where)
 	tenant := newTenant("t.")
-	x := &proxy.Exchange{Header: wire.RequestHeader{APIKey: spec.APIKey, APIVersion: v}, Request: m}
+	x := &proxy.Exchange{Header: frames.RequestHeader{APIKey: spec.APIKey, APIVersion: v}, Request: m}
 	err = tenant.Request(x)
 	refused := err != nil || x.Answered()
 	var ids, regexes int
@@ -204,7 +204,7 @@ func checkResponse(t *testing.T, spec *schema.Spec, dm *dynamic.Message, src []b
 	m := kafkamsg.NewResponse(spec.APIKey)
 	_, err := m.Decode(src, v)
 	require.NoError(t, err, where)
-	x := &proxy.Exchange{Header: wire.RequestHeader{APIKey: spec.APIKey, APIVersion: v}, Response: m, ResponseVersion: v}
+	x := &proxy.Exchange{Header: frames.RequestHeader{APIKey: spec.APIKey, APIVersion: v}, Response: m, ResponseVersion: v}
 	if tenant.Response(x) != nil {
 		return "response refused"
 	}

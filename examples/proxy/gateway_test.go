@@ -30,6 +30,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // upstreamWatch counts what the brokers' listener receives: the
@@ -205,11 +206,11 @@ func TestGatewayRefusals(t *testing.T) {
 		conn := g.tlsConn(t)
 		hs := kafkamsg.NewSaslHandshakeRequest()
 		hs.Mechanism = "PLAIN"
-		frame, err := wire.AppendRequest(nil, &wire.RequestHeader{APIKey: kafkamsg.APIKeySaslHandshake, APIVersion: 1, CorrelationID: 1}, hs)
+		frame, err := frames.AppendRequest(nil, &frames.RequestHeader{APIKey: kafkamsg.APIKeySaslHandshake, APIVersion: 1, CorrelationID: 1}, hs)
 		require.NoError(t, err)
 		_, err = conn.Write(frame)
 		require.NoError(t, err)
-		answer, err := wire.NewFrameReader(conn, 1<<10).Next()
+		answer, err := frames.NewFrameReader(conn, 1<<10).Next()
 		require.NoError(t, err)
 		resp := kafkamsg.NewSaslHandshakeResponse()
 		_, err = resp.Decode(answer[4:], 1)
@@ -229,7 +230,7 @@ func TestGatewayRefusals(t *testing.T) {
 	})
 	t.Run("a request before authentication", func(t *testing.T) {
 		conn := g.tlsConn(t)
-		frame, err := wire.AppendRequest(nil, &wire.RequestHeader{APIKey: kafkamsg.APIKeyMetadata, APIVersion: 12, CorrelationID: 1},
+		frame, err := frames.AppendRequest(nil, &frames.RequestHeader{APIKey: kafkamsg.APIKeyMetadata, APIVersion: 12, CorrelationID: 1},
 			kafkamsg.NewMetadataRequest())
 		require.NoError(t, err)
 		_, err = conn.Write(frame)

@@ -207,7 +207,11 @@ func config(o options, logger *log.Logger, logw io.Writer) (proxy.Config, error)
 		Logger:           logger,
 	}
 	if logw != nil {
-		cfg.Filters = append(cfg.Filters, proxy.NewLog(logw, kafkamsg.NewRequest))
+		requestLog, err := proxy.NewLog(logw, kafkamsg.NewRequest)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Filters = append(cfg.Filters, requestLog)
 	}
 	if o.allowAPIs != nil {
 		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(o.allowAPIs, kafkamsg.NewResponse))
