@@ -49,6 +49,13 @@ func (rw rewrite) visitor(rewrite bool, seen *[]string) *runtime.EntityVisitor {
 			}
 			*seen = append(*seen, fmt.Sprint(*p))
 		}
+	case rw.uuid != nil:
+		v.UUID = func(p *runtime.UUID) {
+			if rewrite {
+				*p = rw.uuid(*p)
+			}
+			*seen = append(*seen, fmt.Sprintf("%x", *p))
+		}
 	}
 	return v
 }
@@ -78,7 +85,8 @@ type visitCounts struct {
 
 // TestCorpusVisitors rewrites random messages of every (spec, version)
 // pair of the corpus through the generated visitors (every topic, group and
-// transactional id prefixed with "tenant1.", broker ids + 1000, producer ids
+// transactional id prefixed with "tenant1.", topic ids with their first
+// byte flipped, broker ids + 1000, producer ids
 // + 1, broker addresses moved to proxy-<id>:9000+id), encodes them, decodes
 // them, and checks that the visitor then reads back exactly the rewritten
 // values, and that the run-time interpreter (package dynamic) sees nothing
@@ -219,7 +227,7 @@ func holds(def *schema.Struct, v int16, name string, depth int) bool {
 		if !f.Versions.Contains(v) || depth > 64 {
 			continue
 		}
-		if f.EntityType == name || f.Struct != nil && holds(f.Struct, v, name, depth+1) {
+		if namesEntity(f, name) || f.Struct != nil && holds(f.Struct, v, name, depth+1) {
 			return true
 		}
 	}

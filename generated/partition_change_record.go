@@ -404,23 +404,29 @@ func (m *PartitionChangeRecord) decode(d *codec.Decoder, off int, version int16)
 
 // VisitEntities calls v for every field of entity type t that m has at
 // version, in declaration order (runtime.Entities). It visits brokerId in
-// Isr[], Leader, Replicas[], RemovingReplicas[], AddingReplicas[].
+// Isr[], Leader, Replicas[], RemovingReplicas[], AddingReplicas[]; topicId in
+// TopicId.
 func (m *PartitionChangeRecord) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
-	if t != runtime.EntityBrokerID || version != 0 || v.Int32 == nil {
+	if version != 0 {
 		return
 	}
-	for i := range m.Isr {
-		v.Int32(&m.Isr[i])
-	}
-	v.Int32(&m.Leader)
-	for i := range m.Replicas {
-		v.Int32(&m.Replicas[i])
-	}
-	for i := range m.RemovingReplicas {
-		v.Int32(&m.RemovingReplicas[i])
-	}
-	for i := range m.AddingReplicas {
-		v.Int32(&m.AddingReplicas[i])
+	switch {
+	case t == runtime.EntityBrokerID && v.Int32 != nil:
+		for i := range m.Isr {
+			v.Int32(&m.Isr[i])
+		}
+		v.Int32(&m.Leader)
+		for i := range m.Replicas {
+			v.Int32(&m.Replicas[i])
+		}
+		for i := range m.RemovingReplicas {
+			v.Int32(&m.RemovingReplicas[i])
+		}
+		for i := range m.AddingReplicas {
+			v.Int32(&m.AddingReplicas[i])
+		}
+	case t == runtime.EntityTopicID && v.UUID != nil:
+		v.UUID(&m.TopicID)
 	}
 }
 

@@ -1,8 +1,10 @@
 package proxy
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"github.com/kafkagen/kafkagen/wire"
 	"log"
 	"net"
 	"strconv"
@@ -28,6 +30,10 @@ type Timeouts struct {
 	// relayed as bytes (default 10 minutes, Kafka's
 	// connections.max.idle.ms).
 	Idle time.Duration
+	// Auth bounds a client's TLS handshake and SASL authentication, from
+	// its connection to its last SaslAuthenticate (default 10s): a client
+	// that never finishes is cut off.
+	Auth time.Duration
 }
 
 // Config configures a Proxy.
@@ -73,6 +79,23 @@ type Config struct {
 	// saying what happened and what to check; nil logs to standard error
 	// (log.Default()). To discard them, give log.New(io.Discard, "", 0).
 	Logger *log.Logger
+
+	// Identity (identity.go). TLS, when set, runs TLS toward clients on
+	// every port. SASL, when set, authenticates clients at the proxy: a
+	// client's bytes reach a broker only once it has authenticated, its
+	// SASL frames (KIP-368 re-authentications included) never do, and
+	// ConnInfo.Principal names it to the filters.
+	TLS  *tls.Config
+	SASL *wire.SASLConfig
+	// UpstreamTLS and UpstreamSASL are how the proxy connects to the
+	// brokers, with its own credentials (upstream.go).
+	UpstreamTLS  *tls.Config
+	UpstreamSASL wire.SASLMechanism
+	// OnAdmit, when set, is told of each client connection's admission:
+	// err nil once it authenticated (info.Principal set; at once without
+	// TLS and SASL), else why it was refused (for metrics of
+	// authentication failures).
+	OnAdmit func(info *ConnInfo, err error)
 }
 
 // DefaultEndpointAPIs are the api keys of Kafka 4.0 whose responses carry
@@ -125,6 +148,12 @@ func (c Config) withDefaults() (Config, error) {
 	c.Timeouts.Read = orDefault(c.Timeouts.Read, 30*time.Second)
 	c.Timeouts.Write = orDefault(c.Timeouts.Write, 30*time.Second)
 	c.Timeouts.Idle = orDefault(c.Timeouts.Idle, 10*time.Minute)
+	c.Timeouts.Auth = orDefault(c.Timeouts.Auth, 10*time.Second)
+	if c.SASL != nil {
+		if _, err := wire.NewSASLSession(c.SASL, nil); err != nil {
+			return c, fmt.Errorf("proxy: SASL: %w", err)
+		}
+	}
 	return c, nil
 }
 

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"errors"
+	"github.com/kafkagen/kafkagen/wire"
 	"io"
 	"net"
 	"sync"
@@ -27,6 +28,8 @@ type conn struct {
 	client, upstream net.Conn
 	toBroker         *relay // read by the request pump
 	toClient         *relay // read by the response pump
+	// session is the client's SASL session (Config.SASL), nil without.
+	session *wire.SASLSession
 
 	// out is the client's side of the connection: the response pump holds
 	// it whenever it has bytes to write there, the request pump to answer a

@@ -56,6 +56,11 @@ type ConnInfo struct {
 	Client   net.Addr
 	Upstream string // the broker's address
 	NodeID   int32  // the node of the port the client connected to; -1 for the bootstrap port
+	// Principal is the user the client authenticated as (Config.SASL),
+	// set before any filter sees a request; empty without SASL.
+	Principal string
+	// Mechanism is the SASL mechanism it authenticated with.
+	Mechanism string
 }
 
 // Exchange is a request and, later, its response, as filters see them.
@@ -98,6 +103,9 @@ func (x *Exchange) Edited() { x.edited = true }
 // encoded at the request's version, and the filters before this one see it
 // as the response.
 func (x *Exchange) Answer(resp runtime.APIMessage) { x.answer = resp }
+
+// Answered reports whether a filter answered the request (Answer).
+func (x *Exchange) Answered() bool { return x.answer != nil }
 
 // SetState keeps v for the calling filter until the response. v must hold
 // copies, not the request's strings or slices: see Exchange.Request.

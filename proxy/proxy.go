@@ -24,6 +24,7 @@ type Proxy struct {
 
 	nextConn     atomic.Uint64
 	nextUpstream atomic.Uint32
+	versions     brokerVersions
 
 	mu        sync.Mutex
 	listeners map[int32]net.Listener // by node id, -1 for the bootstrap port
@@ -168,6 +169,16 @@ func (p *Proxy) isClosed() bool {
 func (p *Proxy) handle(node int32, client net.Conn) {
 	defer p.wg.Done()
 	info := ConnInfo{ID: p.nextConn.Add(1), Client: client.RemoteAddr(), NodeID: node}
+	admitted, session, err := p.admit(client, &info)
+	if p.cfg.OnAdmit != nil {
+		p.cfg.OnAdmit(&info, err)
+	}
+	if err != nil {
+		p.logf("proxy: connection %d from %s refused: %v", info.ID, info.Client, err)
+		client.Close()
+		return
+	}
+	client = admitted
 	upstream, err := p.dial(node, &info)
 	if err != nil {
 		p.logEnd(fmt.Sprintf("connection %d from %s", info.ID, info.Client), err)
@@ -175,6 +186,7 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 		return
 	}
 	c := newConn(p, info, client, upstream)
+	c.session = session
 	if p.cfg.Bridge != nil {
 		if c.bridge, err = learnBrokerVersions(p.cfg.Bridge, upstream, p.cfg.Timeouts.Read); err != nil {
 			p.logf("proxy: connection %d from %s to %s: %v", info.ID, info.Client, info.Upstream, err)
@@ -207,7 +219,7 @@ func (p *Proxy) dial(node int32, info *ConnInfo) (net.Conn, error) {
 			return nil, fmt.Errorf("node %d: %w", node, errUnknownNode)
 		}
 		info.Upstream = addr
-		c, err := net.DialTimeout("tcp", addr, p.cfg.Timeouts.Dial)
+		c, err := p.dialOne(addr)
 		if err != nil {
 			return nil, fmt.Errorf("node %d: %w", node, err)
 		}
@@ -217,7 +229,7 @@ func (p *Proxy) dial(node int32, info *ConnInfo) (net.Conn, error) {
 	first := int(p.nextUpstream.Add(1))
 	for i := range p.cfg.Upstream {
 		addr := p.cfg.Upstream[(first+i)%len(p.cfg.Upstream)]
-		c, err := net.DialTimeout("tcp", addr, p.cfg.Timeouts.Dial)
+		c, err := p.dialOne(addr)
 		if err == nil {
 			info.Upstream = addr
 			return c, nil
@@ -225,6 +237,21 @@ func (p *Proxy) dial(node int32, info *ConnInfo) (net.Conn, error) {
 		errs = append(errs, err)
 	}
 	return nil, fmt.Errorf("%w: %w", errNoUpstream, errors.Join(errs...))
+}
+
+// dialOne connects to the broker at addr, with the proxy's TLS and SASL
+// toward brokers when set.
+func (p *Proxy) dialOne(addr string) (net.Conn, error) {
+	c, err := net.DialTimeout("tcp", addr, p.cfg.Timeouts.Dial)
+	if err != nil || p.cfg.UpstreamTLS == nil && p.cfg.UpstreamSASL == nil {
+		return c, err
+	}
+	secured, err := p.secureUpstream(c, addr)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return secured, nil
 }
 
 // Close closes every port and connection at once.

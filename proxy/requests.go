@@ -66,6 +66,11 @@ func (rp *requestPump) one(size int) error {
 	if err != nil {
 		return err
 	}
+	if c.session != nil {
+		if taken, err := rp.reauthenticate(info, size, frame); taken || err != nil {
+			return err
+		}
+	}
 	if info.APIKey == generated.APIKeyAPIVersions {
 		if vr := c.p.clamp.packageRange(); info.APIVersion > vr.MaxVersion {
 			// KIP-511: the answer that makes the client ask again at a

@@ -17,6 +17,10 @@ var tenantEntities = [...]runtime.EntityType{runtime.EntityTopicName, runtime.En
 // other tenants are removed from responses by Hide, and a response still
 // naming one closes the connection rather than show it.
 //
+// Topic ids (KIP-516) cannot carry a prefix: a request may name only the
+// ids the tenant's own answers have shown it, and one naming another is
+// refused before it reaches the broker (tenant_ids.go).
+//
 // The specs mark most names with an entity type; the few they do not
 // (FindCoordinator's keys, a DescribeConfigs resource name whose resource
 // type is 2, a topic) and the removal of array elements need typed code for
@@ -34,6 +38,17 @@ type Tenant struct {
 	// responses of apiKey at version may hold names; by default all may.
 	// Fetch from v13, which names topics by id, is the one that matters.
 	Decode func(apiKey, version int16, request bool) bool
+	// RefuseIDs, when set, builds the answer to a request naming a topic
+	// id the tenant was not shown: the request's response with code
+	// (UNKNOWN_TOPIC_ID) for each topic, as the broker answers an id it
+	// does not know. Nil, or a nil answer, closes the connection instead.
+	RefuseIDs func(req runtime.APIMessage, version int16, code int16) runtime.APIMessage
+	// Check, when set, sees each request first: an error refuses it (the
+	// connection is closed), for what a prefix cannot make safe, such as
+	// a topic regex that would match other tenants' topics.
+	Check func(req runtime.APIMessage, version int16) error
+
+	ids topicIDs
 }
 
 // NewTenant prefixes names with prefix.
@@ -47,16 +62,18 @@ func (t *Tenant) Wants(key, version int16) (requests, responses bool) {
 	return t.Decode(key, version, true), t.Decode(key, version, false)
 }
 
-// Request adds the prefix to every name.
+// Request refuses a request naming a topic id the tenant was not shown, and
+// adds the prefix to every name of the others.
 func (t *Tenant) Request(x *Exchange) error {
-	changed := t.visit(x.Request, x.Header.APIVersion, func(name *string) bool {
-		if *name == "" {
-			return false
+	if t.Check != nil {
+		if err := t.Check(x.Request, x.Header.APIVersion); err != nil {
+			return err
 		}
-		*name = t.Prefix + *name
-		return true
-	})
-	if changed {
+	}
+	if id, foreign := t.foreignID(x.Request, x.Header.APIVersion); foreign {
+		return t.refuseID(x, id)
+	}
+	if tv := t.walk(x.Request, x.Header.APIVersion, false); tv.done() {
 		x.Edited()
 	}
 	return nil
@@ -67,19 +84,9 @@ func (t *Tenant) Response(x *Exchange) error {
 	if t.Hide != nil && t.Hide(x.Response, x.ResponseVersion, t.visible) {
 		x.Edited()
 	}
-	var foreign string
-	changed := t.visit(x.Response, x.ResponseVersion, func(name *string) bool {
-		rest, ok := strings.CutPrefix(*name, t.Prefix)
-		if !ok {
-			if *name != "" && foreign == "" {
-				foreign = *name
-			}
-			return false
-		}
-		*name = rest
-		return true
-	})
-	if changed {
+	tv := t.walk(x.Response, x.ResponseVersion, true)
+	foreign := tv.foreign
+	if tv.done() {
 		x.Edited()
 	}
 	if foreign != "" {
@@ -88,6 +95,7 @@ func (t *Tenant) Response(x *Exchange) error {
 		return fmt.Errorf("%s v%d names %q, which is not the tenant's (prefix %q), and Tenant.Hide did not remove it",
 			x.Response.SpecName(), x.ResponseVersion, foreign, t.Prefix)
 	}
+	t.learnIDs(x)
 	return nil
 }
 
@@ -96,23 +104,21 @@ func (t *Tenant) visible(_ runtime.EntityType, name string) bool {
 	return strings.HasPrefix(name, t.Prefix)
 }
 
-// visit calls edit for every name of m, and reports whether edit changed any.
-func (t *Tenant) visit(m runtime.APIMessage, version int16, edit func(name *string) bool) bool {
+// walk prefixes every name of m (strip false) or removes the prefix from
+// them (strip true), noting the first name without it; the caller reads
+// the result and calls done.
+func (t *Tenant) walk(m runtime.APIMessage, version int16, strip bool) *tenantVisit {
+	tv := newTenantVisit(t)
+	tv.strip = strip
 	e, ok := m.(runtime.Entities)
 	if !ok {
-		return false
+		return tv
 	}
-	changed := false
-	v := runtime.EntityVisitor{String: func(p *string) {
-		if edit(p) {
-			changed = true
-		}
-	}}
 	for _, et := range tenantEntities {
-		e.VisitEntities(version, et, &v)
+		e.VisitEntities(version, et, &tv.names)
 	}
 	if t.Names != nil {
-		t.Names(m, version, func(_ runtime.EntityType, name *string) { v.String(name) })
+		t.Names(m, version, tv.named)
 	}
-	return changed
+	return tv
 }

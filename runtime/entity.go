@@ -17,9 +17,14 @@ const (
 	EntityGroupID                           // "groupId": strings
 	EntityTopicName                         // "topicName": strings
 	EntityBrokerID                          // "brokerId": int32
+	// EntityTopicID is a topic's id (KIP-516): uuid fields, which the specs
+	// leave without an entity type. kafkagen marks as such every uuid field
+	// (or uuid array) whose name ends in "TopicId", ignoring case, and any
+	// a future spec marks "topicId" itself (docs/protocol.md, "Topic ids").
+	EntityTopicID // "topicId" (derived): UUID
 )
 
-var entityNames = [...]string{"unknown", "transactionalId", "producerId", "groupId", "topicName", "brokerId"}
+var entityNames = [...]string{"unknown", "transactionalId", "producerId", "groupId", "topicName", "brokerId", "topicId"}
 
 // String is the spec's name of t ("topicName").
 func (t EntityType) String() string {
@@ -40,6 +45,8 @@ type EntityVisitor struct {
 	Int32 func(p *int32)
 	// Int64 receives int64 fields and elements (producerId).
 	Int64 func(p *int64)
+	// UUID receives uuid fields and elements (topicId).
+	UUID func(p *UUID)
 }
 
 // Entities is implemented by every generated top-level message.

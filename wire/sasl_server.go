@@ -35,6 +35,19 @@ type SASLConfig struct {
 	// Scram returns what the server stores for user under a SCRAM
 	// mechanism, or false for a user it does not know. Required for SCRAM.
 	Scram func(mechanism, user string) (ScramCredentials, bool)
+	// OAuthBearer checks an OAUTHBEARER token (its signature, expiry and
+	// audience, for a JWT) and returns the principal it names and when it
+	// expires (zero: never). Required for OAUTHBEARER. With MaxReauth the
+	// session lasts until the token expires at the latest.
+	OAuthBearer func(token string) (principal string, expires time.Time, err error)
+	// AcceptRepeatedScramNonce accepts, in SCRAM's final client message,
+	// the nonce librdkafka before 2.6.1 sends: its own nonce followed by
+	// the whole nonce of the server's message (which already starts with
+	// it), instead of that nonce alone. Kafka up to 3.9 accepted it; Kafka
+	// 4 refuses it, as this server does by default. Only that one form is
+	// accepted, and the server's nonce is still checked
+	// (docs/protocol.md, "SASL").
+	AcceptRepeatedScramNonce bool
 	// MaxReauth is connections.max.reauth.ms (KIP-368): an authenticated
 	// session lasts this long, the client is told so in SaslAuthenticate v1
 	// and up, and may authenticate again on the same connection; a request
@@ -51,12 +64,15 @@ type saslServer struct {
 	mechanisms []string
 	plain      func(user, password string) bool
 	scram      func(mechanism, user string) (ScramCredentials, bool)
+	oauth      func(token string) (string, time.Time, error)
+	repeated   bool // AcceptRepeatedScramNonce
 	maxReauth  time.Duration
 	maxReceive int
 }
 
 func newSASLServer(cfg *SASLConfig) (*saslServer, error) {
-	s := &saslServer{plain: cfg.Plain, scram: cfg.Scram, maxReauth: cfg.MaxReauth, maxReceive: cfg.MaxReceiveSize}
+	s := &saslServer{plain: cfg.Plain, scram: cfg.Scram, oauth: cfg.OAuthBearer, repeated: cfg.AcceptRepeatedScramNonce,
+		maxReauth: cfg.MaxReauth, maxReceive: cfg.MaxReceiveSize}
 	if s.maxReceive <= 0 {
 		s.maxReceive = DefaultSASLMaxReceiveSize
 	}
@@ -68,9 +84,12 @@ func newSASLServer(cfg *SASLConfig) (*saslServer, error) {
 		if cfg.Scram != nil {
 			s.mechanisms = append(s.mechanisms, SASLScramSHA256, SASLScramSHA512)
 		}
+		if cfg.OAuthBearer != nil {
+			s.mechanisms = append(s.mechanisms, SASLOAuthBearer)
+		}
 	}
 	if len(s.mechanisms) == 0 {
-		return nil, errors.New("kafka server: SASLConfig enables no mechanism: set Plain, Scram or both")
+		return nil, errors.New("kafka server: SASLConfig enables no mechanism: set Plain, Scram or OAuthBearer")
 	}
 	for _, m := range s.mechanisms {
 		switch {
@@ -78,8 +97,10 @@ func newSASLServer(cfg *SASLConfig) (*saslServer, error) {
 			return nil, errors.New("kafka server: SASLConfig enables PLAIN without a Plain check")
 		case (m == SASLScramSHA256 || m == SASLScramSHA512) && cfg.Scram == nil:
 			return nil, fmt.Errorf("kafka server: SASLConfig enables %s without a Scram lookup", m)
-		case m != SASLPlain && m != SASLScramSHA256 && m != SASLScramSHA512:
-			return nil, fmt.Errorf("kafka server: SASLConfig enables %q: the mechanisms served are PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512", m)
+		case m == SASLOAuthBearer && cfg.OAuthBearer == nil:
+			return nil, errors.New("kafka server: SASLConfig enables OAUTHBEARER without an OAuthBearer check")
+		case m != SASLPlain && m != SASLScramSHA256 && m != SASLScramSHA512 && m != SASLOAuthBearer:
+			return nil, fmt.Errorf("kafka server: SASLConfig enables %q: the mechanisms served are PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER", m)
 		}
 	}
 	return s, nil
@@ -134,6 +155,17 @@ var (
 	ErrSessionExpired = errors.New("SASL session expired")
 )
 
+// saslIO is what an authentication needs of its connection: a Server's
+// serverConn, or a SASLSession's buffer for a connection someone else
+// reads (a proxy).
+type saslIO interface {
+	respond(h *frames.RequestHeader, resp runtime.APIMessage) error
+	send(size int, appendTo func(dst []byte) ([]byte, error)) error
+	apiVersionsServed(v int16) bool
+	// authPeer is where the authenticated principal and mechanism go.
+	authPeer() *Peer
+}
+
 // saslConn is the authentication of one connection.
 type saslConn struct {
 	srv       *saslServer
@@ -168,7 +200,7 @@ func saslRequests(key int16) runtime.APIMessage {
 
 // intercept serves frame when authentication has a say in it, reporting
 // handled; a frame it leaves is the handler's.
-func (a *saslConn) intercept(c *serverConn, frame []byte) (handled bool, err error) {
+func (a *saslConn) intercept(c saslIO, frame []byte) (handled bool, err error) {
 	if a.stage == stageRawTokens {
 		return true, a.rawToken(c, frame)
 	}
@@ -227,7 +259,7 @@ func (a *saslConn) decode(frame []byte) error {
 
 // handshake serves a SaslHandshake: the mechanism is enabled, or the
 // connection ends after the answer.
-func (a *saslConn) handshake(c *serverConn, frame []byte) error {
+func (a *saslConn) handshake(c saslIO, frame []byte) error {
 	if err := a.decode(frame); err != nil {
 		return err
 	}
@@ -243,8 +275,8 @@ func (a *saslConn) handshake(c *serverConn, frame []byte) error {
 	}
 	if a.stage == stageDone {
 		a.reauthenticating, a.lastReauth = true, time.Now()
-		if mechanism != c.peer.Mechanism {
-			a.badMechanism = fmt.Sprintf("SASL mechanism '%s' requested by client is not supported for re-authentication of mechanism '%s'", mechanism, c.peer.Mechanism)
+		if mechanism != c.authPeer().Mechanism {
+			a.badMechanism = fmt.Sprintf("SASL mechanism '%s' requested by client is not supported for re-authentication of mechanism '%s'", mechanism, c.authPeer().Mechanism)
 		}
 	}
 	a.mechanism, a.exchange = mechanism, a.srv.newExchange(mechanism)
@@ -256,7 +288,7 @@ func (a *saslConn) handshake(c *serverConn, frame []byte) error {
 }
 
 // authenticate serves a SaslAuthenticate: one token of the exchange.
-func (a *saslConn) authenticate(c *serverConn, frame []byte) error {
+func (a *saslConn) authenticate(c saslIO, frame []byte) error {
 	if err := a.decode(frame); err != nil {
 		return err
 	}
@@ -280,7 +312,7 @@ func (a *saslConn) authenticate(c *serverConn, frame []byte) error {
 
 // rawToken serves one token of a v0 exchange, which travels as a bare
 // frame, and answers with a bare frame; a failure can only close.
-func (a *saslConn) rawToken(c *serverConn, token []byte) error {
+func (a *saslConn) rawToken(c saslIO, token []byte) error {
 	reply, done, failure := a.step(c, token)
 	if failure != nil {
 		return fmt.Errorf("kafka sasl: %v: %w", failure, kerrors.SaslAuthenticationFailed)
@@ -293,25 +325,30 @@ func (a *saslConn) rawToken(c *serverConn, token []byte) error {
 
 // step runs one step of the exchange and, when it completes, checks what a
 // re-authentication must keep.
-func (a *saslConn) step(c *serverConn, token []byte) (reply []byte, done bool, failure error) {
+func (a *saslConn) step(c saslIO, token []byte) (reply []byte, done bool, failure error) {
 	if a.badMechanism != "" {
 		return nil, false, errors.New(a.badMechanism)
 	}
 	reply, done, failure = a.exchange.step(token)
-	if failure == nil && done && a.reauthenticating && a.exchange.user() != c.peer.Principal {
-		failure = fmt.Errorf("Cannot change principals during re-authentication from User:%s: User:%s", c.peer.Principal, a.exchange.user())
+	if failure == nil && done && a.reauthenticating && a.exchange.user() != c.authPeer().Principal {
+		failure = fmt.Errorf("Cannot change principals during re-authentication from User:%s: User:%s", c.authPeer().Principal, a.exchange.user())
 	}
 	return reply, done, failure
 }
 
 // complete ends a successful exchange: the principal is the handler's to
 // see, and the session's lifetime starts.
-func (a *saslConn) complete(c *serverConn) (lifetimeMs int64) {
-	c.peer.Principal, c.peer.Mechanism = a.exchange.user(), a.mechanism
+func (a *saslConn) complete(c saslIO) (lifetimeMs int64) {
+	exchange := a.exchange
+	c.authPeer().Principal, c.authPeer().Mechanism = exchange.user(), a.mechanism
 	a.stage, a.reauthenticating, a.exchange = stageDone, false, nil
 	a.expires = time.Time{}
 	if a.srv.maxReauth > 0 {
 		a.expires = time.Now().Add(a.srv.maxReauth)
+		if e, ok := exchange.(interface{ expiry() time.Time }); ok && !e.expiry().IsZero() && e.expiry().Before(a.expires) {
+			a.expires = e.expiry() // KIP-368: a token's session ends with it
+			return max(time.Until(a.expires).Milliseconds(), 1)
+		}
 		return a.srv.maxReauth.Milliseconds()
 	}
 	return 0
@@ -320,7 +357,7 @@ func (a *saslConn) complete(c *serverConn) (lifetimeMs int64) {
 // illegalState answers a SaslHandshake or SaslAuthenticate that comes at
 // the wrong time with ILLEGAL_SASL_STATE; during authentication the
 // connection then ends.
-func (a *saslConn) illegalState(c *serverConn, frame []byte, closeAfter bool) error {
+func (a *saslConn) illegalState(c saslIO, frame []byte, closeAfter bool) error {
 	if err := a.decode(frame); err != nil {
 		return err
 	}

@@ -18,10 +18,13 @@ type saslExchange interface {
 
 // newExchange starts an exchange with an enabled mechanism.
 func (s *saslServer) newExchange(mechanism string) saslExchange {
-	if mechanism == SASLPlain {
+	switch mechanism {
+	case SASLPlain:
 		return &plainExchange{check: s.plain}
+	case SASLOAuthBearer:
+		return &oauthServerExchange{check: s.oauth}
 	}
-	return newScramExchange(mechanism, s.scram)
+	return newScramExchange(mechanism, s.scram, s.repeated)
 }
 
 // plainExchange is the server side of PLAIN (RFC 4616): one token holding

@@ -105,11 +105,18 @@ func scramHash(mechanism string) (scram.HashGeneratorFcn, error) {
 type scramExchange struct {
 	mechanism string
 	conv      *scram.ServerConversation
+	// With AcceptRepeatedScramNonce: the messages of the exchange so far,
+	// for checking the final one without the library (scram_repeated.go),
+	// and the user that check authenticated.
+	repeated                 bool
+	lookup                   func(mechanism, user string) (ScramCredentials, bool)
+	clientFirst, serverFirst string
+	repeatedUser             string
 }
 
 // newScramExchange starts a SCRAM exchange whose credentials come from
 // lookup.
-func newScramExchange(mechanism string, lookup func(mechanism, user string) (ScramCredentials, bool)) saslExchange {
+func newScramExchange(mechanism string, lookup func(mechanism, user string) (ScramCredentials, bool), repeated bool) saslExchange {
 	hash, _ := scramHash(mechanism) // the mechanism was checked at the handshake
 	server, _ := hash.NewServer(func(user string) (scram.StoredCredentials, error) {
 		c, ok := lookup(mechanism, user)
@@ -118,7 +125,7 @@ func newScramExchange(mechanism string, lookup func(mechanism, user string) (Scr
 		}
 		return scram.StoredCredentials{KeyFactors: scram.KeyFactors{Salt: string(c.Salt), Iters: c.Iterations}, StoredKey: c.StoredKey, ServerKey: c.ServerKey}, nil
 	})
-	return &scramExchange{mechanism: mechanism, conv: server.NewConversation()}
+	return &scramExchange{mechanism: mechanism, conv: server.NewConversation(), repeated: repeated, lookup: lookup}
 }
 
 // step answers the client's first message with the salt and iterations, and
@@ -126,7 +133,15 @@ func newScramExchange(mechanism string, lookup func(mechanism, user string) (Scr
 // a malformed message fail alike, telling the client nothing about which
 // users exist.
 func (e *scramExchange) step(token []byte) ([]byte, bool, error) {
+	if e.repeated && e.serverFirst != "" {
+		if reply, ok, err := e.repeatedNonceFinal(string(token)); ok {
+			return reply, err == nil, err
+		}
+	}
 	reply, err := e.conv.Step(string(token))
+	if e.repeated && e.clientFirst == "" && err == nil {
+		e.clientFirst, e.serverFirst = string(token), reply
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("Authentication failed during authentication due to invalid credentials with SASL mechanism %s", e.mechanism)
 	}
@@ -136,4 +151,9 @@ func (e *scramExchange) step(token []byte) ([]byte, bool, error) {
 	return []byte(reply), e.conv.Done() && e.conv.Valid(), nil
 }
 
-func (e *scramExchange) user() string { return e.conv.Username() }
+func (e *scramExchange) user() string {
+	if e.repeatedUser != "" {
+		return e.repeatedUser
+	}
+	return e.conv.Username()
+}

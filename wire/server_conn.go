@@ -304,6 +304,9 @@ func (c *serverConn) apiVersionsServed(v int16) bool {
 	return ok && v >= r.MinVersion && v <= r.MaxVersion
 }
 
+// authPeer is the connection's Peer, which authentication fills in.
+func (c *serverConn) authPeer() *Peer { return &c.peer }
+
 // readError names what was being read, and turns a deadline into
 // ErrRequestTimeout.
 func readError(err error, doing string) error {

@@ -5,6 +5,7 @@ go 1.26.0
 replace github.com/kafkagen/kafkagen => ../..
 
 require (
+	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/kafkagen/kafkagen v0.0.0
 	github.com/stretchr/testify v1.12.1
 	github.com/twmb/franz-go v1.22.3

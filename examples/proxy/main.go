@@ -23,6 +23,14 @@
 //	                       README.md), and on exit print one line with the
 //	                       requests translated per api and version
 //
+// Identity and virtual clusters (identity.go; README.md says more): TLS
+// toward clients (-tls-cert, -tls-key), SASL at the proxy (-users-file,
+// -oauth-keys with -oauth-audience and -oauth-issuer, -sasl-mechanisms,
+// -max-reauth, -auth-timeout, -accept-repeated-scram-nonce), a virtual
+// cluster per principal (-virtual-cluster NAME=PREFIX:PRINCIPAL,...), and
+// the proxy's own login to the brokers (-upstream-sasl, -upstream-user,
+// -upstream-password-file, -upstream-tls, -upstream-ca).
+//
 // The first line on stdout is always "listening on HOST:PORT". SIGINT or
 // SIGTERM stops it: requests in flight are answered (for up to 10s), then
 // it exits 0.
@@ -46,6 +54,7 @@ import (
 	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
 	"github.com/kafkagen/kafkagen/proxy"
 	"github.com/kafkagen/kafkagen/proxy/bridge"
+	"github.com/kafkagen/kafkagen/proxy/gateway"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -59,6 +68,8 @@ type options struct {
 	logFile     string
 	rewrite     bool
 	bridge      bool
+	identity    identityFlags
+	gateway     gateway.Config // of identity, checked by parseFlags
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -73,7 +84,15 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.logFile, "log", "", "write one JSON line per exchange to this file (- for stdout)")
 	fs.BoolVar(&o.bridge, "bridge", false, "translate requests at versions the broker does not serve (old clients on Kafka 4)")
 	fs.BoolVar(&o.rewrite, "rewrite-addresses", true, "give clients the proxy's addresses for the brokers (false: the brokers' own)")
+	o.identity.register(fs)
 	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if o.topicPrefix != "" && len(o.identity.clusters) > 0 {
+		return o, errors.New("-topic-prefix and -virtual-cluster: give one (-topic-prefix is one tenant for every client)")
+	}
+	var err error
+	if o.gateway, err = o.identity.gateway(); err != nil {
 		return o, err
 	}
 	if fs.NArg() > 0 {
@@ -185,8 +204,9 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 }
 
 // config is the proxy of the options: the log nearest the client (it sees
-// what the client sent and gets), then the allow-list, then the tenant, then
-// (the proxy puts it last) address rewriting.
+// what the client sent and gets), then the allow-list, then the tenant with
+// the apis a tenant may use (tenant_apis.go), then (the proxy puts it last)
+// address rewriting.
 func config(o options, logger *log.Logger, logw io.Writer) (proxy.Config, error) {
 	cfg := proxy.Config{
 		Listen:           o.listen,
@@ -209,8 +229,15 @@ func config(o options, logger *log.Logger, logw io.Writer) (proxy.Config, error)
 	if o.allowAPIs != nil {
 		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(o.allowAPIs, kafkamsg.NewResponse))
 	}
-	if o.topicPrefix != "" {
-		cfg.Filters = append(cfg.Filters, newTenant(o.topicPrefix))
+	clusters, err := o.gateway.Apply(&cfg, newTenant)
+	if err != nil {
+		return cfg, err
+	}
+	switch {
+	case o.topicPrefix != "":
+		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(tenantAPIs, kafkamsg.NewResponse), newTenant(o.topicPrefix))
+	case clusters != nil:
+		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(tenantAPIs, kafkamsg.NewResponse), clusters)
 	}
 	return cfg, nil
 }

@@ -21,6 +21,12 @@ func TestFlags(t *testing.T) {
 		{"unknown api", []string{"-listen", "127.0.0.1:9192", "-upstream", "127.0.0.1:9092", "-allow-apis", "Produce,Teleport"}, `"Teleport" is neither an api name`},
 		{"unknown key", []string{"-listen", "127.0.0.1:9192", "-upstream", "127.0.0.1:9092", "-allow-apis", "9999"}, `"9999" is neither an api name`},
 		{"an argument", []string{"-listen", "127.0.0.1:9192", "-upstream", "127.0.0.1:9092", "extra"}, `unexpected argument "extra"`},
+		{"cert without key", []string{"-listen", "127.0.0.1:9192", "-upstream", "127.0.0.1:9092", "-tls-cert", "c.pem"}, "-tls-cert and -tls-key go together"},
+		{"bad virtual cluster", []string{"-listen", "127.0.0.1:9192", "-upstream", "127.0.0.1:9092", "-virtual-cluster", "a=a."}, "want NAME=PREFIX:PRINCIPAL"},
+		{"virtual cluster without SASL", []string{"-listen", "127.0.0.1:9192", "-upstream", "127.0.0.1:9092", "-virtual-cluster", "a=a.:alice"}, "-virtual-cluster needs authenticated principals"},
+		{"prefix and virtual cluster", []string{"-listen", "127.0.0.1:9192", "-upstream", "127.0.0.1:9092", "-topic-prefix", "t.", "-virtual-cluster", "a=a.:alice"}, "-topic-prefix and -virtual-cluster"},
+		{"upstream SASL without user", []string{"-listen", "127.0.0.1:9192", "-upstream", "127.0.0.1:9092", "-upstream-sasl", "PLAIN"}, "-upstream-sasl needs -upstream-user"},
+		{"missing users file", []string{"-listen", "127.0.0.1:9192", "-upstream", "127.0.0.1:9092", "-users-file", "/nonexistent/users"}, "-users-file: open /nonexistent/users"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -30,13 +30,14 @@ var entityKinds = []entityKind{
 	{"groupId", "EntityGroupID", "String", schema.KindString},
 	{"topicName", "EntityTopicName", "String", schema.KindString},
 	{"brokerId", "EntityBrokerID", "Int32", schema.KindInt32},
+	topicIDKind,
 }
 
 // isEntity reports whether f's values are visited as e. Validation has
 // checked that an entity field's type matches its entity type; a field
 // whose type does not is left alone rather than mistyped.
 func (e entityKind) isEntity(f *plan.Field) bool {
-	return f.Schema.EntityType == e.spec && f.Schema.Type.Kind == e.kind
+	return f.Schema.Type.Kind == e.kind && (f.Schema.EntityType == e.spec || e == topicIDKind && schema.IsTopicID(f.Schema))
 }
 
 // entitiesVisited lists the entity types of which s holds a field, itself

@@ -487,9 +487,16 @@ func (m *TaggedExample) decode(d *codec.Decoder, off int, version int16) int {
 	return off
 }
 
-// VisitEntities visits nothing: TaggedExample has no field of an entity type
-// (runtime.Entities).
+// VisitEntities calls v for every field of entity type t that m has at
+// version, in declaration order (runtime.Entities). It visits topicId in
+// TopicId.
 func (m *TaggedExample) VisitEntities(version int16, t runtime.EntityType, v *runtime.EntityVisitor) {
+	if t != runtime.EntityTopicID || version < 0 || version > 3 || v.UUID == nil {
+		return
+	}
+	if version >= 1 {
+		v.UUID(&m.TopicID)
+	}
 }
 
 // VisitEndpoints visits nothing: TaggedExample holds no broker address
