@@ -5,7 +5,6 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // APIVersionsRequest is the Kafka ApiVersionsRequest request (API key 18).
@@ -155,9 +154,9 @@ func (m *APIVersionsRequest) Clone() *APIVersionsRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *APIVersionsRequest) deepen() {
-	m.ClientSoftwareName = strings.Clone(m.ClientSoftwareName)
-	m.ClientSoftwareVersion = strings.Clone(m.ClientSoftwareVersion)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.ClientSoftwareName = codec.CloneString(m.ClientSoftwareName)
+	m.ClientSoftwareVersion = codec.CloneString(m.ClientSoftwareVersion)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // APIVersionsResponse is the Kafka ApiVersionsResponse response (API key 18).
@@ -179,19 +177,31 @@ func (m *APIVersionsResponse) Clone() *APIVersionsResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *APIVersionsResponse) deepen() {
-	m.APIKeys = slices.Clone(m.APIKeys)
-	for i := range m.APIKeys {
-		m.APIKeys[i].deepen()
+	if m.APIKeys != nil {
+		s := make([]APIVersionsResponseAPIVersion, len(m.APIKeys))
+		copy(s, m.APIKeys)
+		m.APIKeys = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.SupportedFeatures = slices.Clone(m.SupportedFeatures)
-	for i := range m.SupportedFeatures {
-		m.SupportedFeatures[i].deepen()
+	if m.SupportedFeatures != nil {
+		s := make([]APIVersionsResponseSupportedFeatureKey, len(m.SupportedFeatures))
+		copy(s, m.SupportedFeatures)
+		m.SupportedFeatures = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.FinalizedFeatures = slices.Clone(m.FinalizedFeatures)
-	for i := range m.FinalizedFeatures {
-		m.FinalizedFeatures[i].deepen()
+	if m.FinalizedFeatures != nil {
+		s := make([]APIVersionsResponseFinalizedFeatureKey, len(m.FinalizedFeatures))
+		copy(s, m.FinalizedFeatures)
+		m.FinalizedFeatures = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -515,7 +525,7 @@ func (m *APIVersionsResponseAPIVersion) Clone() *APIVersionsResponseAPIVersion {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *APIVersionsResponseAPIVersion) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 // APIVersionsResponseSupportedFeatureKey is the struct SupportedFeatureKey, used by ApiVersionsResponse (versions 3-4).
@@ -579,8 +589,8 @@ func (m *APIVersionsResponseSupportedFeatureKey) Clone() *APIVersionsResponseSup
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *APIVersionsResponseSupportedFeatureKey) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Name = codec.CloneString(m.Name)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *APIVersionsResponseSupportedFeatureKey) size(version int16) int {
@@ -685,8 +695,8 @@ func (m *APIVersionsResponseFinalizedFeatureKey) Clone() *APIVersionsResponseFin
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *APIVersionsResponseFinalizedFeatureKey) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Name = codec.CloneString(m.Name)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *APIVersionsResponseFinalizedFeatureKey) size(version int16) int {

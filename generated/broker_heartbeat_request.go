@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // BrokerHeartbeatRequest is the Kafka BrokerHeartbeatRequest request (API key 50).
@@ -179,11 +177,15 @@ func (m *BrokerHeartbeatRequest) Clone() *BrokerHeartbeatRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *BrokerHeartbeatRequest) deepen() {
-	m.Listeners = slices.Clone(m.Listeners)
-	for i := range m.Listeners {
-		m.Listeners[i].deepen()
+	if m.Listeners != nil {
+		s := make([]BrokerHeartbeatRequestListener, len(m.Listeners))
+		copy(s, m.Listeners)
+		m.Listeners = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -363,7 +365,7 @@ func (m *BrokerHeartbeatRequestListener) Clone() *BrokerHeartbeatRequestListener
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *BrokerHeartbeatRequestListener) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Host = strings.Clone(m.Host)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Name = codec.CloneString(m.Name)
+	m.Host = codec.CloneString(m.Host)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }

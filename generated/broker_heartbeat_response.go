@@ -172,7 +172,7 @@ func (m *BrokerHeartbeatResponse) Clone() *BrokerHeartbeatResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *BrokerHeartbeatResponse) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

@@ -147,7 +147,7 @@ func (m *DescribeMirrorsRequest) Clone() *DescribeMirrorsRequest {
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *DescribeMirrorsRequest) deepen() {
 	m.MirrorNames = codec.CloneStrings(m.MirrorNames)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // DescribeMirrorsResponse is the Kafka DescribeMirrorsResponse response (API key 95).
@@ -164,12 +162,16 @@ func (m *DescribeMirrorsResponse) Clone() *DescribeMirrorsResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *DescribeMirrorsResponse) deepen() {
-	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
-	m.Mirrors = slices.Clone(m.Mirrors)
-	for i := range m.Mirrors {
-		m.Mirrors[i].deepen()
+	m.ErrorMessage.Value = codec.CloneString(m.ErrorMessage.Value)
+	if m.Mirrors != nil {
+		s := make([]DescribeMirrorsResponseDescribedMirror, len(m.Mirrors))
+		copy(s, m.Mirrors)
+		m.Mirrors = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -312,12 +314,16 @@ func (m *DescribeMirrorsResponseDescribedMirror) Clone() *DescribeMirrorsRespons
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *DescribeMirrorsResponseDescribedMirror) deepen() {
-	m.MirrorName = strings.Clone(m.MirrorName)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
+	m.MirrorName = codec.CloneString(m.MirrorName)
+	if m.Topics != nil {
+		s := make([]DescribeMirrorsResponseTopicPartitions, len(m.Topics))
+		copy(s, m.Topics)
+		m.Topics = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
@@ -438,12 +444,16 @@ func (m *DescribeMirrorsResponseTopicPartitions) Clone() *DescribeMirrorsRespons
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *DescribeMirrorsResponseTopicPartitions) deepen() {
-	m.TopicName = strings.Clone(m.TopicName)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
+	m.TopicName = codec.CloneString(m.TopicName)
+	if m.Partitions != nil {
+		s := make([]DescribeMirrorsResponsePartitionDetail, len(m.Partitions))
+		copy(s, m.Partitions)
+		m.Partitions = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
@@ -606,6 +616,6 @@ func (m *DescribeMirrorsResponsePartitionDetail) Clone() *DescribeMirrorsRespons
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *DescribeMirrorsResponsePartitionDetail) deepen() {
-	m.State = strings.Clone(m.State)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.State = codec.CloneString(m.State)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // LastMirroredEpochsRequest is the Kafka LastMirroredEpochsRequest request (API key 97).
@@ -154,12 +152,16 @@ func (m *LastMirroredEpochsRequest) Clone() *LastMirroredEpochsRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *LastMirroredEpochsRequest) deepen() {
-	m.MirrorName = strings.Clone(m.MirrorName)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
+	m.MirrorName = codec.CloneString(m.MirrorName)
+	if m.Topics != nil {
+		s := make([]LastMirroredEpochsRequestTopicData, len(m.Topics))
+		copy(s, m.Topics)
+		m.Topics = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -284,12 +286,16 @@ func (m *LastMirroredEpochsRequestTopicData) Clone() *LastMirroredEpochsRequestT
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *LastMirroredEpochsRequestTopicData) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
+	m.Name = codec.CloneString(m.Name)
+	if m.Partitions != nil {
+		s := make([]LastMirroredEpochsRequestPartitionData, len(m.Partitions))
+		copy(s, m.Partitions)
+		m.Partitions = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
@@ -418,5 +424,5 @@ func (m *LastMirroredEpochsRequestPartitionData) Clone() *LastMirroredEpochsRequ
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *LastMirroredEpochsRequestPartitionData) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // LastMirroredEpochsResponse is the Kafka LastMirroredEpochsResponse response (API key 97).
@@ -164,12 +162,16 @@ func (m *LastMirroredEpochsResponse) Clone() *LastMirroredEpochsResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *LastMirroredEpochsResponse) deepen() {
-	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
+	m.ErrorMessage.Value = codec.CloneString(m.ErrorMessage.Value)
+	if m.Topics != nil {
+		s := make([]LastMirroredEpochsResponseTopicResult, len(m.Topics))
+		copy(s, m.Topics)
+		m.Topics = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -307,12 +309,16 @@ func (m *LastMirroredEpochsResponseTopicResult) Clone() *LastMirroredEpochsRespo
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *LastMirroredEpochsResponseTopicResult) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
+	m.Name = codec.CloneString(m.Name)
+	if m.Partitions != nil {
+		s := make([]LastMirroredEpochsResponsePartitionResult, len(m.Partitions))
+		copy(s, m.Partitions)
+		m.Partitions = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *LastMirroredEpochsResponseTopicResult) size(version int16) int {
@@ -466,5 +472,5 @@ func (m *LastMirroredEpochsResponsePartitionResult) Clone() *LastMirroredEpochsR
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *LastMirroredEpochsResponsePartitionResult) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // LeaderAndIsrRequest is the Kafka LeaderAndIsrRequest request (API key 4).
@@ -164,9 +162,13 @@ func (m *LeaderAndIsrRequest) Clone() *LeaderAndIsrRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *LeaderAndIsrRequest) deepen() {
-	m.PartitionStates = slices.Clone(m.PartitionStates)
-	for i := range m.PartitionStates {
-		m.PartitionStates[i].deepen()
+	if m.PartitionStates != nil {
+		s := make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, len(m.PartitionStates))
+		copy(s, m.PartitionStates)
+		m.PartitionStates = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
 	m.aliased = false
 }
@@ -368,9 +370,9 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Clone() *LeaderAndIsrReq
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) deepen() {
-	m.TopicName = strings.Clone(m.TopicName)
-	m.Isr = slices.Clone(m.Isr)
-	m.Replicas = slices.Clone(m.Replicas)
+	m.TopicName = codec.CloneString(m.TopicName)
+	m.Isr = codec.CloneSlice(m.Isr)
+	m.Replicas = codec.CloneSlice(m.Replicas)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

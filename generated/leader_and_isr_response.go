@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // LeaderAndIsrResponse is the Kafka LeaderAndIsrResponse response (API key 4).
@@ -149,9 +147,13 @@ func (m *LeaderAndIsrResponse) Clone() *LeaderAndIsrResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *LeaderAndIsrResponse) deepen() {
-	m.PartitionErrors = slices.Clone(m.PartitionErrors)
-	for i := range m.PartitionErrors {
-		m.PartitionErrors[i].deepen()
+	if m.PartitionErrors != nil {
+		s := make([]LeaderAndIsrResponseLeaderAndIsrPartitionError, len(m.PartitionErrors))
+		copy(s, m.PartitionErrors)
+		m.PartitionErrors = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
 	m.aliased = false
 }
@@ -285,7 +287,7 @@ func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Clone() *LeaderAndIsrRe
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) deepen() {
-	m.TopicName = strings.Clone(m.TopicName)
+	m.TopicName = codec.CloneString(m.TopicName)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
 )
 
 // PartitionChangeRecord is the metadata record PartitionChangeRecord (record type 5).
@@ -173,11 +172,11 @@ func (m *PartitionChangeRecord) Clone() *PartitionChangeRecord {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *PartitionChangeRecord) deepen() {
-	m.Isr = slices.Clone(m.Isr)
-	m.Replicas = slices.Clone(m.Replicas)
-	m.RemovingReplicas = slices.Clone(m.RemovingReplicas)
-	m.AddingReplicas = slices.Clone(m.AddingReplicas)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Isr = codec.CloneSlice(m.Isr)
+	m.Replicas = codec.CloneSlice(m.Replicas)
+	m.RemovingReplicas = codec.CloneSlice(m.RemovingReplicas)
+	m.AddingReplicas = codec.CloneSlice(m.AddingReplicas)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // ReadMirrorStatesRequest is the Kafka ReadMirrorStatesRequest request (API key 98).
@@ -154,12 +152,16 @@ func (m *ReadMirrorStatesRequest) Clone() *ReadMirrorStatesRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *ReadMirrorStatesRequest) deepen() {
-	m.MirrorName = strings.Clone(m.MirrorName)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
+	m.MirrorName = codec.CloneString(m.MirrorName)
+	if m.Topics != nil {
+		s := make([]ReadMirrorStatesRequestTopicData, len(m.Topics))
+		copy(s, m.Topics)
+		m.Topics = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -293,12 +295,16 @@ func (m *ReadMirrorStatesRequestTopicData) Clone() *ReadMirrorStatesRequestTopic
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *ReadMirrorStatesRequestTopicData) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
+	m.Name = codec.CloneString(m.Name)
+	if m.Partitions != nil {
+		s := make([]ReadMirrorStatesRequestPartitionData, len(m.Partitions))
+		copy(s, m.Partitions)
+		m.Partitions = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *ReadMirrorStatesRequestTopicData) size(version int16) int {
@@ -427,5 +433,5 @@ func (m *ReadMirrorStatesRequestPartitionData) Clone() *ReadMirrorStatesRequestP
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *ReadMirrorStatesRequestPartitionData) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // ReadMirrorStatesResponse is the Kafka ReadMirrorStatesResponse response (API key 98).
@@ -164,12 +162,16 @@ func (m *ReadMirrorStatesResponse) Clone() *ReadMirrorStatesResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *ReadMirrorStatesResponse) deepen() {
-	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
+	m.ErrorMessage.Value = codec.CloneString(m.ErrorMessage.Value)
+	if m.Topics != nil {
+		s := make([]ReadMirrorStatesResponseTopicResult, len(m.Topics))
+		copy(s, m.Topics)
+		m.Topics = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -307,12 +309,16 @@ func (m *ReadMirrorStatesResponseTopicResult) Clone() *ReadMirrorStatesResponseT
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *ReadMirrorStatesResponseTopicResult) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
+	m.Name = codec.CloneString(m.Name)
+	if m.Partitions != nil {
+		s := make([]ReadMirrorStatesResponsePartitionResult, len(m.Partitions))
+		copy(s, m.Partitions)
+		m.Partitions = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *ReadMirrorStatesResponseTopicResult) size(version int16) int {
@@ -483,6 +489,6 @@ func (m *ReadMirrorStatesResponsePartitionResult) Clone() *ReadMirrorStatesRespo
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *ReadMirrorStatesResponsePartitionResult) deepen() {
-	m.State = strings.Clone(m.State)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.State = codec.CloneString(m.State)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // RequestHeader is the RequestHeader header.
@@ -156,8 +155,8 @@ func (m *RequestHeader) Clone() *RequestHeader {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *RequestHeader) deepen() {
-	m.ClientID.Value = strings.Clone(m.ClientID.Value)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.ClientID.Value = codec.CloneString(m.ClientID.Value)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

@@ -136,7 +136,7 @@ func (m *ResponseHeader) Clone() *ResponseHeader {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *ResponseHeader) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

@@ -3,7 +3,6 @@
 package generated
 
 import (
-	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
 )
@@ -150,8 +149,8 @@ func (m *SaslAuthenticateRequest) Clone() *SaslAuthenticateRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *SaslAuthenticateRequest) deepen() {
-	m.AuthBytes = bytes.Clone(m.AuthBytes)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.AuthBytes = codec.CloneBytes(m.AuthBytes)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

@@ -3,10 +3,8 @@
 package generated
 
 import (
-	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // SaslAuthenticateResponse is the Kafka SaslAuthenticateResponse response (API key 36).
@@ -169,9 +167,9 @@ func (m *SaslAuthenticateResponse) Clone() *SaslAuthenticateResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *SaslAuthenticateResponse) deepen() {
-	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
-	m.AuthBytes = bytes.Clone(m.AuthBytes)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.ErrorMessage.Value = codec.CloneString(m.ErrorMessage.Value)
+	m.AuthBytes = codec.CloneBytes(m.AuthBytes)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

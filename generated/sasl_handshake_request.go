@@ -5,7 +5,6 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // SaslHandshakeRequest is the Kafka SaslHandshakeRequest request (API key 17).
@@ -142,7 +141,7 @@ func (m *SaslHandshakeRequest) Clone() *SaslHandshakeRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *SaslHandshakeRequest) deepen() {
-	m.Mechanism = strings.Clone(m.Mechanism)
+	m.Mechanism = codec.CloneString(m.Mechanism)
 	m.aliased = false
 }
 

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // StopReplicaRequest is the Kafka StopReplicaRequest request (API key 5).
@@ -159,9 +157,13 @@ func (m *StopReplicaRequest) Clone() *StopReplicaRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *StopReplicaRequest) deepen() {
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
+	if m.Partitions != nil {
+		s := make([]StopReplicaRequestStopReplicaPartition, len(m.Partitions))
+		copy(s, m.Partitions)
+		m.Partitions = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
 	m.aliased = false
 }
@@ -312,7 +314,7 @@ func (m *StopReplicaRequestStopReplicaPartition) Clone() *StopReplicaRequestStop
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *StopReplicaRequestStopReplicaPartition) deepen() {
-	m.TopicName = strings.Clone(m.TopicName)
+	m.TopicName = codec.CloneString(m.TopicName)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

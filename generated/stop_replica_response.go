@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // StopReplicaResponse is the Kafka StopReplicaResponse response (API key 5).
@@ -149,9 +147,13 @@ func (m *StopReplicaResponse) Clone() *StopReplicaResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *StopReplicaResponse) deepen() {
-	m.PartitionErrors = slices.Clone(m.PartitionErrors)
-	for i := range m.PartitionErrors {
-		m.PartitionErrors[i].deepen()
+	if m.PartitionErrors != nil {
+		s := make([]StopReplicaResponseStopReplicaPartitionError, len(m.PartitionErrors))
+		copy(s, m.PartitionErrors)
+		m.PartitionErrors = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
 	m.aliased = false
 }
@@ -285,7 +287,7 @@ func (m *StopReplicaResponseStopReplicaPartitionError) Clone() *StopReplicaRespo
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *StopReplicaResponseStopReplicaPartitionError) deepen() {
-	m.TopicName = strings.Clone(m.TopicName)
+	m.TopicName = codec.CloneString(m.TopicName)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // WriteMirrorStatesRequest is the Kafka WriteMirrorStatesRequest request (API key 96).
@@ -154,12 +152,16 @@ func (m *WriteMirrorStatesRequest) Clone() *WriteMirrorStatesRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *WriteMirrorStatesRequest) deepen() {
-	m.MirrorName = strings.Clone(m.MirrorName)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
+	m.MirrorName = codec.CloneString(m.MirrorName)
+	if m.Topics != nil {
+		s := make([]WriteMirrorStatesRequestTopicData, len(m.Topics))
+		copy(s, m.Topics)
+		m.Topics = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -284,12 +286,16 @@ func (m *WriteMirrorStatesRequestTopicData) Clone() *WriteMirrorStatesRequestTop
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *WriteMirrorStatesRequestTopicData) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
+	m.Name = codec.CloneString(m.Name)
+	if m.Partitions != nil {
+		s := make([]WriteMirrorStatesRequestPartitionData, len(m.Partitions))
+		copy(s, m.Partitions)
+		m.Partitions = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
@@ -445,6 +451,6 @@ func (m *WriteMirrorStatesRequestPartitionData) Clone() *WriteMirrorStatesReques
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *WriteMirrorStatesRequestPartitionData) deepen() {
-	m.State = strings.Clone(m.State)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.State = codec.CloneString(m.State)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }

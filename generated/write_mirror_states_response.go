@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // WriteMirrorStatesResponse is the Kafka WriteMirrorStatesResponse response (API key 96).
@@ -164,12 +162,16 @@ func (m *WriteMirrorStatesResponse) Clone() *WriteMirrorStatesResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *WriteMirrorStatesResponse) deepen() {
-	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
+	m.ErrorMessage.Value = codec.CloneString(m.ErrorMessage.Value)
+	if m.Topics != nil {
+		s := make([]WriteMirrorStatesResponseTopicResult, len(m.Topics))
+		copy(s, m.Topics)
+		m.Topics = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -307,12 +309,16 @@ func (m *WriteMirrorStatesResponseTopicResult) Clone() *WriteMirrorStatesRespons
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *WriteMirrorStatesResponseTopicResult) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
+	m.Name = codec.CloneString(m.Name)
+	if m.Partitions != nil {
+		s := make([]WriteMirrorStatesResponsePartitionResult, len(m.Partitions))
+		copy(s, m.Partitions)
+		m.Partitions = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *WriteMirrorStatesResponseTopicResult) size(version int16) int {
@@ -458,5 +464,5 @@ func (m *WriteMirrorStatesResponsePartitionResult) Clone() *WriteMirrorStatesRes
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *WriteMirrorStatesResponsePartitionResult) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }

@@ -12,8 +12,9 @@ import (
 // copy deepen itself: deepen replaces, field by field, what the copy still
 // shares with the original (strings, which DecodeAliased points into the
 // caller's buffer, byte slices, slices, nested structs, unknown tags) by
-// memory of its own. One flat method per struct keeps the code small: a
-// struct in a slice deepens in place after one slices.Clone.
+// memory of its own. One flat method per struct, of calls to runtime/codec's
+// out-of-line copies, keeps the compiled code small: a struct in a slice
+// deepens in place after one copy of the slice.
 func (p *printer) emitClone(f *File, s *plan.Struct) {
 	name := p.TypeName(s)
 	recv := Params(Id("m").Op("*").Id(name))
@@ -33,7 +34,7 @@ func (p *printer) emitClone(f *File, s *plan.Struct) {
 		body = append(body, p.deepenField(fld, Id("m").Dot(p.FieldName(fld)))...)
 	}
 	if s.HasTags {
-		body = append(body, Id("m").Dot("UnknownTags").Op("=").Id("m").Dot("UnknownTags").Dot("Clone").Call())
+		body = append(body, Id("m").Dot("UnknownTags").Op("=").Add(gomodel.Cd("CloneTags")).Call(Id("m").Dot("UnknownTags")))
 	}
 	if s.Top {
 		// Nothing of the copy points into a caller's buffer any more.
@@ -53,28 +54,29 @@ func (p *printer) deepenField(fld *plan.Field, val *Statement) []Code {
 	if t.Array {
 		switch t.Kind {
 		case schema.KindStruct:
-			elems := Add(val.Clone())
-			return []Code{
-				Add(val).Op("=").Qual("slices", "Clone").Call(val.Clone()),
-				For(Id("i").Op(":=").Range().Add(elems)).Block(
-					Add(val.Clone()).Index(Id("i")).Dot("deepen").Call(),
-				),
-			}
+			// Copied in place, then each element deepens itself; no
+			// generic instantiation per element type.
+			return []Code{If(Add(val).Op("!=").Nil()).Block(
+				Id("s").Op(":=").Make(Index().Id(p.TypeName(fld.Elem)), Len(val.Clone())),
+				Copy(Id("s"), val.Clone()),
+				Add(val.Clone()).Op("=").Id("s"),
+				For(Id("i").Op(":=").Range().Id("s")).Block(Id("s").Index(Id("i")).Dot("deepen").Call()),
+			)}
 		case schema.KindString:
 			return set(gomodel.Cd("CloneStrings").Call(val.Clone()))
 		case schema.KindBytes, schema.KindRecords:
 			return set(gomodel.Cd("CloneByteSlices").Call(val.Clone()))
 		}
-		return set(Qual("slices", "Clone").Call(val.Clone()))
+		return set(gomodel.Cd("CloneSlice").Call(val.Clone()))
 	}
 	switch t.Kind {
 	case schema.KindString:
 		if f.Nullable() {
-			return []Code{Add(val).Dot("Value").Op("=").Qual("strings", "Clone").Call(val.Clone().Dot("Value"))}
+			return []Code{Add(val).Dot("Value").Op("=").Add(gomodel.Cd("CloneString")).Call(val.Clone().Dot("Value"))}
 		}
-		return set(Qual("strings", "Clone").Call(val.Clone()))
+		return set(gomodel.Cd("CloneString").Call(val.Clone()))
 	case schema.KindBytes, schema.KindRecords:
-		return set(Qual("bytes", "Clone").Call(val.Clone()))
+		return set(gomodel.Cd("CloneBytes").Call(val.Clone()))
 	case schema.KindStruct:
 		if f.Nullable() {
 			return set(Add(val.Clone()).Dot("Clone").Call())

@@ -5,8 +5,6 @@ package common_structs
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // CommonStructsExample is the Kafka data structure CommonStructsExample.
@@ -149,15 +147,23 @@ func (m *CommonStructsExample) Clone() *CommonStructsExample {
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *CommonStructsExample) deepen() {
 	m.Primary.deepen()
-	m.Backups = slices.Clone(m.Backups)
-	for i := range m.Backups {
-		m.Backups[i].deepen()
+	if m.Backups != nil {
+		s := make([]CommonStructsExampleEndpoint, len(m.Backups))
+		copy(s, m.Backups)
+		m.Backups = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.Clusters = slices.Clone(m.Clusters)
-	for i := range m.Clusters {
-		m.Clusters[i].deepen()
+	if m.Clusters != nil {
+		s := make([]CommonStructsExampleCluster, len(m.Clusters))
+		copy(s, m.Clusters)
+		m.Clusters = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -345,8 +351,8 @@ func (m *CommonStructsExampleEndpoint) Clone() *CommonStructsExampleEndpoint {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *CommonStructsExampleEndpoint) deepen() {
-	m.Host = strings.Clone(m.Host)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Host = codec.CloneString(m.Host)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *CommonStructsExampleEndpoint) size(version int16) int {
@@ -442,9 +448,9 @@ func (m *CommonStructsExampleCluster) Clone() *CommonStructsExampleCluster {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *CommonStructsExampleCluster) deepen() {
-	m.ClusterID = strings.Clone(m.ClusterID)
+	m.ClusterID = codec.CloneString(m.ClusterID)
 	m.Controller.deepen()
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *CommonStructsExampleCluster) size(version int16) int {

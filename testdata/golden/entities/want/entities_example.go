@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // EntitiesExample is the Kafka data structure EntitiesExample.
@@ -187,25 +185,37 @@ func (m *EntitiesExample) Clone() *EntitiesExample {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *EntitiesExample) deepen() {
-	m.TransactionalID.Value = strings.Clone(m.TransactionalID.Value)
-	m.GroupID = strings.Clone(m.GroupID)
-	m.OwnerGroup = strings.Clone(m.OwnerGroup)
+	m.TransactionalID.Value = codec.CloneString(m.TransactionalID.Value)
+	m.GroupID = codec.CloneString(m.GroupID)
+	m.OwnerGroup = codec.CloneString(m.OwnerGroup)
 	m.TopicNames = codec.CloneStrings(m.TopicNames)
-	m.Note = strings.Clone(m.Note)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
+	m.Note = codec.CloneString(m.Note)
+	if m.Topics != nil {
+		s := make([]EntitiesExampleTopic, len(m.Topics))
+		copy(s, m.Topics)
+		m.Topics = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
 	m.Coordinator = m.Coordinator.Clone()
-	m.Brokers = slices.Clone(m.Brokers)
-	for i := range m.Brokers {
-		m.Brokers[i].deepen()
+	if m.Brokers != nil {
+		s := make([]EntitiesExampleEndpoint, len(m.Brokers))
+		copy(s, m.Brokers)
+		m.Brokers = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.Listeners = slices.Clone(m.Listeners)
-	for i := range m.Listeners {
-		m.Listeners[i].deepen()
+	if m.Listeners != nil {
+		s := make([]EntitiesExampleListener, len(m.Listeners))
+		copy(s, m.Listeners)
+		m.Listeners = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -664,9 +674,9 @@ func (m *EntitiesExampleEndpoint) Clone() *EntitiesExampleEndpoint {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *EntitiesExampleEndpoint) deepen() {
-	m.Host = strings.Clone(m.Host)
-	m.Rack.Value = strings.Clone(m.Rack.Value)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Host = codec.CloneString(m.Host)
+	m.Rack.Value = codec.CloneString(m.Rack.Value)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *EntitiesExampleEndpoint) size(version int16) int {
@@ -781,12 +791,16 @@ func (m *EntitiesExampleTopic) Clone() *EntitiesExampleTopic {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *EntitiesExampleTopic) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
+	m.Name = codec.CloneString(m.Name)
+	if m.Partitions != nil {
+		s := make([]EntitiesExamplePartition, len(m.Partitions))
+		copy(s, m.Partitions)
+		m.Partitions = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *EntitiesExampleTopic) size(version int16) int {
@@ -970,8 +984,8 @@ func (m *EntitiesExamplePartition) Clone() *EntitiesExamplePartition {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *EntitiesExamplePartition) deepen() {
-	m.Replicas = slices.Clone(m.Replicas)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Replicas = codec.CloneSlice(m.Replicas)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -1046,8 +1060,8 @@ func (m *EntitiesExampleListener) Clone() *EntitiesExampleListener {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *EntitiesExampleListener) deepen() {
-	m.Host = strings.Clone(m.Host)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Host = codec.CloneString(m.Host)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 // visitEndpoints is VisitEndpoints on m's fields at the message's version.

@@ -3,11 +3,9 @@
 package field_flexible
 
 import (
-	"bytes"
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // ExampleHeader is the ExampleHeader header.
@@ -157,9 +155,9 @@ func (m *ExampleHeader) Clone() *ExampleHeader {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *ExampleHeader) deepen() {
-	m.ClientID.Value = strings.Clone(m.ClientID.Value)
-	m.Token = bytes.Clone(m.Token)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.ClientID.Value = codec.CloneString(m.ClientID.Value)
+	m.Token = codec.CloneBytes(m.Token)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

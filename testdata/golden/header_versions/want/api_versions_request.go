@@ -5,7 +5,6 @@ package header_versions
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // APIVersionsRequest is the Kafka ApiVersionsRequest request (API key 18).
@@ -150,8 +149,8 @@ func (m *APIVersionsRequest) Clone() *APIVersionsRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *APIVersionsRequest) deepen() {
-	m.ClientSoftwareName = strings.Clone(m.ClientSoftwareName)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.ClientSoftwareName = codec.CloneString(m.ClientSoftwareName)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

@@ -146,7 +146,7 @@ func (m *APIVersionsResponse) Clone() *APIVersionsResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *APIVersionsResponse) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

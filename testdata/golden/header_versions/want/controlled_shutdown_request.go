@@ -152,7 +152,7 @@ func (m *ControlledShutdownRequest) Clone() *ControlledShutdownRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *ControlledShutdownRequest) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

@@ -149,7 +149,7 @@ func (m *ControlledShutdownResponse) Clone() *ControlledShutdownResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *ControlledShutdownResponse) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

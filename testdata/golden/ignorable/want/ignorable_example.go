@@ -5,7 +5,6 @@ package ignorable
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // IgnorableExample is the Kafka data structure IgnorableExample.
@@ -157,7 +156,7 @@ func (m *IgnorableExample) Clone() *IgnorableExample {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *IgnorableExample) deepen() {
-	m.Hint = strings.Clone(m.Hint)
+	m.Hint = codec.CloneString(m.Hint)
 	m.Legacy = codec.CloneStrings(m.Legacy)
 	m.Flags.deepen()
 	m.aliased = false

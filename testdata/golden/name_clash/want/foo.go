@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // Foo is the Kafka data structure Foo.
@@ -169,13 +167,17 @@ func (m *Foo) Clone() *Foo {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *Foo) deepen() {
-	m.UnknownTags_ = strings.Clone(m.UnknownTags_)
-	m.Bars = slices.Clone(m.Bars)
-	for i := range m.Bars {
-		m.Bars[i].deepen()
+	m.UnknownTags_ = codec.CloneString(m.UnknownTags_)
+	if m.Bars != nil {
+		s := make([]FooBar2, len(m.Bars))
+		copy(s, m.Bars)
+		m.Bars = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
 	m.BarBaz.deepen()
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -333,7 +335,7 @@ func (m *FooBar2) Clone() *FooBar2 {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *FooBar2) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 // FooBarBaz is the struct BarBaz, used by Foo (versions 0).
@@ -396,7 +398,7 @@ func (m *FooBarBaz) Clone() *FooBarBaz {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *FooBarBaz) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *FooBarBaz) size(version int16) int {

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
 )
 
 // FooBar is the Kafka data structure FooBar.
@@ -144,11 +143,15 @@ func (m *FooBar) Clone() *FooBar {
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *FooBar) deepen() {
 	m.Baz.deepen()
-	m.Qux = slices.Clone(m.Qux)
-	for i := range m.Qux {
-		m.Qux[i].deepen()
+	if m.Qux != nil {
+		s := make([]FooBarQux, len(m.Qux))
+		copy(s, m.Qux)
+		m.Qux = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -284,7 +287,7 @@ func (m *FooBarBaz2) Clone() *FooBarBaz2 {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *FooBarBaz2) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *FooBarBaz2) size(version int16) int {
@@ -360,5 +363,5 @@ func (m *FooBarQux) Clone() *FooBarQux {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *FooBarQux) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }

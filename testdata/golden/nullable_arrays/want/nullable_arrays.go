@@ -3,11 +3,8 @@
 package nullable_arrays
 
 import (
-	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // NullableArrays is the Kafka data structure NullableArrays.
@@ -171,15 +168,19 @@ func (m *NullableArrays) Clone() *NullableArrays {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *NullableArrays) deepen() {
-	m.BrokerIDs = slices.Clone(m.BrokerIDs)
+	m.BrokerIDs = codec.CloneSlice(m.BrokerIDs)
 	m.Names = codec.CloneStrings(m.Names)
-	m.Values = slices.Clone(m.Values)
-	m.Items = slices.Clone(m.Items)
-	for i := range m.Items {
-		m.Items[i].deepen()
+	m.Values = codec.CloneSlice(m.Values)
+	if m.Items != nil {
+		s := make([]NullableArraysItem, len(m.Items))
+		copy(s, m.Items)
+		m.Items = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
 	m.Blobs = codec.CloneByteSlices(m.Blobs)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -425,7 +426,7 @@ func (m *NullableArraysItem) Clone() *NullableArraysItem {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *NullableArraysItem) deepen() {
-	m.Key = strings.Clone(m.Key)
-	m.Payload = bytes.Clone(m.Payload)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Key = codec.CloneString(m.Key)
+	m.Payload = codec.CloneBytes(m.Payload)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }

@@ -5,7 +5,6 @@ package nullable_struct
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // NullableStructExample is the Kafka data structure NullableStructExample.
@@ -162,7 +161,7 @@ func (m *NullableStructExample) deepen() {
 	m.Cursor = m.Cursor.Clone()
 	m.Checkpoint = m.Checkpoint.Clone()
 	m.Hint = m.Hint.Clone()
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -453,8 +452,8 @@ func (m *NullableStructExampleNode) Clone() *NullableStructExampleNode {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *NullableStructExampleNode) deepen() {
-	m.Host = strings.Clone(m.Host)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Host = codec.CloneString(m.Host)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *NullableStructExampleNode) size(version int16) int {
@@ -558,7 +557,7 @@ func (m *NullableStructExampleCursor) Clone() *NullableStructExampleCursor {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *NullableStructExampleCursor) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *NullableStructExampleCursor) size(version int16) int {
@@ -647,7 +646,7 @@ func (m *NullableStructExampleCheckpoint) Clone() *NullableStructExampleCheckpoi
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *NullableStructExampleCheckpoint) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *NullableStructExampleCheckpoint) size(version int16) int {
@@ -732,7 +731,7 @@ func (m *NullableStructExampleHint) Clone() *NullableStructExampleHint {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *NullableStructExampleHint) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *NullableStructExampleHint) size(version int16) int {

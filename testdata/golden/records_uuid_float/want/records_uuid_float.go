@@ -3,7 +3,6 @@
 package records_uuid_float
 
 import (
-	"bytes"
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
@@ -164,9 +163,9 @@ func (m *RecordsUUIDFloat) Clone() *RecordsUUIDFloat {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *RecordsUUIDFloat) deepen() {
-	m.Records = bytes.Clone(m.Records)
-	m.MoreRecords = bytes.Clone(m.MoreRecords)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Records = codec.CloneBytes(m.Records)
+	m.MoreRecords = codec.CloneBytes(m.MoreRecords)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

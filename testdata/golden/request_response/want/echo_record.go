@@ -5,7 +5,6 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // EchoRecord is the metadata record EchoRecord (record type 3).
@@ -137,8 +136,8 @@ func (m *EchoRecord) Clone() *EchoRecord {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *EchoRecord) deepen() {
-	m.Message = strings.Clone(m.Message)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Message = codec.CloneString(m.Message)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

@@ -5,7 +5,6 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // EchoRequest is the Kafka EchoRequest request (API key 1000).
@@ -150,8 +149,8 @@ func (m *EchoRequest) Clone() *EchoRequest {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *EchoRequest) deepen() {
-	m.Message = strings.Clone(m.Message)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Message = codec.CloneString(m.Message)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

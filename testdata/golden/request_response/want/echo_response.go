@@ -5,7 +5,6 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // EchoResponse is the Kafka EchoResponse response (API key 1000).
@@ -160,8 +159,8 @@ func (m *EchoResponse) Clone() *EchoResponse {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *EchoResponse) deepen() {
-	m.Message = strings.Clone(m.Message)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Message = codec.CloneString(m.Message)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 

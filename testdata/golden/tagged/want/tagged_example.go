@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // TaggedExample is the Kafka data structure TaggedExample.
@@ -184,11 +182,11 @@ func (m *TaggedExample) Clone() *TaggedExample {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *TaggedExample) deepen() {
-	m.ClientName = strings.Clone(m.ClientName)
-	m.Rack.Value = strings.Clone(m.Rack.Value)
-	m.Replicas = slices.Clone(m.Replicas)
+	m.ClientName = codec.CloneString(m.ClientName)
+	m.Rack.Value = codec.CloneString(m.Rack.Value)
+	m.Replicas = codec.CloneSlice(m.Replicas)
 	m.Snapshot.deepen()
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -572,8 +570,8 @@ func (m *TaggedExampleSnapshotID) Clone() *TaggedExampleSnapshotID {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *TaggedExampleSnapshotID) deepen() {
-	m.Note = strings.Clone(m.Note)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.Note = codec.CloneString(m.Note)
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 func (m *TaggedExampleSnapshotID) size(version int16) int {

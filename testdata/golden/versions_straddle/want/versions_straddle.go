@@ -5,8 +5,6 @@ package versions_straddle
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // VersionsStraddle is the Kafka data structure VersionsStraddle.
@@ -158,13 +156,17 @@ func (m *VersionsStraddle) Clone() *VersionsStraddle {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *VersionsStraddle) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Window = slices.Clone(m.Window)
-	m.Groups = slices.Clone(m.Groups)
-	for i := range m.Groups {
-		m.Groups[i].deepen()
+	m.Name = codec.CloneString(m.Name)
+	m.Window = codec.CloneSlice(m.Window)
+	if m.Groups != nil {
+		s := make([]VersionsStraddleGroup, len(m.Groups))
+		copy(s, m.Groups)
+		m.Groups = s
+		for i := range s {
+			s[i].deepen()
+		}
 	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 	m.aliased = false
 }
 
@@ -423,9 +425,9 @@ func (m *VersionsStraddleGroup) Clone() *VersionsStraddleGroup {
 
 // deepen replaces what m shares with the value it was copied from by copies.
 func (m *VersionsStraddleGroup) deepen() {
-	m.GroupID = strings.Clone(m.GroupID)
+	m.GroupID = codec.CloneString(m.GroupID)
 	m.Members = codec.CloneStrings(m.Members)
-	m.UnknownTags = m.UnknownTags.Clone()
+	m.UnknownTags = codec.CloneTags(m.UnknownTags)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
