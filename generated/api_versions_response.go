@@ -167,42 +167,7 @@ func (m *APIVersionsResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponse) Clone() *APIVersionsResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *APIVersionsResponse) deepen() {
-	if m.APIKeys != nil {
-		s := make([]APIVersionsResponseAPIVersion, len(m.APIKeys))
-		copy(s, m.APIKeys)
-		m.APIKeys = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	if m.SupportedFeatures != nil {
-		s := make([]APIVersionsResponseSupportedFeatureKey, len(m.SupportedFeatures))
-		copy(s, m.SupportedFeatures)
-		m.SupportedFeatures = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	if m.FinalizedFeatures != nil {
-		s := make([]APIVersionsResponseFinalizedFeatureKey, len(m.FinalizedFeatures))
-		copy(s, m.FinalizedFeatures)
-		m.FinalizedFeatures = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *APIVersionsResponse) size(version int16) int {
@@ -515,17 +480,7 @@ func (m *APIVersionsResponseAPIVersion) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponseAPIVersion) Clone() *APIVersionsResponseAPIVersion {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *APIVersionsResponseAPIVersion) deepen() {
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 // APIVersionsResponseSupportedFeatureKey is the struct SupportedFeatureKey, used by ApiVersionsResponse (versions 3-4).
@@ -579,18 +534,7 @@ func (m *APIVersionsResponseSupportedFeatureKey) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponseSupportedFeatureKey) Clone() *APIVersionsResponseSupportedFeatureKey {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *APIVersionsResponseSupportedFeatureKey) deepen() {
-	m.Name = codec.CloneString(m.Name)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *APIVersionsResponseSupportedFeatureKey) size(version int16) int {
@@ -685,18 +629,7 @@ func (m *APIVersionsResponseFinalizedFeatureKey) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponseFinalizedFeatureKey) Clone() *APIVersionsResponseFinalizedFeatureKey {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *APIVersionsResponseFinalizedFeatureKey) deepen() {
-	m.Name = codec.CloneString(m.Name)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *APIVersionsResponseFinalizedFeatureKey) size(version int16) int {

@@ -167,26 +167,7 @@ func (m *BrokerHeartbeatRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *BrokerHeartbeatRequest) Clone() *BrokerHeartbeatRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *BrokerHeartbeatRequest) deepen() {
-	if m.Listeners != nil {
-		s := make([]BrokerHeartbeatRequestListener, len(m.Listeners))
-		copy(s, m.Listeners)
-		m.Listeners = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *BrokerHeartbeatRequest) size(version int16) int {
@@ -355,17 +336,5 @@ func (m *BrokerHeartbeatRequestListener) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *BrokerHeartbeatRequestListener) Clone() *BrokerHeartbeatRequestListener {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *BrokerHeartbeatRequestListener) deepen() {
-	m.Name = codec.CloneString(m.Name)
-	m.Host = codec.CloneString(m.Host)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }

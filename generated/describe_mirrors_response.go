@@ -152,27 +152,7 @@ func (m *DescribeMirrorsResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponse) Clone() *DescribeMirrorsResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *DescribeMirrorsResponse) deepen() {
-	m.ErrorMessage.Value = codec.CloneString(m.ErrorMessage.Value)
-	if m.Mirrors != nil {
-		s := make([]DescribeMirrorsResponseDescribedMirror, len(m.Mirrors))
-		copy(s, m.Mirrors)
-		m.Mirrors = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *DescribeMirrorsResponse) size(version int16) int {
@@ -304,26 +284,7 @@ func (m *DescribeMirrorsResponseDescribedMirror) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponseDescribedMirror) Clone() *DescribeMirrorsResponseDescribedMirror {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *DescribeMirrorsResponseDescribedMirror) deepen() {
-	m.MirrorName = codec.CloneString(m.MirrorName)
-	if m.Topics != nil {
-		s := make([]DescribeMirrorsResponseTopicPartitions, len(m.Topics))
-		copy(s, m.Topics)
-		m.Topics = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
@@ -434,26 +395,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponseTopicPartitions) Clone() *DescribeMirrorsResponseTopicPartitions {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *DescribeMirrorsResponseTopicPartitions) deepen() {
-	m.TopicName = codec.CloneString(m.TopicName)
-	if m.Partitions != nil {
-		s := make([]DescribeMirrorsResponsePartitionDetail, len(m.Partitions))
-		copy(s, m.Partitions)
-		m.Partitions = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
@@ -606,16 +548,5 @@ func (m *DescribeMirrorsResponsePartitionDetail) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponsePartitionDetail) Clone() *DescribeMirrorsResponsePartitionDetail {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *DescribeMirrorsResponsePartitionDetail) deepen() {
-	m.State = codec.CloneString(m.State)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }

@@ -142,27 +142,7 @@ func (m *LastMirroredEpochsRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsRequest) Clone() *LastMirroredEpochsRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LastMirroredEpochsRequest) deepen() {
-	m.MirrorName = codec.CloneString(m.MirrorName)
-	if m.Topics != nil {
-		s := make([]LastMirroredEpochsRequestTopicData, len(m.Topics))
-		copy(s, m.Topics)
-		m.Topics = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *LastMirroredEpochsRequest) size(version int16) int {
@@ -276,26 +256,7 @@ func (m *LastMirroredEpochsRequestTopicData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsRequestTopicData) Clone() *LastMirroredEpochsRequestTopicData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LastMirroredEpochsRequestTopicData) deepen() {
-	m.Name = codec.CloneString(m.Name)
-	if m.Partitions != nil {
-		s := make([]LastMirroredEpochsRequestPartitionData, len(m.Partitions))
-		copy(s, m.Partitions)
-		m.Partitions = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
@@ -414,15 +375,5 @@ func (m *LastMirroredEpochsRequestPartitionData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsRequestPartitionData) Clone() *LastMirroredEpochsRequestPartitionData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LastMirroredEpochsRequestPartitionData) deepen() {
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }

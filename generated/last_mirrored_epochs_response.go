@@ -152,27 +152,7 @@ func (m *LastMirroredEpochsResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsResponse) Clone() *LastMirroredEpochsResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LastMirroredEpochsResponse) deepen() {
-	m.ErrorMessage.Value = codec.CloneString(m.ErrorMessage.Value)
-	if m.Topics != nil {
-		s := make([]LastMirroredEpochsResponseTopicResult, len(m.Topics))
-		copy(s, m.Topics)
-		m.Topics = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *LastMirroredEpochsResponse) size(version int16) int {
@@ -299,26 +279,7 @@ func (m *LastMirroredEpochsResponseTopicResult) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsResponseTopicResult) Clone() *LastMirroredEpochsResponseTopicResult {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LastMirroredEpochsResponseTopicResult) deepen() {
-	m.Name = codec.CloneString(m.Name)
-	if m.Partitions != nil {
-		s := make([]LastMirroredEpochsResponsePartitionResult, len(m.Partitions))
-		copy(s, m.Partitions)
-		m.Partitions = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *LastMirroredEpochsResponseTopicResult) size(version int16) int {
@@ -462,15 +423,5 @@ func (m *LastMirroredEpochsResponsePartitionResult) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsResponsePartitionResult) Clone() *LastMirroredEpochsResponsePartitionResult {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LastMirroredEpochsResponsePartitionResult) deepen() {
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }

@@ -152,25 +152,7 @@ func (m *LeaderAndIsrRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LeaderAndIsrRequest) Clone() *LeaderAndIsrRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LeaderAndIsrRequest) deepen() {
-	if m.PartitionStates != nil {
-		s := make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, len(m.PartitionStates))
-		copy(s, m.PartitionStates)
-		m.PartitionStates = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *LeaderAndIsrRequest) size(version int16) int {
@@ -360,19 +342,7 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Clone() *LeaderAndIsrRequestLeaderAndIsrPartitionState {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) deepen() {
-	m.TopicName = codec.CloneString(m.TopicName)
-	m.Isr = codec.CloneSlice(m.Isr)
-	m.Replicas = codec.CloneSlice(m.Replicas)
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -162,22 +162,7 @@ func (m *PartitionChangeRecord) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *PartitionChangeRecord) Clone() *PartitionChangeRecord {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *PartitionChangeRecord) deepen() {
-	m.Isr = codec.CloneSlice(m.Isr)
-	m.Replicas = codec.CloneSlice(m.Replicas)
-	m.RemovingReplicas = codec.CloneSlice(m.RemovingReplicas)
-	m.AddingReplicas = codec.CloneSlice(m.AddingReplicas)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *PartitionChangeRecord) size(version int16) int {

@@ -142,27 +142,7 @@ func (m *ReadMirrorStatesRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ReadMirrorStatesRequest) Clone() *ReadMirrorStatesRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ReadMirrorStatesRequest) deepen() {
-	m.MirrorName = codec.CloneString(m.MirrorName)
-	if m.Topics != nil {
-		s := make([]ReadMirrorStatesRequestTopicData, len(m.Topics))
-		copy(s, m.Topics)
-		m.Topics = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *ReadMirrorStatesRequest) size(version int16) int {
@@ -285,26 +265,7 @@ func (m *ReadMirrorStatesRequestTopicData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ReadMirrorStatesRequestTopicData) Clone() *ReadMirrorStatesRequestTopicData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ReadMirrorStatesRequestTopicData) deepen() {
-	m.Name = codec.CloneString(m.Name)
-	if m.Partitions != nil {
-		s := make([]ReadMirrorStatesRequestPartitionData, len(m.Partitions))
-		copy(s, m.Partitions)
-		m.Partitions = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *ReadMirrorStatesRequestTopicData) size(version int16) int {
@@ -423,15 +384,5 @@ func (m *ReadMirrorStatesRequestPartitionData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ReadMirrorStatesRequestPartitionData) Clone() *ReadMirrorStatesRequestPartitionData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ReadMirrorStatesRequestPartitionData) deepen() {
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }

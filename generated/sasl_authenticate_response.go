@@ -157,20 +157,7 @@ func (m *SaslAuthenticateResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *SaslAuthenticateResponse) Clone() *SaslAuthenticateResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *SaslAuthenticateResponse) deepen() {
-	m.ErrorMessage.Value = codec.CloneString(m.ErrorMessage.Value)
-	m.AuthBytes = codec.CloneBytes(m.AuthBytes)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *SaslAuthenticateResponse) size(version int16) int {

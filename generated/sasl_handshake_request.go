@@ -131,18 +131,7 @@ func (m *SaslHandshakeRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *SaslHandshakeRequest) Clone() *SaslHandshakeRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *SaslHandshakeRequest) deepen() {
-	m.Mechanism = codec.CloneString(m.Mechanism)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *SaslHandshakeRequest) size(version int16) int {

@@ -147,25 +147,7 @@ func (m *StopReplicaRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaRequest) Clone() *StopReplicaRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *StopReplicaRequest) deepen() {
-	if m.Partitions != nil {
-		s := make([]StopReplicaRequestStopReplicaPartition, len(m.Partitions))
-		copy(s, m.Partitions)
-		m.Partitions = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *StopReplicaRequest) size(version int16) int {
@@ -304,17 +286,7 @@ func (m *StopReplicaRequestStopReplicaPartition) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaRequestStopReplicaPartition) Clone() *StopReplicaRequestStopReplicaPartition {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *StopReplicaRequestStopReplicaPartition) deepen() {
-	m.TopicName = codec.CloneString(m.TopicName)
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -137,25 +137,7 @@ func (m *StopReplicaResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaResponse) Clone() *StopReplicaResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *StopReplicaResponse) deepen() {
-	if m.PartitionErrors != nil {
-		s := make([]StopReplicaResponseStopReplicaPartitionError, len(m.PartitionErrors))
-		copy(s, m.PartitionErrors)
-		m.PartitionErrors = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *StopReplicaResponse) size(version int16) int {
@@ -277,17 +259,7 @@ func (m *StopReplicaResponseStopReplicaPartitionError) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaResponseStopReplicaPartitionError) Clone() *StopReplicaResponseStopReplicaPartitionError {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *StopReplicaResponseStopReplicaPartitionError) deepen() {
-	m.TopicName = codec.CloneString(m.TopicName)
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

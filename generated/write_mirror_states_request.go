@@ -142,27 +142,7 @@ func (m *WriteMirrorStatesRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesRequest) Clone() *WriteMirrorStatesRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *WriteMirrorStatesRequest) deepen() {
-	m.MirrorName = codec.CloneString(m.MirrorName)
-	if m.Topics != nil {
-		s := make([]WriteMirrorStatesRequestTopicData, len(m.Topics))
-		copy(s, m.Topics)
-		m.Topics = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *WriteMirrorStatesRequest) size(version int16) int {
@@ -276,26 +256,7 @@ func (m *WriteMirrorStatesRequestTopicData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesRequestTopicData) Clone() *WriteMirrorStatesRequestTopicData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *WriteMirrorStatesRequestTopicData) deepen() {
-	m.Name = codec.CloneString(m.Name)
-	if m.Partitions != nil {
-		s := make([]WriteMirrorStatesRequestPartitionData, len(m.Partitions))
-		copy(s, m.Partitions)
-		m.Partitions = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
@@ -441,16 +402,5 @@ func (m *WriteMirrorStatesRequestPartitionData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesRequestPartitionData) Clone() *WriteMirrorStatesRequestPartitionData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *WriteMirrorStatesRequestPartitionData) deepen() {
-	m.State = codec.CloneString(m.State)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }

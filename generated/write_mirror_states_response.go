@@ -152,27 +152,7 @@ func (m *WriteMirrorStatesResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesResponse) Clone() *WriteMirrorStatesResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *WriteMirrorStatesResponse) deepen() {
-	m.ErrorMessage.Value = codec.CloneString(m.ErrorMessage.Value)
-	if m.Topics != nil {
-		s := make([]WriteMirrorStatesResponseTopicResult, len(m.Topics))
-		copy(s, m.Topics)
-		m.Topics = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *WriteMirrorStatesResponse) size(version int16) int {
@@ -299,26 +279,7 @@ func (m *WriteMirrorStatesResponseTopicResult) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesResponseTopicResult) Clone() *WriteMirrorStatesResponseTopicResult {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *WriteMirrorStatesResponseTopicResult) deepen() {
-	m.Name = codec.CloneString(m.Name)
-	if m.Partitions != nil {
-		s := make([]WriteMirrorStatesResponsePartitionResult, len(m.Partitions))
-		copy(s, m.Partitions)
-		m.Partitions = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *WriteMirrorStatesResponseTopicResult) size(version int16) int {
@@ -454,15 +415,5 @@ func (m *WriteMirrorStatesResponsePartitionResult) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesResponsePartitionResult) Clone() *WriteMirrorStatesResponsePartitionResult {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *WriteMirrorStatesResponsePartitionResult) deepen() {
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }

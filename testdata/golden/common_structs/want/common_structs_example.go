@@ -136,35 +136,7 @@ func (m *CommonStructsExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *CommonStructsExample) Clone() *CommonStructsExample {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *CommonStructsExample) deepen() {
-	m.Primary.deepen()
-	if m.Backups != nil {
-		s := make([]CommonStructsExampleEndpoint, len(m.Backups))
-		copy(s, m.Backups)
-		m.Backups = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	if m.Clusters != nil {
-		s := make([]CommonStructsExampleCluster, len(m.Clusters))
-		copy(s, m.Clusters)
-		m.Clusters = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *CommonStructsExample) size(version int16) int {
@@ -341,18 +313,7 @@ func (m *CommonStructsExampleEndpoint) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *CommonStructsExampleEndpoint) Clone() *CommonStructsExampleEndpoint {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *CommonStructsExampleEndpoint) deepen() {
-	m.Host = codec.CloneString(m.Host)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *CommonStructsExampleEndpoint) size(version int16) int {
@@ -438,19 +399,7 @@ func (m *CommonStructsExampleCluster) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *CommonStructsExampleCluster) Clone() *CommonStructsExampleCluster {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *CommonStructsExampleCluster) deepen() {
-	m.ClusterID = codec.CloneString(m.ClusterID)
-	m.Controller.deepen()
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *CommonStructsExampleCluster) size(version int16) int {

@@ -175,48 +175,7 @@ func (m *EntitiesExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExample) Clone() *EntitiesExample {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EntitiesExample) deepen() {
-	m.TransactionalID.Value = codec.CloneString(m.TransactionalID.Value)
-	m.GroupID = codec.CloneString(m.GroupID)
-	m.OwnerGroup = codec.CloneString(m.OwnerGroup)
-	m.TopicNames = codec.CloneStrings(m.TopicNames)
-	m.Note = codec.CloneString(m.Note)
-	if m.Topics != nil {
-		s := make([]EntitiesExampleTopic, len(m.Topics))
-		copy(s, m.Topics)
-		m.Topics = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.Coordinator = m.Coordinator.Clone()
-	if m.Brokers != nil {
-		s := make([]EntitiesExampleEndpoint, len(m.Brokers))
-		copy(s, m.Brokers)
-		m.Brokers = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	if m.Listeners != nil {
-		s := make([]EntitiesExampleListener, len(m.Listeners))
-		copy(s, m.Listeners)
-		m.Listeners = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *EntitiesExample) size(version int16) int {
@@ -664,19 +623,7 @@ func (m *EntitiesExampleEndpoint) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExampleEndpoint) Clone() *EntitiesExampleEndpoint {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EntitiesExampleEndpoint) deepen() {
-	m.Host = codec.CloneString(m.Host)
-	m.Rack.Value = codec.CloneString(m.Rack.Value)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *EntitiesExampleEndpoint) size(version int16) int {
@@ -781,26 +728,7 @@ func (m *EntitiesExampleTopic) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExampleTopic) Clone() *EntitiesExampleTopic {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EntitiesExampleTopic) deepen() {
-	m.Name = codec.CloneString(m.Name)
-	if m.Partitions != nil {
-		s := make([]EntitiesExamplePartition, len(m.Partitions))
-		copy(s, m.Partitions)
-		m.Partitions = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *EntitiesExampleTopic) size(version int16) int {
@@ -974,18 +902,7 @@ func (m *EntitiesExamplePartition) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExamplePartition) Clone() *EntitiesExamplePartition {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EntitiesExamplePartition) deepen() {
-	m.Replicas = codec.CloneSlice(m.Replicas)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -1050,18 +967,7 @@ func (m *EntitiesExampleListener) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExampleListener) Clone() *EntitiesExampleListener {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EntitiesExampleListener) deepen() {
-	m.Host = codec.CloneString(m.Host)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 // visitEndpoints is VisitEndpoints on m's fields at the message's version.

@@ -139,19 +139,7 @@ func (m *APIVersionsRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsRequest) Clone() *APIVersionsRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *APIVersionsRequest) deepen() {
-	m.ClientSoftwareName = codec.CloneString(m.ClientSoftwareName)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *APIVersionsRequest) size(version int16) int {

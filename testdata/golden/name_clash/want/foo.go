@@ -157,28 +157,7 @@ func (m *Foo) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *Foo) Clone() *Foo {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *Foo) deepen() {
-	m.UnknownTags_ = codec.CloneString(m.UnknownTags_)
-	if m.Bars != nil {
-		s := make([]FooBar2, len(m.Bars))
-		copy(s, m.Bars)
-		m.Bars = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.BarBaz.deepen()
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *Foo) size(version int16) int {
@@ -325,17 +304,7 @@ func (m *FooBar2) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBar2) Clone() *FooBar2 {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *FooBar2) deepen() {
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 // FooBarBaz is the struct BarBaz, used by Foo (versions 0).
@@ -388,17 +357,7 @@ func (m *FooBarBaz) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBarBaz) Clone() *FooBarBaz {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *FooBarBaz) deepen() {
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *FooBarBaz) size(version int16) int {

@@ -132,27 +132,7 @@ func (m *FooBar) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBar) Clone() *FooBar {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *FooBar) deepen() {
-	m.Baz.deepen()
-	if m.Qux != nil {
-		s := make([]FooBarQux, len(m.Qux))
-		copy(s, m.Qux)
-		m.Qux = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *FooBar) size(version int16) int {
@@ -277,17 +257,7 @@ func (m *FooBarBaz2) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBarBaz2) Clone() *FooBarBaz2 {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *FooBarBaz2) deepen() {
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *FooBarBaz2) size(version int16) int {
@@ -353,15 +323,5 @@ func (m *FooBarQux) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBarQux) Clone() *FooBarQux {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *FooBarQux) deepen() {
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }

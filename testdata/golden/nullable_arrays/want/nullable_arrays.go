@@ -158,30 +158,7 @@ func (m *NullableArrays) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableArrays) Clone() *NullableArrays {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *NullableArrays) deepen() {
-	m.BrokerIDs = codec.CloneSlice(m.BrokerIDs)
-	m.Names = codec.CloneStrings(m.Names)
-	m.Values = codec.CloneSlice(m.Values)
-	if m.Items != nil {
-		s := make([]NullableArraysItem, len(m.Items))
-		copy(s, m.Items)
-		m.Items = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.Blobs = codec.CloneByteSlices(m.Blobs)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *NullableArrays) size(version int16) int {
@@ -416,17 +393,5 @@ func (m *NullableArraysItem) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableArraysItem) Clone() *NullableArraysItem {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *NullableArraysItem) deepen() {
-	m.Key = codec.CloneString(m.Key)
-	m.Payload = codec.CloneBytes(m.Payload)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }

@@ -153,20 +153,7 @@ func (m *RecordsUUIDFloat) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *RecordsUUIDFloat) Clone() *RecordsUUIDFloat {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *RecordsUUIDFloat) deepen() {
-	m.Records = codec.CloneBytes(m.Records)
-	m.MoreRecords = codec.CloneBytes(m.MoreRecords)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *RecordsUUIDFloat) size(version int16) int {

@@ -172,22 +172,7 @@ func (m *TaggedExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *TaggedExample) Clone() *TaggedExample {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *TaggedExample) deepen() {
-	m.ClientName = codec.CloneString(m.ClientName)
-	m.Rack.Value = codec.CloneString(m.Rack.Value)
-	m.Replicas = codec.CloneSlice(m.Replicas)
-	m.Snapshot.deepen()
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *TaggedExample) size(version int16) int {
@@ -560,18 +545,7 @@ func (m *TaggedExampleSnapshotID) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *TaggedExampleSnapshotID) Clone() *TaggedExampleSnapshotID {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *TaggedExampleSnapshotID) deepen() {
-	m.Note = codec.CloneString(m.Note)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 func (m *TaggedExampleSnapshotID) size(version int16) int {

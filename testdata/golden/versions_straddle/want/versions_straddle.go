@@ -146,28 +146,7 @@ func (m *VersionsStraddle) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *VersionsStraddle) Clone() *VersionsStraddle {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *VersionsStraddle) deepen() {
-	m.Name = codec.CloneString(m.Name)
-	m.Window = codec.CloneSlice(m.Window)
-	if m.Groups != nil {
-		s := make([]VersionsStraddleGroup, len(m.Groups))
-		copy(s, m.Groups)
-		m.Groups = s
-		for i := range s {
-			s[i].deepen()
-		}
-	}
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *VersionsStraddle) size(version int16) int {
@@ -415,19 +394,7 @@ func (m *VersionsStraddleGroup) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *VersionsStraddleGroup) Clone() *VersionsStraddleGroup {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *VersionsStraddleGroup) deepen() {
-	m.GroupID = codec.CloneString(m.GroupID)
-	m.Members = codec.CloneStrings(m.Members)
-	m.UnknownTags = codec.CloneTags(m.UnknownTags)
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
