@@ -41,9 +41,13 @@ const (
 // Producer ids and sequences of a producer that is not idempotent (record
 // batches, InitProducerId, Produce).
 const (
-	NoProducerID    int64 = -1
+	// NoProducerID is the producer id of a producer without one.
+	NoProducerID int64 = -1
+	// NoProducerEpoch is the producer epoch of a producer without an id.
 	NoProducerEpoch int16 = -1
-	NoSequence      int32 = -1
+	// NoSequence is the base sequence of a batch no idempotent producer
+	// numbered.
+	NoSequence int32 = -1
 )
 
 // UnknownLeaderEpoch is the leader epoch a client sends when it has none to
