@@ -1,6 +1,6 @@
 module github.com/kafkagen/kafkagen
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/dave/jennifer v1.7.1
@@ -16,5 +16,5 @@ require (
 	github.com/tidwall/pretty v1.3.0 // indirect
 	github.com/xdg-go/stringprep v1.0.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/text v0.3.8 // indirect
+	golang.org/x/text v0.42.0 // indirect
 )

@@ -10,7 +10,7 @@
 #
 # ./buildmetrics.sh compile runs only the cold compile of the clients package
 # against kmsg (KAFKAGEN_FLAGS adds generator flags to the clients package,
-# e.g. KAFKAGEN_FLAGS=-visitors to measure with the visitors).
+# e.g. KAFKAGEN_FLAGS="-min-version 4").
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")"

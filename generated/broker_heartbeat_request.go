@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // BrokerHeartbeatRequest is the Kafka BrokerHeartbeatRequest request (API key 50).
@@ -170,22 +168,7 @@ func (m *BrokerHeartbeatRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *BrokerHeartbeatRequest) Clone() *BrokerHeartbeatRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *BrokerHeartbeatRequest) deepen() {
-	m.Listeners = slices.Clone(m.Listeners)
-	for i := range m.Listeners {
-		m.Listeners[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *BrokerHeartbeatRequest) size(version int16) int {
@@ -354,17 +337,5 @@ func (m *BrokerHeartbeatRequestListener) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *BrokerHeartbeatRequestListener) Clone() *BrokerHeartbeatRequestListener {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *BrokerHeartbeatRequestListener) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Host = strings.Clone(m.Host)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }

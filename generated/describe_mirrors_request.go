@@ -137,19 +137,7 @@ func (m *DescribeMirrorsRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsRequest) Clone() *DescribeMirrorsRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *DescribeMirrorsRequest) deepen() {
-	m.MirrorNames = codec.CloneStrings(m.MirrorNames)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *DescribeMirrorsRequest) size(version int16) int {

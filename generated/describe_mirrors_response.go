@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // DescribeMirrorsResponse is the Kafka DescribeMirrorsResponse response (API key 95).
@@ -155,23 +153,7 @@ func (m *DescribeMirrorsResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponse) Clone() *DescribeMirrorsResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *DescribeMirrorsResponse) deepen() {
-	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
-	m.Mirrors = slices.Clone(m.Mirrors)
-	for i := range m.Mirrors {
-		m.Mirrors[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *DescribeMirrorsResponse) size(version int16) int {
@@ -303,22 +285,7 @@ func (m *DescribeMirrorsResponseDescribedMirror) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponseDescribedMirror) Clone() *DescribeMirrorsResponseDescribedMirror {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *DescribeMirrorsResponseDescribedMirror) deepen() {
-	m.MirrorName = strings.Clone(m.MirrorName)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
@@ -429,22 +396,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponseTopicPartitions) Clone() *DescribeMirrorsResponseTopicPartitions {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *DescribeMirrorsResponseTopicPartitions) deepen() {
-	m.TopicName = strings.Clone(m.TopicName)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
@@ -597,16 +549,5 @@ func (m *DescribeMirrorsResponsePartitionDetail) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponsePartitionDetail) Clone() *DescribeMirrorsResponsePartitionDetail {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *DescribeMirrorsResponsePartitionDetail) deepen() {
-	m.State = strings.Clone(m.State)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }

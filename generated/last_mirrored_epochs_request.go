@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // LastMirroredEpochsRequest is the Kafka LastMirroredEpochsRequest request (API key 97).
@@ -145,23 +143,7 @@ func (m *LastMirroredEpochsRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsRequest) Clone() *LastMirroredEpochsRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LastMirroredEpochsRequest) deepen() {
-	m.MirrorName = strings.Clone(m.MirrorName)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *LastMirroredEpochsRequest) size(version int16) int {
@@ -275,22 +257,7 @@ func (m *LastMirroredEpochsRequestTopicData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsRequestTopicData) Clone() *LastMirroredEpochsRequestTopicData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LastMirroredEpochsRequestTopicData) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
@@ -409,15 +376,5 @@ func (m *LastMirroredEpochsRequestPartitionData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsRequestPartitionData) Clone() *LastMirroredEpochsRequestPartitionData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LastMirroredEpochsRequestPartitionData) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // LeaderAndIsrRequest is the Kafka LeaderAndIsrRequest request (API key 4).
@@ -155,21 +153,7 @@ func (m *LeaderAndIsrRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LeaderAndIsrRequest) Clone() *LeaderAndIsrRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LeaderAndIsrRequest) deepen() {
-	m.PartitionStates = slices.Clone(m.PartitionStates)
-	for i := range m.PartitionStates {
-		m.PartitionStates[i].deepen()
-	}
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *LeaderAndIsrRequest) size(version int16) int {
@@ -359,19 +343,7 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Clone() *LeaderAndIsrRequestLeaderAndIsrPartitionState {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) deepen() {
-	m.TopicName = strings.Clone(m.TopicName)
-	m.Isr = slices.Clone(m.Isr)
-	m.Replicas = slices.Clone(m.Replicas)
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

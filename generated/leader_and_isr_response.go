@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // LeaderAndIsrResponse is the Kafka LeaderAndIsrResponse response (API key 4).
@@ -140,21 +138,7 @@ func (m *LeaderAndIsrResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LeaderAndIsrResponse) Clone() *LeaderAndIsrResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LeaderAndIsrResponse) deepen() {
-	m.PartitionErrors = slices.Clone(m.PartitionErrors)
-	for i := range m.PartitionErrors {
-		m.PartitionErrors[i].deepen()
-	}
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *LeaderAndIsrResponse) size(version int16) int {
@@ -276,17 +260,7 @@ func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Clone() *LeaderAndIsrResponseLeaderAndIsrPartitionError {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) deepen() {
-	m.TopicName = strings.Clone(m.TopicName)
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

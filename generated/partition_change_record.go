@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
 )
 
 // PartitionChangeRecord is the metadata record PartitionChangeRecord (record type 5).
@@ -164,22 +163,7 @@ func (m *PartitionChangeRecord) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *PartitionChangeRecord) Clone() *PartitionChangeRecord {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *PartitionChangeRecord) deepen() {
-	m.Isr = slices.Clone(m.Isr)
-	m.Replicas = slices.Clone(m.Replicas)
-	m.RemovingReplicas = slices.Clone(m.RemovingReplicas)
-	m.AddingReplicas = slices.Clone(m.AddingReplicas)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *PartitionChangeRecord) size(version int16) int {

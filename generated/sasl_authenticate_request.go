@@ -3,7 +3,6 @@
 package generated
 
 import (
-	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
 )
@@ -141,19 +140,7 @@ func (m *SaslAuthenticateRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *SaslAuthenticateRequest) Clone() *SaslAuthenticateRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *SaslAuthenticateRequest) deepen() {
-	m.AuthBytes = bytes.Clone(m.AuthBytes)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *SaslAuthenticateRequest) size(version int16) int {

@@ -3,10 +3,8 @@
 package generated
 
 import (
-	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // SaslAuthenticateResponse is the Kafka SaslAuthenticateResponse response (API key 36).
@@ -160,20 +158,7 @@ func (m *SaslAuthenticateResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *SaslAuthenticateResponse) Clone() *SaslAuthenticateResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *SaslAuthenticateResponse) deepen() {
-	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
-	m.AuthBytes = bytes.Clone(m.AuthBytes)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *SaslAuthenticateResponse) size(version int16) int {

@@ -5,7 +5,6 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // SaslHandshakeRequest is the Kafka SaslHandshakeRequest request (API key 17).
@@ -133,18 +132,7 @@ func (m *SaslHandshakeRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *SaslHandshakeRequest) Clone() *SaslHandshakeRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *SaslHandshakeRequest) deepen() {
-	m.Mechanism = strings.Clone(m.Mechanism)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *SaslHandshakeRequest) size(version int16) int {

@@ -137,18 +137,7 @@ func (m *SaslHandshakeResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *SaslHandshakeResponse) Clone() *SaslHandshakeResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *SaslHandshakeResponse) deepen() {
-	m.Mechanisms = codec.CloneStrings(m.Mechanisms)
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *SaslHandshakeResponse) size(version int16) int {

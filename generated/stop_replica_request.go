@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // StopReplicaRequest is the Kafka StopReplicaRequest request (API key 5).
@@ -150,21 +148,7 @@ func (m *StopReplicaRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaRequest) Clone() *StopReplicaRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *StopReplicaRequest) deepen() {
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
-	}
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *StopReplicaRequest) size(version int16) int {
@@ -303,17 +287,7 @@ func (m *StopReplicaRequestStopReplicaPartition) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaRequestStopReplicaPartition) Clone() *StopReplicaRequestStopReplicaPartition {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *StopReplicaRequestStopReplicaPartition) deepen() {
-	m.TopicName = strings.Clone(m.TopicName)
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

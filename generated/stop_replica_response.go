@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // StopReplicaResponse is the Kafka StopReplicaResponse response (API key 5).
@@ -140,21 +138,7 @@ func (m *StopReplicaResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaResponse) Clone() *StopReplicaResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *StopReplicaResponse) deepen() {
-	m.PartitionErrors = slices.Clone(m.PartitionErrors)
-	for i := range m.PartitionErrors {
-		m.PartitionErrors[i].deepen()
-	}
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *StopReplicaResponse) size(version int16) int {
@@ -276,17 +260,7 @@ func (m *StopReplicaResponseStopReplicaPartitionError) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaResponseStopReplicaPartitionError) Clone() *StopReplicaResponseStopReplicaPartitionError {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *StopReplicaResponseStopReplicaPartitionError) deepen() {
-	m.TopicName = strings.Clone(m.TopicName)
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // WriteMirrorStatesRequest is the Kafka WriteMirrorStatesRequest request (API key 96).
@@ -145,23 +143,7 @@ func (m *WriteMirrorStatesRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesRequest) Clone() *WriteMirrorStatesRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *WriteMirrorStatesRequest) deepen() {
-	m.MirrorName = strings.Clone(m.MirrorName)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *WriteMirrorStatesRequest) size(version int16) int {
@@ -275,22 +257,7 @@ func (m *WriteMirrorStatesRequestTopicData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesRequestTopicData) Clone() *WriteMirrorStatesRequestTopicData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *WriteMirrorStatesRequestTopicData) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
@@ -436,16 +403,5 @@ func (m *WriteMirrorStatesRequestPartitionData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesRequestPartitionData) Clone() *WriteMirrorStatesRequestPartitionData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *WriteMirrorStatesRequestPartitionData) deepen() {
-	m.State = strings.Clone(m.State)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }

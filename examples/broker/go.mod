@@ -1,6 +1,6 @@
 module github.com/kafkagen/kafkagen/examples/broker
 
-go 1.26
+go 1.26.0
 
 replace github.com/kafkagen/kafkagen => ../..
 
@@ -19,7 +19,7 @@ require (
 	github.com/tidwall/pretty v1.3.0 // indirect
 	github.com/xdg-go/stringprep v1.0.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/text v0.3.8 // indirect
+	golang.org/x/text v0.42.0 // indirect
 )
 
 tool github.com/kafkagen/kafkagen/cmd/kafkagen

@@ -68,7 +68,7 @@ func run(ctx context.Context, out io.Writer, broker, topic string) error {
 		return err
 	}
 	produce := kafkamsg.NewProduceRequest()
-	produce.Acks, produce.TimeoutMs = -1, 10_000
+	produce.Acks, produce.TimeoutMs = runtime.AcksAll, 10_000
 	// The name up to Produce 12, the id from 13 (KIP-516): the version
 	// Conn.Do picks writes the one it has, as for Fetch below.
 	produce.TopicData = []kafkamsg.ProduceRequestTopicProduceData{{Name: topic, TopicID: t.TopicID,
@@ -90,7 +90,7 @@ func run(ctx context.Context, out io.Writer, broker, topic string) error {
 	for offset, end := p.BaseOffset, p.BaseOffset+1000; offset < end; {
 		fetch.Topics = []kafkamsg.FetchRequestFetchTopic{{Topic: topic, TopicID: t.TopicID,
 			Partitions: []kafkamsg.FetchRequestFetchPartition{{FetchOffset: offset, PartitionMaxBytes: 1 << 20,
-				CurrentLeaderEpoch: -1, LastFetchedEpoch: -1, LogStartOffset: -1}}}}
+				CurrentLeaderEpoch: runtime.UnknownLeaderEpoch, LastFetchedEpoch: runtime.UnknownLeaderEpoch, LogStartOffset: -1}}}}
 		if err := conn.Do(ctx, fetch, &fetchResp); err != nil {
 			return err
 		}

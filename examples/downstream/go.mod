@@ -1,6 +1,6 @@
 module example.com/downstream
 
-go 1.26
+go 1.26.0
 
 // Until kafkagen is published, the module comes from this checkout.
 replace github.com/kafkagen/kafkagen => ../..
@@ -15,9 +15,6 @@ require (
 	github.com/tidwall/gjson v1.20.4 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.3.0 // indirect
-	github.com/xdg-go/scram v1.4.0 // indirect
-	github.com/xdg-go/stringprep v1.0.4 // indirect
-	golang.org/x/text v0.3.8 // indirect
 )
 
 require (

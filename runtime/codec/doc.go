@@ -21,9 +21,10 @@
 //   - reuse.go: [Grow], which resizes a slice keeping its capacity and the
 //     elements past its length for reuse.
 //   - errors.go: building the *runtime.Error of a failed encode
-//     ([EncodeError], [NonDefaultError], [StringTooLongError],
+//     ([EncodeError], [NonDefaultError], [AbsentFieldError], [StringTooLongError],
 //     [TaggedFieldsError], [Within], [WithinElem], [Finish],
 //     [UnsupportedVersion]).
+//   - clone.go: [Clone], the deep copy behind every generated Clone method.
 //   - noinline.go: the out-of-line (//go:noinline) wrappers of the above
 //     that code running once per message calls, so that it compiles small.
 //   - json_*.go: Kafka's JSON form for packages generated with -json:

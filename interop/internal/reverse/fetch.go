@@ -32,7 +32,7 @@ func fetch(ctx context.Context, s *session, topic string, topicID runtime.UUID, 
 			Topic:   topic,
 			TopicID: topicID,
 			Partitions: []clients.FetchRequestFetchPartition{{
-				Partition: 0, CurrentLeaderEpoch: -1, FetchOffset: int64(len(got)), LastFetchedEpoch: -1,
+				Partition: 0, CurrentLeaderEpoch: runtime.UnknownLeaderEpoch, FetchOffset: int64(len(got)), LastFetchedEpoch: runtime.UnknownLeaderEpoch,
 				LogStartOffset: -1, PartitionMaxBytes: 1 << 20,
 			}},
 		}}

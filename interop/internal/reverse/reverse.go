@@ -221,7 +221,7 @@ func listEnd(ctx context.Context, s *session, topic string) (int64, error) {
 	req := clients.NewListOffsetsRequest()
 	req.Topics = []clients.ListOffsetsRequestListOffsetsTopic{{
 		Name:       topic,
-		Partitions: []clients.ListOffsetsRequestListOffsetsPartition{{PartitionIndex: 0, CurrentLeaderEpoch: -1, Timestamp: -1, MaxNumOffsets: 1}},
+		Partitions: []clients.ListOffsetsRequestListOffsetsPartition{{PartitionIndex: 0, CurrentLeaderEpoch: runtime.UnknownLeaderEpoch, Timestamp: runtime.LatestTimestamp, MaxNumOffsets: 1}},
 	}}
 	var resp clients.ListOffsetsResponse
 	if err := s.do(ctx, req, &resp); err != nil {

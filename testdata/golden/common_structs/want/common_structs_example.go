@@ -5,8 +5,6 @@ package common_structs
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // CommonStructsExample is the Kafka data structure CommonStructsExample.
@@ -139,27 +137,7 @@ func (m *CommonStructsExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *CommonStructsExample) Clone() *CommonStructsExample {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *CommonStructsExample) deepen() {
-	m.Primary.deepen()
-	m.Backups = slices.Clone(m.Backups)
-	for i := range m.Backups {
-		m.Backups[i].deepen()
-	}
-	m.Clusters = slices.Clone(m.Clusters)
-	for i := range m.Clusters {
-		m.Clusters[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *CommonStructsExample) size(version int16) int {
@@ -336,18 +314,7 @@ func (m *CommonStructsExampleEndpoint) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *CommonStructsExampleEndpoint) Clone() *CommonStructsExampleEndpoint {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *CommonStructsExampleEndpoint) deepen() {
-	m.Host = strings.Clone(m.Host)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *CommonStructsExampleEndpoint) size(version int16) int {
@@ -433,19 +400,7 @@ func (m *CommonStructsExampleCluster) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *CommonStructsExampleCluster) Clone() *CommonStructsExampleCluster {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *CommonStructsExampleCluster) deepen() {
-	m.ClusterID = strings.Clone(m.ClusterID)
-	m.Controller.deepen()
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *CommonStructsExampleCluster) size(version int16) int {

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // EntitiesExample is the Kafka data structure EntitiesExample.
@@ -178,36 +176,7 @@ func (m *EntitiesExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExample) Clone() *EntitiesExample {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EntitiesExample) deepen() {
-	m.TransactionalID.Value = strings.Clone(m.TransactionalID.Value)
-	m.GroupID = strings.Clone(m.GroupID)
-	m.OwnerGroup = strings.Clone(m.OwnerGroup)
-	m.TopicNames = codec.CloneStrings(m.TopicNames)
-	m.Note = strings.Clone(m.Note)
-	m.Topics = slices.Clone(m.Topics)
-	for i := range m.Topics {
-		m.Topics[i].deepen()
-	}
-	m.Coordinator = m.Coordinator.Clone()
-	m.Brokers = slices.Clone(m.Brokers)
-	for i := range m.Brokers {
-		m.Brokers[i].deepen()
-	}
-	m.Listeners = slices.Clone(m.Listeners)
-	for i := range m.Listeners {
-		m.Listeners[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *EntitiesExample) size(version int16) int {
@@ -655,19 +624,7 @@ func (m *EntitiesExampleEndpoint) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExampleEndpoint) Clone() *EntitiesExampleEndpoint {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EntitiesExampleEndpoint) deepen() {
-	m.Host = strings.Clone(m.Host)
-	m.Rack.Value = strings.Clone(m.Rack.Value)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *EntitiesExampleEndpoint) size(version int16) int {
@@ -772,22 +729,7 @@ func (m *EntitiesExampleTopic) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExampleTopic) Clone() *EntitiesExampleTopic {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EntitiesExampleTopic) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Partitions = slices.Clone(m.Partitions)
-	for i := range m.Partitions {
-		m.Partitions[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *EntitiesExampleTopic) size(version int16) int {
@@ -961,18 +903,7 @@ func (m *EntitiesExamplePartition) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExamplePartition) Clone() *EntitiesExamplePartition {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EntitiesExamplePartition) deepen() {
-	m.Replicas = slices.Clone(m.Replicas)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -1037,18 +968,7 @@ func (m *EntitiesExampleListener) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExampleListener) Clone() *EntitiesExampleListener {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EntitiesExampleListener) deepen() {
-	m.Host = strings.Clone(m.Host)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 // visitEndpoints is VisitEndpoints on m's fields at the message's version.

@@ -3,11 +3,9 @@
 package field_flexible
 
 import (
-	"bytes"
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // ExampleHeader is the ExampleHeader header.
@@ -148,20 +146,7 @@ func (m *ExampleHeader) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ExampleHeader) Clone() *ExampleHeader {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ExampleHeader) deepen() {
-	m.ClientID.Value = strings.Clone(m.ClientID.Value)
-	m.Token = bytes.Clone(m.Token)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *ExampleHeader) size(version int16) int {

@@ -140,18 +140,7 @@ func (m *ControlledShutdownResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ControlledShutdownResponse) Clone() *ControlledShutdownResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ControlledShutdownResponse) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *ControlledShutdownResponse) size(version int16) int {

@@ -158,17 +158,7 @@ func (m *HexDefaults) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *HexDefaults) Clone() *HexDefaults {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *HexDefaults) deepen() {
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *HexDefaults) size(version int16) int {

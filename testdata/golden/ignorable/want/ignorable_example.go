@@ -5,7 +5,6 @@ package ignorable
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // IgnorableExample is the Kafka data structure IgnorableExample.
@@ -148,20 +147,7 @@ func (m *IgnorableExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *IgnorableExample) Clone() *IgnorableExample {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *IgnorableExample) deepen() {
-	m.Hint = strings.Clone(m.Hint)
-	m.Legacy = codec.CloneStrings(m.Legacy)
-	m.Flags.deepen()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *IgnorableExample) size(version int16) int {
@@ -318,16 +304,8 @@ func (m *IgnorableExampleFlags) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *IgnorableExampleFlags) Clone() *IgnorableExampleFlags {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
+	return codec.Clone(m)
 }
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *IgnorableExampleFlags) deepen() {}
 
 func (m *IgnorableExampleFlags) size(version int16) int {
 	n := 1

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // Foo is the Kafka data structure Foo.
@@ -160,24 +158,7 @@ func (m *Foo) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *Foo) Clone() *Foo {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *Foo) deepen() {
-	m.UnknownTags_ = strings.Clone(m.UnknownTags_)
-	m.Bars = slices.Clone(m.Bars)
-	for i := range m.Bars {
-		m.Bars[i].deepen()
-	}
-	m.BarBaz.deepen()
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *Foo) size(version int16) int {
@@ -324,17 +305,7 @@ func (m *FooBar2) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBar2) Clone() *FooBar2 {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *FooBar2) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 // FooBarBaz is the struct BarBaz, used by Foo (versions 0).
@@ -387,17 +358,7 @@ func (m *FooBarBaz) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBarBaz) Clone() *FooBarBaz {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *FooBarBaz) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *FooBarBaz) size(version int16) int {

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
 )
 
 // FooBar is the Kafka data structure FooBar.
@@ -134,23 +133,7 @@ func (m *FooBar) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBar) Clone() *FooBar {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *FooBar) deepen() {
-	m.Baz.deepen()
-	m.Qux = slices.Clone(m.Qux)
-	for i := range m.Qux {
-		m.Qux[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *FooBar) size(version int16) int {
@@ -275,17 +258,7 @@ func (m *FooBarBaz2) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBarBaz2) Clone() *FooBarBaz2 {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *FooBarBaz2) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *FooBarBaz2) size(version int16) int {
@@ -351,15 +324,5 @@ func (m *FooBarQux) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBarQux) Clone() *FooBarQux {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *FooBarQux) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }

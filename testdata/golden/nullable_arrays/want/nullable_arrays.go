@@ -3,11 +3,8 @@
 package nullable_arrays
 
 import (
-	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // NullableArrays is the Kafka data structure NullableArrays.
@@ -162,26 +159,7 @@ func (m *NullableArrays) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableArrays) Clone() *NullableArrays {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *NullableArrays) deepen() {
-	m.BrokerIDs = slices.Clone(m.BrokerIDs)
-	m.Names = codec.CloneStrings(m.Names)
-	m.Values = slices.Clone(m.Values)
-	m.Items = slices.Clone(m.Items)
-	for i := range m.Items {
-		m.Items[i].deepen()
-	}
-	m.Blobs = codec.CloneByteSlices(m.Blobs)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *NullableArrays) size(version int16) int {
@@ -416,17 +394,5 @@ func (m *NullableArraysItem) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableArraysItem) Clone() *NullableArraysItem {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *NullableArraysItem) deepen() {
-	m.Key = strings.Clone(m.Key)
-	m.Payload = bytes.Clone(m.Payload)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }

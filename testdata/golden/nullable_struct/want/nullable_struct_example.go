@@ -5,7 +5,6 @@ package nullable_struct
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // NullableStructExample is the Kafka data structure NullableStructExample.
@@ -149,22 +148,7 @@ func (m *NullableStructExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableStructExample) Clone() *NullableStructExample {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *NullableStructExample) deepen() {
-	m.Coordinator = m.Coordinator.Clone()
-	m.Cursor = m.Cursor.Clone()
-	m.Checkpoint = m.Checkpoint.Clone()
-	m.Hint = m.Hint.Clone()
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *NullableStructExample) size(version int16) int {
@@ -444,18 +428,7 @@ func (m *NullableStructExampleNode) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableStructExampleNode) Clone() *NullableStructExampleNode {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *NullableStructExampleNode) deepen() {
-	m.Host = strings.Clone(m.Host)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *NullableStructExampleNode) size(version int16) int {
@@ -549,17 +522,7 @@ func (m *NullableStructExampleCursor) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableStructExampleCursor) Clone() *NullableStructExampleCursor {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *NullableStructExampleCursor) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *NullableStructExampleCursor) size(version int16) int {
@@ -638,17 +601,7 @@ func (m *NullableStructExampleCheckpoint) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableStructExampleCheckpoint) Clone() *NullableStructExampleCheckpoint {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *NullableStructExampleCheckpoint) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *NullableStructExampleCheckpoint) size(version int16) int {
@@ -723,17 +676,7 @@ func (m *NullableStructExampleHint) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableStructExampleHint) Clone() *NullableStructExampleHint {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *NullableStructExampleHint) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *NullableStructExampleHint) size(version int16) int {

@@ -3,7 +3,6 @@
 package records_uuid_float
 
 import (
-	"bytes"
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
@@ -155,20 +154,7 @@ func (m *RecordsUUIDFloat) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *RecordsUUIDFloat) Clone() *RecordsUUIDFloat {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *RecordsUUIDFloat) deepen() {
-	m.Records = bytes.Clone(m.Records)
-	m.MoreRecords = bytes.Clone(m.MoreRecords)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *RecordsUUIDFloat) size(version int16) int {

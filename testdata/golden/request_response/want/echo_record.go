@@ -5,7 +5,6 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // EchoRecord is the metadata record EchoRecord (record type 3).
@@ -128,19 +127,7 @@ func (m *EchoRecord) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EchoRecord) Clone() *EchoRecord {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EchoRecord) deepen() {
-	m.Message = strings.Clone(m.Message)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *EchoRecord) size(version int16) int {

@@ -5,7 +5,6 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // EchoRequest is the Kafka EchoRequest request (API key 1000).
@@ -141,19 +140,7 @@ func (m *EchoRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EchoRequest) Clone() *EchoRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *EchoRequest) deepen() {
-	m.Message = strings.Clone(m.Message)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *EchoRequest) size(version int16) int {

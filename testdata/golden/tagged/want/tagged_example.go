@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // TaggedExample is the Kafka data structure TaggedExample.
@@ -175,22 +173,7 @@ func (m *TaggedExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *TaggedExample) Clone() *TaggedExample {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *TaggedExample) deepen() {
-	m.ClientName = strings.Clone(m.ClientName)
-	m.Rack.Value = strings.Clone(m.Rack.Value)
-	m.Replicas = slices.Clone(m.Replicas)
-	m.Snapshot.deepen()
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *TaggedExample) size(version int16) int {
@@ -570,18 +553,7 @@ func (m *TaggedExampleSnapshotID) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *TaggedExampleSnapshotID) Clone() *TaggedExampleSnapshotID {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *TaggedExampleSnapshotID) deepen() {
-	m.Note = strings.Clone(m.Note)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *TaggedExampleSnapshotID) size(version int16) int {

@@ -5,8 +5,6 @@ package versions_straddle
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // VersionsStraddle is the Kafka data structure VersionsStraddle.
@@ -149,24 +147,7 @@ func (m *VersionsStraddle) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *VersionsStraddle) Clone() *VersionsStraddle {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *VersionsStraddle) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.Window = slices.Clone(m.Window)
-	m.Groups = slices.Clone(m.Groups)
-	for i := range m.Groups {
-		m.Groups[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *VersionsStraddle) size(version int16) int {
@@ -414,19 +395,7 @@ func (m *VersionsStraddleGroup) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *VersionsStraddleGroup) Clone() *VersionsStraddleGroup {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *VersionsStraddleGroup) deepen() {
-	m.GroupID = strings.Clone(m.GroupID)
-	m.Members = codec.CloneStrings(m.Members)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
