@@ -58,8 +58,9 @@ const (
 	Violation Severity = iota
 	// Removal: request, response or header versions (or a whole API) the
 	// new spec no longer has. A peer still sending them is refused (an
-	// error or a closed connection, docs/protocol.md "Versions"), loudly,
-	// and peers that negotiate with ApiVersions move to a shared version.
+	// error or a closed connection: docs/protocol.md, "A removed version is
+	// refused, not misread"), loudly; peers that negotiate with ApiVersions
+	// move to a shared version.
 	Removal
 	// EarlyAccess: a change at a version the old spec declared early access
 	// (latestVersionUnstable, the response of such a request, or Kafka's
