@@ -58,16 +58,17 @@ func (a *AllowList) Request(x *Exchange) error {
 		}
 	}
 	resp := a.newResponse(key)
-	if resp != nil && setErrorCode(resp, a.ErrorCode) {
+	if resp != nil && SetErrorCode(resp, a.ErrorCode) {
 		x.Answer(resp)
 		return nil
 	}
 	return fmt.Errorf("api key %d is not allowed, and its response has no top-level error code to say so: %w", key, wire.ErrorCode(a.ErrorCode))
 }
 
-// setErrorCode sets the top-level ErrorCode field of a generated message,
-// which kafkagen names so for a spec's "ErrorCode".
-func setErrorCode(m runtime.APIMessage, code int16) bool {
+// SetErrorCode sets the top-level ErrorCode field of a generated message,
+// which kafkagen names so for a spec's "ErrorCode", and reports whether it
+// has one (filters that refuse a request use it to build the answer).
+func SetErrorCode(m runtime.APIMessage, code int16) bool {
 	v := reflect.ValueOf(m)
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return false

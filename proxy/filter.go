@@ -92,6 +92,10 @@ func (x *Exchange) Edited() { x.edited = true }
 // as the response.
 func (x *Exchange) Answer(resp runtime.APIMessage) { x.answer = resp }
 
+// Answered returns the answer a filter gave with Answer, or nil (for
+// filters that look at what an earlier one decided, and for their tests).
+func (x *Exchange) Answered() runtime.APIMessage { return x.answer }
+
 // SetState keeps v for the calling filter until the response.
 func (x *Exchange) SetState(v any) {
 	for len(x.states) <= x.filter {
