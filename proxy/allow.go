@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
@@ -63,20 +62,4 @@ func (a *AllowList) Request(x *Exchange) error {
 		return nil
 	}
 	return fmt.Errorf("api key %d is not allowed, and its response has no top-level error code to say so: %w", key, wire.ErrorCode(a.ErrorCode))
-}
-
-// SetErrorCode sets the top-level ErrorCode field of a generated message,
-// which kafkagen names so for a spec's "ErrorCode", and reports whether it
-// has one (filters that refuse a request use it to build the answer).
-func SetErrorCode(m runtime.APIMessage, code int16) bool {
-	v := reflect.ValueOf(m)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return false
-	}
-	f := v.Elem().FieldByName("ErrorCode")
-	if !f.IsValid() || f.Kind() != reflect.Int16 || !f.CanSet() {
-		return false
-	}
-	f.SetInt(int64(code))
-	return true
 }

@@ -55,6 +55,8 @@ type ConnInfo struct {
 	Client   net.Addr
 	Upstream string // the broker's address
 	NodeID   int32  // the node of the port the client connected to; -1 for the bootstrap port
+
+	throttle *throttle // set by the proxy; see Exchange.Throttle
 }
 
 // Exchange is a request and, later, its response, as filters see them.
@@ -76,6 +78,9 @@ type Exchange struct {
 	// Unanswered: Kafka sends no response to the request (Produce with
 	// acks 0), so response filters will not be called.
 	Unanswered bool
+	// RequestBytes and ResponseBytes are the sizes of the frames as read
+	// (size prefix included), for quotas and metrics; 0 until known.
+	RequestBytes, ResponseBytes int
 
 	edited bool
 	answer runtime.APIMessage

@@ -160,7 +160,7 @@ func (p *Proxy) isClosed() bool {
 // handle connects a client to its broker and relays until either side ends.
 func (p *Proxy) handle(node int32, client net.Conn) {
 	defer p.wg.Done()
-	info := ConnInfo{ID: p.nextConn.Add(1), Client: client.RemoteAddr(), NodeID: node}
+	info := ConnInfo{ID: p.nextConn.Add(1), Client: client.RemoteAddr(), NodeID: node, throttle: &throttle{}}
 	upstream, err := p.dial(node, &info)
 	if err != nil {
 		p.logf("proxy: connection %d from %s: %v", info.ID, info.Client, err)

@@ -40,6 +40,9 @@ func (rp *requestPump) run() error {
 			}
 			return fmt.Errorf("reading a request: %w", err)
 		}
+		if err := rp.waitThrottle(); err != nil {
+			return err
+		}
 		if err := rp.one(size); err != nil {
 			return err
 		}
@@ -84,7 +87,7 @@ func (rp *requestPump) one(size int) error {
 	s := slot{filters: responses}
 	if requests == 0 {
 		if responses != 0 {
-			s.x = &Exchange{Conn: &c.info, Started: time.Now(),
+			s.x = &Exchange{Conn: &c.info, Started: time.Now(), RequestBytes: 4 + size,
 				Header: wire.RequestHeader{APIKey: info.APIKey, APIVersion: info.APIVersion, CorrelationID: info.CorrelationID}}
 		}
 		if err := rp.track(info, s); err != nil {
@@ -140,7 +143,8 @@ func (rp *requestPump) filtered(info wire.RequestInfo, frame []byte, requests ui
 	if err := rp.decoder.Decode(frame[4:], &rp.req); err != nil {
 		return fmt.Errorf("decoding a request for the filters: %w", err)
 	}
-	x := &Exchange{Conn: &c.info, Header: rp.req.Header, Request: rp.req.Body, Started: time.Now(), Unanswered: info.Unanswered}
+	x := &Exchange{Conn: &c.info, Header: rp.req.Header, Request: rp.req.Body, Started: time.Now(), Unanswered: info.Unanswered,
+		RequestBytes: len(frame)}
 	answeredBy, err := c.p.filters.request(x, requests)
 	x.Request = nil // its memory is the frame's, reused next
 	if err != nil {

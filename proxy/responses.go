@@ -139,7 +139,7 @@ func (rp *responsePump) filter(frame []byte, f wire.InFlight, s slot) ([]byte, e
 		x = &Exchange{Conn: &c.info, Started: time.Now(),
 			Header: wire.RequestHeader{APIKey: f.APIKey, APIVersion: f.APIVersion, CorrelationID: f.CorrelationID}}
 	}
-	x.Response, x.ResponseVersion, x.edited = rp.resp.Body, rp.resp.Version, false
+	x.Response, x.ResponseVersion, x.edited, x.ResponseBytes = rp.resp.Body, rp.resp.Version, false, len(frame)
 	err := c.p.filters.response(x, s.filters, len(c.p.filters.filters))
 	x.Response = nil
 	if err != nil || !x.edited {
