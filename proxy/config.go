@@ -65,6 +65,8 @@ type Config struct {
 	// Logger receives one line per connection that ends with an error;
 	// nil discards them.
 	Logger *log.Logger
+	// Observer, when set, sees every connection and exchange (metrics).
+	Observer Observer
 }
 
 // DefaultEndpointAPIs are the api keys of Kafka 4.0 whose responses carry

@@ -55,6 +55,9 @@ type pending struct {
 type slot struct {
 	filters uint64    // the filters that want the response
 	x       *Exchange // set when a filter saw the request or wants the response
+	// started and requestBytes are stamped for Config.Observer only.
+	started      time.Time
+	requestBytes int32
 }
 
 // answer is a response frame the proxy made, to be written before the

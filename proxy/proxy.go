@@ -176,8 +176,15 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 	}
 	p.conns[c] = struct{}{}
 	p.mu.Unlock()
-	if err := c.run(); err != nil {
+	if p.cfg.Observer != nil {
+		p.cfg.Observer.Opened(&c.info)
+	}
+	err = c.run()
+	if err != nil {
 		p.logf("proxy: connection %d from %s to %s: %v", info.ID, info.Client, info.Upstream, err)
+	}
+	if p.cfg.Observer != nil {
+		p.cfg.Observer.Closed(&c.info, err)
 	}
 	p.mu.Lock()
 	delete(p.conns, c)

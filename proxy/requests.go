@@ -85,6 +85,7 @@ func (rp *requestPump) one(size int) error {
 			info.APIKey, info.APIVersion, info.CorrelationID)
 	}
 	s := slot{filters: responses}
+	c.observeStart(&s, 4+size)
 	if requests == 0 {
 		if responses != 0 {
 			s.x = &Exchange{Conn: &c.info, Started: time.Now(), RequestBytes: 4 + size,
@@ -160,6 +161,7 @@ func (rp *requestPump) filtered(info wire.RequestInfo, frame []byte, requests ui
 			return fmt.Errorf("encoding a filter's answer: %w", err)
 		}
 		rp.out = out
+		c.observe(info.APIKey, info.APIVersion, &s, len(out))
 		return c.answerLocally(out)
 	}
 	if x.edited {
@@ -189,10 +191,11 @@ func (rp *requestPump) filtered(info wire.RequestInfo, frame []byte, requests ui
 // requests are (after writing what was relayed, so that they can be
 // answered).
 func (rp *requestPump) track(info wire.RequestInfo, s slot) error {
+	c := rp.c
 	if info.Unanswered {
+		c.observe(info.APIKey, info.APIVersion, &s, 0)
 		return nil
 	}
-	c := rp.c
 	select {
 	case c.capacity <- struct{}{}:
 	default:

@@ -52,6 +52,7 @@ func (rp *responsePump) run() error {
 		if err != nil {
 			return err
 		}
+		c.observe(f.APIKey, f.APIVersion, &s, 4+size)
 		if err := c.writeLocals(f.Seq + 1); err != nil {
 			return err
 		}

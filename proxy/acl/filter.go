@@ -48,6 +48,9 @@ type Filter struct {
 	principal PrincipalFunc
 	typed     Typed
 	checkers  sync.Pool // *checker
+	// OnRefuse, when set, is told of each request refused whole or in
+	// part, with the error code (for metrics).
+	OnRefuse func(x *proxy.Exchange, code int16)
 }
 
 // NewFilter authorizes by auth the requests of the connections whose
@@ -147,9 +150,11 @@ func (f *Filter) split(x *proxy.Exchange, principal string, op Operation) error 
 	}
 	refused := func(topic string) bool { return !f.auth.Authorize(principal, ResourceTopic, topic, op) }
 	refusals, nothingLeft := f.typed.SplitTopics(x.Request, x.Header.APIVersion, refused, wire.TopicAuthorizationFailed.Code)
-	switch {
-	case refusals == nil:
+	if refusals == nil {
 		return f.refuse(x, wire.TopicAuthorizationFailed.Code)
+	}
+	f.told(x, wire.TopicAuthorizationFailed.Code)
+	switch {
 	case nothingLeft:
 		x.Answer(refusals)
 	default:
@@ -178,6 +183,7 @@ func (f *Filter) initProducerID(x *proxy.Exchange, principal string) error {
 
 // refuse answers the whole request with code.
 func (f *Filter) refuse(x *proxy.Exchange, code int16) error {
+	f.told(x, code)
 	if x.Unanswered {
 		return fmt.Errorf("api key %d v%d (acks 0) refused: %w", x.Header.APIKey, x.Header.APIVersion, wire.ErrorCode(code))
 	}
@@ -194,6 +200,12 @@ func (f *Filter) refuse(x *proxy.Exchange, code int16) error {
 	}
 	return fmt.Errorf("api key %d v%d refused, and its response has no top-level error code to say so: %w",
 		x.Header.APIKey, x.Header.APIVersion, wire.ErrorCode(code))
+}
+
+func (f *Filter) told(x *proxy.Exchange, code int16) {
+	if f.OnRefuse != nil {
+		f.OnRefuse(x, code)
+	}
 }
 
 // Response merges the refusals made at the request, and hides the

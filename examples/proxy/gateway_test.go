@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// The gateway's tests name each client's principal by its client id
+// (standInIdentity.principalFromClientId): the identity layer, which will
+// give principals from TLS and SASL, is not in this branch.
+
+// gatewayProxy is a kafkaproxy run with -config, its file and its addresses.
+type gatewayProxy struct {
+	bootstrap, metrics string
+	file               string
+	hup                chan os.Signal
+	logs               *syncBuffer
+}
+
+// startGateway writes the configuration (listen and upstream added, and the
+// metrics on a free port) and runs kafkaproxy -config on it until the test
+// ends.
+func startGateway(t *testing.T, c *kfake.Cluster, yaml string) *gatewayProxy {
+	t.Helper()
+	g := &gatewayProxy{file: filepath.Join(t.TempDir(), "kafkaproxy.yaml"), hup: make(chan os.Signal, 1), logs: &syncBuffer{}}
+	listen := "127.0.0.1:" + strconv.Itoa(freePorts(t, len(c.ListenAddrs())+1))
+	head := fmt.Sprintf("listen: %s\nupstream: [%s]\nmetrics: 127.0.0.1:0\nstandInIdentity: {principalFromClientId: true}\n",
+		listen, strings.Join(c.ListenAddrs(), ", "))
+	require.NoError(t, os.WriteFile(g.file, []byte(head+yaml), 0o600))
+	o, err := parseFlags([]string{"-config", g.file}, io.Discard)
+	require.NoError(t, err)
+	o.hup = g.hup
+	ctx, cancel := context.WithCancel(context.Background())
+	out, w := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, o, log.New(io.MultiWriter(testWriter{t}, g.logs), "kafkaproxy: ", 0), w)
+		w.Close()
+	}()
+	lines := bufio.NewReader(out)
+	line, err := lines.ReadString('\n')
+	require.NoError(t, err)
+	require.Equal(t, "listening on "+listen+"\n", line)
+	line, err = lines.ReadString('\n')
+	require.NoError(t, err)
+	g.bootstrap, g.metrics = listen, strings.TrimSpace(strings.TrimPrefix(line, "metrics on "))
+	go io.Copy(io.Discard, out) //nolint:errcheck // the rest of stdout
+	t.Cleanup(func() {
+		cancel()
+		require.NoError(t, <-done)
+	})
+	return g
+}
+
+// reload rewrites the file's policy part and sends SIGHUP, and waits for
+// the reload to be logged.
+func (g *gatewayProxy) reload(t *testing.T, yaml string) {
+	t.Helper()
+	data, err := os.ReadFile(g.file)
+	require.NoError(t, err)
+	head := string(data[:strings.Index(string(data), "standInIdentity")])
+	require.NoError(t, os.WriteFile(g.file, []byte(head+"standInIdentity: {principalFromClientId: true}\n"+yaml), 0o600))
+	before := strings.Count(g.logs.String(), "reload: ")
+	g.hup <- os.Interrupt // any signal: the channel is the reload's
+	require.Eventually(t, func() bool { return strings.Count(g.logs.String(), "reload: ") > before }, 10*time.Second, 10*time.Millisecond)
+	require.NotContains(t, g.logs.String(), "the configuration in force stays")
+}
+
+// scrape returns the value of a metric line (name with labels, as printed),
+// summed over the lines that start with it.
+func (g *gatewayProxy) scrape(t *testing.T, prefix string) float64 {
+	t.Helper()
+	return g.scrapeOr(t, prefix, false)
+}
+
+// scrapeOr is scrape, with zeroIfAbsent for a counter no label has moved
+// yet (Prometheus prints none).
+func (g *gatewayProxy) scrapeOr(t *testing.T, prefix string, zeroIfAbsent bool) float64 {
+	t.Helper()
+	body := g.get(t, "/metrics")
+	sum, found := 0.0, false
+	for _, line := range strings.Split(body, "\n") {
+		if !strings.HasPrefix(line, prefix) {
+			continue
+		}
+		v, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+		require.NoError(t, err, line)
+		sum, found = sum+v, true
+	}
+	require.True(t, found || zeroIfAbsent, "no metric %s in\n%s", prefix, body)
+	return sum
+}
+
+func (g *gatewayProxy) get(t *testing.T, path string) string {
+	t.Helper()
+	ctx := testContext(t)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+g.metrics+path, nil)
+	require.NoError(t, err)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+	return string(body)
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+const carolWritesA = `acls:
+  - {principal: carol, resourceType: topic, patternType: prefixed, name: "a.", operations: [write, create], permission: allow}
+`
+
+// produceOne produces one record and returns the error of its topic.
+func produceOne(t *testing.T, cl *kgo.Client, topic string) error {
+	t.Helper()
+	return cl.ProduceSync(testContext(t), &kgo.Record{Topic: topic, Value: []byte("v")}).FirstErr()
+}
+
+// ACLs through kafkaproxy -config: carol writes her topics and not
+// another's, bob (no ACL) nothing; a reload that denies carol changes the
+// answer on the connection she already has, which stays open.
+func TestGatewayACLAndReload(t *testing.T) {
+	c := startCluster(t, 1, kfake.SeedTopics(1, "a.orders", "b.orders"))
+	g := startGateway(t, c, carolWritesA)
+	carol := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.RetryTimeout(2*time.Second))
+	bob := client(t, g.bootstrap, kgo.ClientID("bob"), kgo.RetryTimeout(2*time.Second))
+
+	require.NoError(t, produceOne(t, carol, "a.orders"))
+	assert.ErrorIs(t, produceOne(t, carol, "b.orders"), kerr.TopicAuthorizationFailed)
+	assert.ErrorIs(t, produceOne(t, bob, "a.orders"), kerr.TopicAuthorizationFailed)
+	connections := g.scrape(t, "kafkaproxy_connections_total")
+
+	g.reload(t, carolWritesA+`  - {principal: carol, resourceType: topic, name: a.orders, operations: [write], permission: deny}
+`)
+	assert.ErrorIs(t, produceOne(t, carol, "a.orders"), kerr.TopicAuthorizationFailed, "denied after the reload")
+	assert.Equal(t, connections, g.scrape(t, "kafkaproxy_connections_total"), "no connection was opened again")
+	assert.Zero(t, g.scrapeOr(t, "kafkaproxy_connection_errors_total", true), "none was closed")
+
+	// The broker holds only the record written before the reload.
+	direct := client(t, c.ListenAddrs()[0], kgo.ConsumeTopics("a.orders", "b.orders"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	assert.Equal(t, []string{"v"}, consume(t, direct, 1))
+	// Refused in Metadata (kgo asks before producing) or in Produce.
+	assert.GreaterOrEqual(t, g.scrape(t, `kafkaproxy_authorization_refusals_total{`), 3.0)
+	assert.GreaterOrEqual(t, g.scrape(t, `kafkaproxy_authorization_refusals_total{api="Produce"`), 1.0)
+	assert.Greater(t, g.scrape(t, `kafkaproxy_requests_total{api="Produce"`), 0.0)
+	assert.Greater(t, g.scrape(t, `kafkaproxy_request_duration_seconds_count{api="Metadata"`), 0.0)
+	assert.Equal(t, "ok\n", g.get(t, "/healthz"))
+}
+
+// A bad file on SIGHUP keeps the configuration in force, and says why.
+func TestGatewayBadReload(t *testing.T) {
+	c := startCluster(t, 1, kfake.SeedTopics(1, "a.orders"))
+	g := startGateway(t, c, carolWritesA)
+	data, err := os.ReadFile(g.file)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(g.file, append(data, "acls2: []\n"...), 0o600))
+	g.hup <- os.Interrupt
+	require.Eventually(t, func() bool { return strings.Contains(g.logs.String(), "the configuration in force stays") }, 10*time.Second, 10*time.Millisecond)
+	assert.Regexp(t, regexp.MustCompile(`reload: .*kafkaproxy.yaml: line \d+: unknown key acls2`), g.logs.String())
+	carol := client(t, g.bootstrap, kgo.ClientID("carol"))
+	require.NoError(t, produceOne(t, carol, "a.orders"))
+}
+
+// A produce quota holds its principal near the rate while another
+// principal, on the same proxy, produces unthrottled; the throttled answers
+// carry throttle_time_ms.
+func TestGatewayQuota(t *testing.T) {
+	const quotaRate = 256 << 10
+	c := startCluster(t, 1, kfake.SeedTopics(1, "slow", "fast"))
+	g := startGateway(t, c, fmt.Sprintf(`allowEveryoneIfNoAclFound: true
+quotas:
+  - {principal: bob, produceBytesPerSecond: %d}
+`, quotaRate))
+	var throttles [2]atomic.Int64 // bob, alice
+	hook := func(i int) kgo.Opt {
+		return kgo.WithHooks(throttleHook(func(d time.Duration) {
+			if d > 0 {
+				throttles[i].Add(1)
+			}
+		}))
+	}
+	bob := client(t, g.bootstrap, kgo.ClientID("bob"), hook(0), kgo.ProducerLinger(0))
+	alice := client(t, g.bootstrap, kgo.ClientID("alice"), hook(1), kgo.ProducerLinger(0))
+	// Random bytes: the quota counts the bytes sent, compressed, and
+	// zeros compress to nothing.
+	value := make([]byte, 16<<10)
+	_, _ = rand.Read(value)
+
+	const run = 3 * time.Second
+	var sent [2]atomic.Int64
+	var wg sync.WaitGroup
+	for i, cl := range []*kgo.Client{bob, alice} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			topic := [...]string{"slow", "fast"}[i]
+			deadline := time.Now().Add(run)
+			for n := 0; n < 100000 && time.Now().Before(deadline); n++ {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				err := cl.ProduceSync(ctx, &kgo.Record{Topic: topic, Value: value}).FirstErr()
+				cancel()
+				if err != nil {
+					t.Errorf("%s: %v", topic, err)
+					return
+				}
+				sent[i].Add(int64(len(value)))
+			}
+		}()
+	}
+	start := time.Now()
+	wg.Wait()
+	elapsed := time.Since(start).Seconds()
+	bobRate, aliceRate := float64(sent[0].Load())/elapsed, float64(sent[1].Load())/elapsed
+	t.Logf("over %.1fs: bob %.0f B/s (quota %d), alice %.0f B/s; throttled answers: bob %d, alice %d",
+		elapsed, bobRate, quotaRate, aliceRate, throttles[0].Load(), throttles[1].Load())
+	// A second's burst comes on top of the rate: at most (run+1)/run of it,
+	// and a margin for the last request's bytes.
+	assert.LessOrEqual(t, bobRate, quotaRate*(run.Seconds()+1)/run.Seconds()*1.15, "bob held to his quota")
+	assert.GreaterOrEqual(t, bobRate, quotaRate*0.5, "bob still produces")
+	assert.Greater(t, aliceRate, 3*bobRate, "alice unthrottled")
+	assert.Positive(t, throttles[0].Load(), "bob's answers carry throttle_time_ms")
+	assert.Zero(t, throttles[1].Load(), "alice's do not")
+	assert.Positive(t, g.scrape(t, "kafkaproxy_throttle_seconds_total"))
+}
+
+// throttleHook is a kgo hook told of each answer's throttle_time_ms.
+type throttleHook func(time.Duration)
+
+func (h throttleHook) OnBrokerThrottle(_ kgo.BrokerMetadata, d time.Duration, _ bool) { h(d) }
+
+var _ kgo.HookBrokerThrottle = throttleHook(nil)
