@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
 	"github.com/kafkagen/kafkagen/proxy/acl"
 	"github.com/kafkagen/kafkagen/runtime"
@@ -11,14 +9,15 @@ import (
 // The typed part of authorization for kafkamsg (acl.Typed): the names the
 // specs leave unmarked (those of the tenant filter, and Metadata's topics
 // named by id only), the lists hidden from a principal that may not describe
-// them (the tenant filter's), and the answers to refused requests, per topic
-// where Kafka answers per topic (docs/protocol.md, "What each api needs").
-// Refusals are built while the request's memory is alive, and kept until the
-// response: their names are cloned.
+// them (the tenant filter's, and OffsetFetch's), and the answers to refused
+// requests, per topic or group where Kafka answers per part
+// (docs/protocol.md, "What each api needs"; acl_topics.go, acl_groups.go,
+// acl_offsetfetch.go). Refusals are built while the request's memory is
+// alive, and kept until the response: their names are cloned.
 
 func aclTyped() acl.Typed {
-	return acl.Typed{NewResponse: kafkamsg.NewResponse, Names: aclNames, Hide: tenantHide,
-		Refuse: aclRefuse, SplitTopics: aclSplitTopics, Merge: aclMerge}
+	return acl.Typed{NewResponse: kafkamsg.NewResponse, Names: aclNames, Hide: aclHide,
+		Refuse: aclRefuse, Split: aclSplit, Merge: aclMerge}
 }
 
 // aclNames adds to the tenant's unmarked names the Metadata topics named
@@ -35,96 +34,50 @@ func aclNames(m runtime.APIMessage, version int16, visit func(runtime.EntityType
 	}
 }
 
+// aclHide is the tenant's hiding, and the offsets of topics not
+// describable in an OffsetFetch of all of a group's topics.
+func aclHide(m runtime.APIMessage, version int16, visible func(runtime.EntityType, string) bool) bool {
+	r, ok := m.(*kafkamsg.OffsetFetchResponse)
+	if !ok {
+		return tenantHide(m, version, visible)
+	}
+	topic := func(name string) bool { return visible(runtime.EntityTopicName, name) }
+	removed := keep(&r.Topics, func(t *kafkamsg.OffsetFetchResponseTopic) bool { return topic(t.Name) })
+	for i := range r.Groups {
+		if keep(&r.Groups[i].Topics, func(t *kafkamsg.OffsetFetchResponseTopics) bool { return topic(t.Name) }) {
+			removed = true
+		}
+	}
+	return removed
+}
+
+// aclSplit answers per part what Kafka answers per part: topics, and the
+// groups and transactional ids of the apis that name several.
+func aclSplit(req runtime.APIMessage, version int16, t runtime.EntityType, refused func(string) bool, code int16) (runtime.APIMessage, bool) {
+	if t == runtime.EntityTopicName {
+		return splitTopics(req, version, refused, code)
+	}
+	return splitGroups(req, version, refused, code)
+}
+
 // aclRefuse answers every part of the requests whose response has no
-// top-level error code with code.
+// top-level error code (in every version) with code.
 func aclRefuse(req runtime.APIMessage, version int16, code int16) runtime.APIMessage {
 	switch m := req.(type) {
 	case *kafkamsg.OffsetCommitRequest:
 		return offsetCommitRefusals(m.Topics, code)
 	case *kafkamsg.ProduceRequest:
 		return produceRefusals(m.TopicData, code)
+	case *kafkamsg.TxnOffsetCommitRequest:
+		return txnOffsetCommitRefusals(m.Topics, code)
+	case *kafkamsg.AddPartitionsToTxnRequest:
+		if version < 4 {
+			return addPartitionsRefusals(m.V3AndBelowTopics, func(string) int16 { return code })
+		}
+	case *kafkamsg.OffsetFetchRequest:
+		return offsetFetchRefused(m, version, code)
 	}
 	return nil
-}
-
-// aclSplitTopics moves the parts naming refused topics out of req, into
-// the api's response.
-func aclSplitTopics(req runtime.APIMessage, version int16, refused func(string) bool, code int16) (runtime.APIMessage, bool) {
-	switch m := req.(type) {
-	case *kafkamsg.ProduceRequest:
-		out := splitOut(&m.TopicData, func(t *kafkamsg.ProduceRequestTopicProduceData) string { return t.Name }, refused)
-		return produceRefusals(out, code), len(m.TopicData) == 0
-	case *kafkamsg.FetchRequest:
-		out := splitOut(&m.Topics, func(t *kafkamsg.FetchRequestFetchTopic) string { return t.Topic }, refused)
-		resp := &kafkamsg.FetchResponse{}
-		resp.Reset()
-		resp.Responses = perPartition(out, func(t *kafkamsg.FetchRequestFetchTopic) []kafkamsg.FetchRequestFetchPartition { return t.Partitions },
-			func(t *kafkamsg.FetchRequestFetchTopic, ps []kafkamsg.FetchResponsePartitionData) kafkamsg.FetchResponseFetchableTopicResponse {
-				return kafkamsg.FetchResponseFetchableTopicResponse{Topic: strings.Clone(t.Topic), Partitions: ps}
-			},
-			func(p *kafkamsg.FetchRequestFetchPartition) (pr kafkamsg.FetchResponsePartitionData) {
-				pr.Reset()
-				pr.PartitionIndex, pr.ErrorCode = p.Partition, code
-				return pr
-			})
-		// An empty fetch is still sent: it carries the session's epoch.
-		return resp, false
-	case *kafkamsg.ListOffsetsRequest:
-		out := splitOut(&m.Topics, func(t *kafkamsg.ListOffsetsRequestListOffsetsTopic) string { return t.Name }, refused)
-		resp := &kafkamsg.ListOffsetsResponse{}
-		resp.Reset()
-		resp.Topics = perPartition(out, func(t *kafkamsg.ListOffsetsRequestListOffsetsTopic) []kafkamsg.ListOffsetsRequestListOffsetsPartition {
-			return t.Partitions
-		},
-			func(t *kafkamsg.ListOffsetsRequestListOffsetsTopic, ps []kafkamsg.ListOffsetsResponseListOffsetsPartitionResponse) kafkamsg.ListOffsetsResponseListOffsetsTopicResponse {
-				return kafkamsg.ListOffsetsResponseListOffsetsTopicResponse{Name: strings.Clone(t.Name), Partitions: ps}
-			},
-			func(p *kafkamsg.ListOffsetsRequestListOffsetsPartition) (pr kafkamsg.ListOffsetsResponseListOffsetsPartitionResponse) {
-				pr.Reset()
-				pr.PartitionIndex, pr.ErrorCode = p.PartitionIndex, code
-				return pr
-			})
-		return resp, len(m.Topics) == 0
-	case *kafkamsg.MetadataRequest:
-		out := splitOut(&m.Topics, func(t *kafkamsg.MetadataRequestTopic) string { return t.Name.Value }, refused)
-		resp := &kafkamsg.MetadataResponse{}
-		resp.Reset()
-		for _, t := range out {
-			var r kafkamsg.MetadataResponseTopic
-			r.Reset()
-			// Kafka answers a topic named by id with a null name.
-			r.ErrorCode, r.Name = code, runtime.NullString{Value: strings.Clone(t.Name.Value), Valid: t.Name.Valid}
-			resp.Topics = append(resp.Topics, r)
-		}
-		// Forwarded even when empty: the answer carries the brokers.
-		return resp, false
-	case *kafkamsg.CreateTopicsRequest:
-		out := splitOut(&m.Topics, func(t *kafkamsg.CreateTopicsRequestCreatableTopic) string { return t.Name }, refused)
-		resp := &kafkamsg.CreateTopicsResponse{}
-		resp.Reset()
-		for _, t := range out {
-			var r kafkamsg.CreateTopicsResponseCreatableTopicResult
-			r.Reset()
-			r.Name, r.ErrorCode = strings.Clone(t.Name), code
-			resp.Topics = append(resp.Topics, r)
-		}
-		return resp, len(m.Topics) == 0
-	case *kafkamsg.DeleteTopicsRequest:
-		out := splitOut(&m.TopicNames, func(name *string) string { return *name }, refused)
-		resp := &kafkamsg.DeleteTopicsResponse{}
-		resp.Reset()
-		for _, name := range out {
-			var r kafkamsg.DeleteTopicsResponseDeletableTopicResult
-			r.Reset()
-			r.Name, r.ErrorCode = runtime.NullString{Value: strings.Clone(name), Valid: true}, code
-			resp.Responses = append(resp.Responses, r)
-		}
-		return resp, len(m.TopicNames) == 0
-	case *kafkamsg.OffsetCommitRequest:
-		out := splitOut(&m.Topics, func(t *kafkamsg.OffsetCommitRequestTopic) string { return t.Name }, refused)
-		return offsetCommitRefusals(out, code), len(m.Topics) == 0
-	}
-	return nil, false
 }
 
 // aclMerge adds the refused parts to the broker's answer.
@@ -144,39 +97,25 @@ func aclMerge(resp, refusals runtime.APIMessage, _ int16) {
 		m.Responses = append(m.Responses, refusals.(*kafkamsg.DeleteTopicsResponse).Responses...)
 	case *kafkamsg.OffsetCommitResponse:
 		m.Topics = append(m.Topics, refusals.(*kafkamsg.OffsetCommitResponse).Topics...)
+	case *kafkamsg.DeleteRecordsResponse:
+		m.Topics = append(m.Topics, refusals.(*kafkamsg.DeleteRecordsResponse).Topics...)
+	case *kafkamsg.CreatePartitionsResponse:
+		m.Results = append(m.Results, refusals.(*kafkamsg.CreatePartitionsResponse).Results...)
+	case *kafkamsg.OffsetForLeaderEpochResponse:
+		m.Topics = append(m.Topics, refusals.(*kafkamsg.OffsetForLeaderEpochResponse).Topics...)
+	case *kafkamsg.TxnOffsetCommitResponse:
+		m.Topics = append(m.Topics, refusals.(*kafkamsg.TxnOffsetCommitResponse).Topics...)
+	case *kafkamsg.OffsetFetchResponse:
+		mergeOffsetFetch(m, refusals.(*kafkamsg.OffsetFetchResponse))
+	case *kafkamsg.DescribeGroupsResponse:
+		m.Groups = append(m.Groups, refusals.(*kafkamsg.DescribeGroupsResponse).Groups...)
+	case *kafkamsg.DeleteGroupsResponse:
+		m.Results = append(m.Results, refusals.(*kafkamsg.DeleteGroupsResponse).Results...)
+	case *kafkamsg.FindCoordinatorResponse:
+		m.Coordinators = append(m.Coordinators, refusals.(*kafkamsg.FindCoordinatorResponse).Coordinators...)
+	case *kafkamsg.DescribeTransactionsResponse:
+		m.TransactionStates = append(m.TransactionStates, refusals.(*kafkamsg.DescribeTransactionsResponse).TransactionStates...)
 	}
-}
-
-func produceRefusals(topics []kafkamsg.ProduceRequestTopicProduceData, code int16) *kafkamsg.ProduceResponse {
-	resp := &kafkamsg.ProduceResponse{}
-	resp.Reset()
-	resp.Responses = perPartition(topics, func(t *kafkamsg.ProduceRequestTopicProduceData) []kafkamsg.ProduceRequestPartitionProduceData {
-		return t.PartitionData
-	},
-		func(t *kafkamsg.ProduceRequestTopicProduceData, ps []kafkamsg.ProduceResponsePartitionProduceResponse) kafkamsg.ProduceResponseTopicProduceResponse {
-			return kafkamsg.ProduceResponseTopicProduceResponse{Name: strings.Clone(t.Name), PartitionResponses: ps}
-		},
-		func(p *kafkamsg.ProduceRequestPartitionProduceData) (pr kafkamsg.ProduceResponsePartitionProduceResponse) {
-			pr.Reset()
-			pr.Index, pr.ErrorCode = p.Index, code
-			return pr
-		})
-	return resp
-}
-
-func offsetCommitRefusals(topics []kafkamsg.OffsetCommitRequestTopic, code int16) *kafkamsg.OffsetCommitResponse {
-	resp := &kafkamsg.OffsetCommitResponse{}
-	resp.Reset()
-	resp.Topics = perPartition(topics, func(t *kafkamsg.OffsetCommitRequestTopic) []kafkamsg.OffsetCommitRequestPartition {
-		return t.Partitions
-	},
-		func(t *kafkamsg.OffsetCommitRequestTopic, ps []kafkamsg.OffsetCommitResponsePartition) kafkamsg.OffsetCommitResponseTopic {
-			return kafkamsg.OffsetCommitResponseTopic{Name: strings.Clone(t.Name), Partitions: ps}
-		},
-		func(p *kafkamsg.OffsetCommitRequestPartition) kafkamsg.OffsetCommitResponsePartition {
-			return kafkamsg.OffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: code}
-		})
-	return resp
 }
 
 // perPartition answers each topic with an element per partition: answer

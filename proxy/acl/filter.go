@@ -30,14 +30,14 @@ type Typed struct {
 	// Refuse builds the answer refusing every part of req with code, or
 	// nil to leave it to the response's top-level error code.
 	Refuse func(req runtime.APIMessage, version int16, code int16) runtime.APIMessage
-	// SplitTopics removes from req the parts naming a topic for which
-	// refused is true and returns a response of the api holding those
-	// parts answered with code, and whether nothing is left to forward;
-	// a nil response means the api cannot be split here, and the whole
-	// request is refused.
-	SplitTopics func(req runtime.APIMessage, version int16, refused func(topic string) bool, code int16) (refusals runtime.APIMessage, nothingLeft bool)
+	// Split removes from req the parts naming a resource of entity type
+	// t for which refused is true, and returns a response of the api
+	// holding those parts answered with code, and whether nothing is left
+	// to forward; a nil response means the api is not answered per part
+	// for t, and the whole request is refused.
+	Split func(req runtime.APIMessage, version int16, t runtime.EntityType, refused func(name string) bool, code int16) (refusals runtime.APIMessage, nothingLeft bool)
 	// Merge adds the parts of refusals to resp, the broker's answer to
-	// what was forwarded.
+	// what was forwarded (or another refusal).
 	Merge func(resp, refusals runtime.APIMessage, version int16)
 }
 
@@ -79,11 +79,8 @@ func (f *Filter) Wants(key, _ int16) (requests, responses bool) {
 	if rule.Open {
 		return false, false
 	}
-	splits := false
-	for _, c := range rule.Checks {
-		splits = splits || c.Entity == runtime.EntityTopicName
-	}
-	return true, rule.HideUndescribed || splits && f.typed.SplitTopics != nil
+	splits := f.typed.Split != nil && len(rule.Checks) > 0
+	return true, rule.HideUndescribed || splits
 }
 
 // LimitVersions advertises no version that names topics by id only.
@@ -112,7 +109,7 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 	c := f.checkers.Get().(*checker)
 	defer f.checkers.Put(c)
 	c.principal = principal
-	var topicsRefused Operation
+	var refusals []runtime.APIMessage
 	for _, check := range rule.Checks {
 		if check.OrCluster && f.auth.Authorize(principal, ResourceCluster, ClusterName, check.Op) {
 			continue
@@ -126,42 +123,47 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 		if c.count(x.Request, version, check) == 0 {
 			continue
 		}
-		if check.Entity != runtime.EntityTopicName {
-			return f.refuse(x, ErrorCode(check.Entity))
+		r, nothingLeft, err := f.split(x, principal, check)
+		if r == nil || err != nil {
+			return err
 		}
-		topicsRefused = check.Op
+		refusals = append(refusals, r)
+		if nothingLeft {
+			for _, more := range refusals[:len(refusals)-1] {
+				f.typed.Merge(r, more, version)
+			}
+			x.Answer(r)
+			return nil
+		}
 	}
-	if topicsRefused == 0 {
-		return nil
-	}
-	return f.split(x, principal, topicsRefused)
-}
-
-// split forwards the parts of a request naming allowed topics and keeps the
-// refusals of the others for the response.
-func (f *Filter) split(x *proxy.Exchange, principal string, op Operation) error {
-	if f.typed.SplitTopics == nil {
-		return f.refuse(x, wire.TopicAuthorizationFailed.Code)
-	}
-	if x.Unanswered {
-		// Kafka closes the connection of a Produce with acks 0 that it
-		// cannot append: the client gets no answer to see the error in.
-		return fmt.Errorf("a Produce with acks 0 names topics the principal may not write: %w", wire.TopicAuthorizationFailed)
-	}
-	refused := func(topic string) bool { return !f.auth.Authorize(principal, ResourceTopic, topic, op) }
-	refusals, nothingLeft := f.typed.SplitTopics(x.Request, x.Header.APIVersion, refused, wire.TopicAuthorizationFailed.Code)
-	if refusals == nil {
-		return f.refuse(x, wire.TopicAuthorizationFailed.Code)
-	}
-	f.told(x, wire.TopicAuthorizationFailed.Code)
-	switch {
-	case nothingLeft:
-		x.Answer(refusals)
-	default:
+	if refusals != nil {
 		x.Edited()
 		x.SetState(refusals)
 	}
 	return nil
+}
+
+// split forwards the parts of a request naming allowed resources of
+// check's entity type and returns the refusals of the others, or refuses
+// the whole request (a nil refusal) when the api is not answered per part.
+func (f *Filter) split(x *proxy.Exchange, principal string, check Check) (runtime.APIMessage, bool, error) {
+	code := ErrorCode(check.Entity)
+	if f.typed.Split == nil || f.typed.Merge == nil {
+		return nil, false, f.refuse(x, code)
+	}
+	if x.Unanswered {
+		// Kafka closes the connection of a Produce with acks 0 that it
+		// cannot append: the client gets no answer to see the error in.
+		return nil, false, fmt.Errorf("a Produce with acks 0 names what the principal may not write: %w", wire.ErrorCode(code))
+	}
+	rt := resourceOf(check.Entity)
+	refused := func(name string) bool { return !f.auth.Authorize(principal, rt, name, check.Op) }
+	refusals, nothingLeft := f.typed.Split(x.Request, x.Header.APIVersion, check.Entity, refused, code)
+	if refusals == nil {
+		return nil, false, f.refuse(x, code)
+	}
+	f.told(x, code)
+	return refusals, nothingLeft, nil
 }
 
 // initProducerID: WRITE on the transactional id, or without one
@@ -222,8 +224,10 @@ func (f *Filter) Response(x *proxy.Exchange) error {
 			x.Edited()
 		}
 	}
-	if refusals, ok := x.State().(runtime.APIMessage); ok && f.typed.Merge != nil {
-		f.typed.Merge(x.Response, refusals, x.ResponseVersion)
+	if refusals, ok := x.State().([]runtime.APIMessage); ok {
+		for _, r := range refusals {
+			f.typed.Merge(x.Response, r, x.ResponseVersion)
+		}
 		x.Edited()
 	}
 	return nil
