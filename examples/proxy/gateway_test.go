@@ -23,6 +23,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
@@ -285,3 +286,65 @@ type throttleHook func(time.Duration)
 func (h throttleHook) OnBrokerThrottle(_ kgo.BrokerMetadata, d time.Duration, _ bool) { h(d) }
 
 var _ kgo.HookBrokerThrottle = throttleHook(nil)
+
+// A consumer group through the gateway with only the ACLs Kafka asks of a
+// consumer (READ on the topic and the group): join, fetch, commit, and the
+// committed offsets read back; without READ on the group, the group's
+// error.
+func TestGatewayConsumerGroup(t *testing.T) {
+	c := startCluster(t, 3, kfake.SeedTopics(3, "a.orders"))
+	g := startGateway(t, c, `superUsers: [root]
+acls:
+  - {principal: carol, resourceType: topic, patternType: prefixed, name: "a.", operations: [read], permission: allow}
+  - {principal: carol, resourceType: group, name: readers, operations: [read], permission: allow}
+  - {principal: dave, resourceType: topic, patternType: prefixed, name: "a.", operations: [read], permission: allow}
+`)
+	root := client(t, g.bootstrap, kgo.ClientID("root"))
+	sent := produce(t, root, "a.orders", 30)
+
+	carol := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.ConsumerGroup("readers"), kgo.ConsumeTopics("a.orders"),
+		kgo.FetchMaxWait(200*time.Millisecond), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	assert.Equal(t, values(sent), consume(t, carol, 30))
+	require.NoError(t, carol.CommitUncommittedOffsets(testContext(t)))
+	committed := client(t, g.bootstrap, kgo.ClientID("carol"))
+	offsets, err := kadmFetchOffsets(t, committed, "readers")
+	require.NoError(t, err)
+	assert.Equal(t, int64(30), offsets, "the offsets carol committed, summed over the partitions")
+
+	dave := client(t, g.bootstrap, kgo.ClientID("dave"), kgo.ConsumerGroup("readers"), kgo.ConsumeTopics("a.orders"),
+		kgo.FetchMaxWait(200*time.Millisecond))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var groupErr error
+	for groupErr == nil && ctx.Err() == nil {
+		for _, e := range dave.PollFetches(ctx).Errors() {
+			groupErr = e.Err
+		}
+	}
+	assert.ErrorIs(t, groupErr, kerr.GroupAuthorizationFailed)
+}
+
+// kadmFetchOffsets sums the committed offsets of group, read with an
+// OffsetFetch of all its topics.
+func kadmFetchOffsets(t *testing.T, cl *kgo.Client, group string) (int64, error) {
+	t.Helper()
+	req := kmsg.NewPtrOffsetFetchRequest()
+	req.Group = group
+	resp, err := req.RequestWith(testContext(t), cl)
+	if err != nil {
+		return 0, err
+	}
+	if err := kerr.ErrorForCode(resp.ErrorCode); err != nil {
+		return 0, err
+	}
+	var sum int64
+	for _, topic := range resp.Topics {
+		for _, p := range topic.Partitions {
+			if err := kerr.ErrorForCode(p.ErrorCode); err != nil {
+				return 0, err
+			}
+			sum += p.Offset
+		}
+	}
+	return sum, nil
+}
