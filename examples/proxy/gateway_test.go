@@ -272,9 +272,12 @@ quotas:
 		elapsed, bobRate, quotaRate, aliceRate, throttles[0].Load(), throttles[1].Load())
 	// A second's burst comes on top of the rate: at most (run+1)/run of it,
 	// and a margin for the last request's bytes.
-	assert.LessOrEqual(t, bobRate, quotaRate*(run.Seconds()+1)/run.Seconds()*1.15, "bob held to his quota")
+	bound := quotaRate * (run.Seconds() + 1) / run.Seconds() * 1.15
+	assert.LessOrEqual(t, bobRate, bound, "bob held to his quota")
 	assert.GreaterOrEqual(t, bobRate, quotaRate*0.5, "bob still produces")
-	assert.Greater(t, aliceRate, 3*bobRate, "alice unthrottled")
+	// Alice's speed is the machine's; what shows she is not held is that
+	// she passes the bound bob is held to, and is never throttled.
+	assert.Greater(t, aliceRate, bound, "alice not held to bob's quota")
 	assert.Positive(t, throttles[0].Load(), "bob's answers carry throttle_time_ms")
 	assert.Zero(t, throttles[1].Load(), "alice's do not")
 	assert.Positive(t, g.scrape(t, "kafkaproxy_throttle_seconds_total"))
