@@ -25,6 +25,7 @@ func aclTyped() acl.Typed {
 // may ask for them (an id cannot be checked by name here).
 func aclNames(m runtime.APIMessage, version int16, visit func(runtime.EntityType, *string)) {
 	tenantNames(m, version, visit)
+	configClusterNames(m, visit)
 	if m, ok := m.(*kafkamsg.MetadataRequest); ok {
 		for i := range m.Topics {
 			if !m.Topics[i].Name.Valid {
@@ -54,6 +55,9 @@ func aclHide(m runtime.APIMessage, version int16, visible func(runtime.EntityTyp
 // aclSplit answers per part what Kafka answers per part: topics, and the
 // groups and transactional ids of the apis that name several.
 func aclSplit(req runtime.APIMessage, version int16, t runtime.EntityType, refused func(string) bool, code int16) (runtime.APIMessage, bool) {
+	if resp, nothingLeft, ok := splitConfigs(req, t, refused, code); ok {
+		return resp, nothingLeft
+	}
 	if t == runtime.EntityTopicName {
 		return splitTopics(req, version, refused, code)
 	}
@@ -82,6 +86,9 @@ func aclRefuse(req runtime.APIMessage, version int16, code int16) runtime.APIMes
 
 // aclMerge adds the refused parts to the broker's answer.
 func aclMerge(resp, refusals runtime.APIMessage, _ int16) {
+	if mergeConfigs(resp, refusals) {
+		return
+	}
 	switch m := resp.(type) {
 	case *kafkamsg.ProduceResponse:
 		m.Responses = append(m.Responses, refusals.(*kafkamsg.ProduceResponse).Responses...)
@@ -137,15 +144,21 @@ func perPartition[T, P, A, AP any](topics []T, parts func(*T) []P, answer func(*
 // order of the rest, and returns them (nil, allocating nothing, when none
 // is).
 func splitOut[T any](s *[]T, name func(*T) string, refused func(string) bool) []T {
-	var out []T
+	return splitWhere(s, func(e *T) bool { return refused(name(e)) })
+}
+
+// splitWhere removes the elements of *s for which out is true, keeping the
+// order of the rest, and returns them.
+func splitWhere[T any](s *[]T, out func(*T) bool) []T {
+	var removed []T
 	kept := (*s)[:0]
 	for i := range *s {
-		if refused(name(&(*s)[i])) {
-			out = append(out, (*s)[i])
+		if out(&(*s)[i]) {
+			removed = append(removed, (*s)[i])
 			continue
 		}
 		kept = append(kept, (*s)[i])
 	}
 	*s = kept
-	return out
+	return removed
 }

@@ -20,7 +20,9 @@ func splitPolicy() acl.Policy {
 		acl.ACL{Principal: "carol", ResourceType: acl.ResourceGroup, PatternType: acl.PatternLiteral, Name: "g",
 			Operations: []acl.Operation{acl.OpDescribe, acl.OpDelete}, Permission: acl.Allow},
 		acl.ACL{Principal: "carol", ResourceType: acl.ResourceTopic, PatternType: acl.PatternPrefixed, Name: "a.",
-			Operations: []acl.Operation{acl.OpDelete}, Permission: acl.Allow})
+			Operations: []acl.Operation{acl.OpDelete}, Permission: acl.Allow},
+		acl.ACL{Principal: "carol", ResourceType: acl.ResourceTopic, PatternType: acl.PatternLiteral, Name: "a.cfg",
+			Operations: []acl.Operation{acl.OpAlterConfigs}, Permission: acl.Allow})
 	return p
 }
 
@@ -121,6 +123,29 @@ func TestACLSplits(t *testing.T) {
 				}
 				return out
 			}, map[string]int16{"a.x/0": 55, "b.x/1": 29}},
+		{"DescribeConfigs: a topic allowed, a broker and a group refused", kafkamsg.APIKeyDescribeConfigs, 4,
+			newMsg(func(m *kafkamsg.DescribeConfigsRequest) {
+				m.Resources = []kafkamsg.DescribeConfigsRequestDescribeConfigsResource{
+					{ResourceType: 2, ResourceName: "a.cfg"}, {ResourceType: 4, ResourceName: "0"}, {ResourceType: 32, ResourceName: "g"}}
+			}),
+			func(r runtime.APIMessage) map[string]int16 {
+				out := map[string]int16{}
+				for _, res := range r.(*kafkamsg.DescribeConfigsResponse).Results {
+					out[fmt.Sprintf("%d/%s", res.ResourceType, res.ResourceName)] = res.ErrorCode
+				}
+				return out
+			}, map[string]int16{"4/0": 31, "32/g": 30}},
+		{"IncrementalAlterConfigs: all refused", kafkamsg.APIKeyIncrementalAlterConfigs, 1,
+			newMsg(func(m *kafkamsg.IncrementalAlterConfigsRequest) {
+				m.Resources = []kafkamsg.IncrementalAlterConfigsRequestAlterConfigsResource{{ResourceType: 2, ResourceName: "b.x"}, {ResourceType: 8, ResourceName: "1"}}
+			}),
+			func(r runtime.APIMessage) map[string]int16 {
+				out := map[string]int16{}
+				for _, res := range r.(*kafkamsg.IncrementalAlterConfigsResponse).Responses {
+					out[fmt.Sprintf("%d/%s", res.ResourceType, res.ResourceName)] = res.ErrorCode
+				}
+				return out
+			}, map[string]int16{"2/b.x": 29, "8/1": 31}},
 		{"DeleteRecords", kafkamsg.APIKeyDeleteRecords, 2,
 			newMsg(func(m *kafkamsg.DeleteRecordsRequest) {
 				m.Topics = []kafkamsg.DeleteRecordsRequestDeleteRecordsTopic{

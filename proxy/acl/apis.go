@@ -14,7 +14,10 @@ import (
 // Check is one authorization a request needs: op on every name of entity
 // type Entity in the request (the specs' entityType, plus the names the
 // typed code's Names visits), or on the cluster when Entity is
-// runtime.EntityUnknown.
+// runtime.EntityUnknown. Entity runtime.EntityBrokerID stands for the
+// parts of a request about the brokers (the config resources of brokers,
+// broker loggers and client metrics, which Names visits so): each needs op
+// on the cluster.
 type Check struct {
 	Entity runtime.EntityType
 	Op     Operation
@@ -46,9 +49,10 @@ type Rule struct {
 	SuperFrom int16
 }
 
-func topics(op Operation) Check { return Check{Entity: runtime.EntityTopicName, Op: op} }
-func groups(op Operation) Check { return Check{Entity: runtime.EntityGroupID, Op: op} }
-func txnIDs(op Operation) Check { return Check{Entity: runtime.EntityTransactionalID, Op: op} }
+func topics(op Operation) Check  { return Check{Entity: runtime.EntityTopicName, Op: op} }
+func groups(op Operation) Check  { return Check{Entity: runtime.EntityGroupID, Op: op} }
+func txnIDs(op Operation) Check  { return Check{Entity: runtime.EntityTransactionalID, Op: op} }
+func brokers(op Operation) Check { return Check{Entity: runtime.EntityBrokerID, Op: op} }
 func cluster(op Operation) Check {
 	return Check{Entity: runtime.EntityUnknown, Op: op}
 }
@@ -57,49 +61,49 @@ func cluster(op Operation) Check {
 // own in the filter (WRITE on its transactional id, or without one
 // IDEMPOTENT_WRITE on the cluster or WRITE on some topic).
 var APIRules = map[int16]Rule{
-	0:  {Checks: []Check{txnIDs(OpWrite), topics(OpWrite)}, ByIDFrom: 13},                   // Produce
-	1:  {Checks: []Check{topics(OpRead)}, ByIDFrom: 13},                                     // Fetch
-	2:  {Checks: []Check{topics(OpDescribe)}},                                               // ListOffsets
-	3:  {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true},                        // Metadata
-	8:  {Checks: []Check{groups(OpRead), topics(OpRead)}},                                   // OffsetCommit
-	9:  {Checks: []Check{groups(OpDescribe), topics(OpDescribe)}, HideUndescribed: true},    // OffsetFetch
-	10: {Checks: []Check{groups(OpDescribe), txnIDs(OpDescribe)}},                           // FindCoordinator
-	11: {Checks: []Check{groups(OpRead)}},                                                   // JoinGroup
-	12: {Checks: []Check{groups(OpRead)}},                                                   // Heartbeat
-	13: {Checks: []Check{groups(OpRead)}},                                                   // LeaveGroup
-	14: {Checks: []Check{groups(OpRead)}},                                                   // SyncGroup
-	15: {Checks: []Check{groups(OpDescribe)}},                                               // DescribeGroups
-	16: {HideUndescribed: true},                                                             // ListGroups
-	17: {Open: true},                                                                        // SaslHandshake
-	18: {Open: true},                                                                        // ApiVersions
-	19: {Checks: []Check{{Entity: runtime.EntityTopicName, Op: OpCreate, OrCluster: true}}}, // CreateTopics
-	20: {Checks: []Check{topics(OpDelete)}, ByIDFrom: 6},                                    // DeleteTopics
-	21: {Checks: []Check{topics(OpDelete)}},                                                 // DeleteRecords
-	23: {Checks: []Check{topics(OpDescribe)}},                                               // OffsetForLeaderEpoch
-	24: {Checks: []Check{txnIDs(OpWrite), topics(OpWrite)}, SuperFrom: 4},                   // AddPartitionsToTxn
-	25: {Checks: []Check{txnIDs(OpWrite), groups(OpRead)}},                                  // AddOffsetsToTxn
-	26: {Checks: []Check{txnIDs(OpWrite)}},                                                  // EndTxn
-	28: {Checks: []Check{txnIDs(OpWrite), groups(OpRead), topics(OpRead)}},                  // TxnOffsetCommit
-	32: {Checks: []Check{groups(OpDescribeConfigs), topics(OpDescribeConfigs)}},             // DescribeConfigs
-	33: {Checks: []Check{groups(OpAlterConfigs), topics(OpAlterConfigs)}},                   // AlterConfigs
-	35: {Checks: []Check{cluster(OpDescribe)}},                                              // DescribeLogDirs
-	36: {Open: true},                                                                        // SaslAuthenticate
-	37: {Checks: []Check{topics(OpAlter)}},                                                  // CreatePartitions
-	42: {Checks: []Check{groups(OpDelete)}},                                                 // DeleteGroups
-	44: {Checks: []Check{groups(OpAlterConfigs), topics(OpAlterConfigs)}},                   // IncrementalAlterConfigs
-	47: {Checks: []Check{groups(OpDelete), topics(OpRead)}},                                 // OffsetDelete
-	60: {Checks: []Check{cluster(OpDescribe)}},                                              // DescribeCluster
-	61: {Checks: []Check{topics(OpRead)}},                                                   // DescribeProducers
-	65: {Checks: []Check{txnIDs(OpDescribe)}},                                               // DescribeTransactions
-	66: {HideUndescribed: true},                                                             // ListTransactions
-	68: {Checks: []Check{groups(OpRead), topics(OpDescribe)}},                               // ConsumerGroupHeartbeat
-	69: {Checks: []Check{groups(OpDescribe)}},                                               // ConsumerGroupDescribe
-	71: {Open: true},                                                                        // GetTelemetrySubscriptions
-	72: {Open: true},                                                                        // PushTelemetry
-	75: {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true},                        // DescribeTopicPartitions
-	76: {Checks: []Check{groups(OpRead), topics(OpDescribe)}},                               // ShareGroupHeartbeat
-	77: {Checks: []Check{groups(OpDescribe)}},                                               // ShareGroupDescribe
-	22: {},                                                                                  // InitProducerId: see above
+	0:  {Checks: []Check{txnIDs(OpWrite), topics(OpWrite)}, ByIDFrom: 13},                                   // Produce
+	1:  {Checks: []Check{topics(OpRead)}, ByIDFrom: 13},                                                     // Fetch
+	2:  {Checks: []Check{topics(OpDescribe)}},                                                               // ListOffsets
+	3:  {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true},                                        // Metadata
+	8:  {Checks: []Check{groups(OpRead), topics(OpRead)}},                                                   // OffsetCommit
+	9:  {Checks: []Check{groups(OpDescribe), topics(OpDescribe)}, HideUndescribed: true},                    // OffsetFetch
+	10: {Checks: []Check{groups(OpDescribe), txnIDs(OpDescribe)}},                                           // FindCoordinator
+	11: {Checks: []Check{groups(OpRead)}},                                                                   // JoinGroup
+	12: {Checks: []Check{groups(OpRead)}},                                                                   // Heartbeat
+	13: {Checks: []Check{groups(OpRead)}},                                                                   // LeaveGroup
+	14: {Checks: []Check{groups(OpRead)}},                                                                   // SyncGroup
+	15: {Checks: []Check{groups(OpDescribe)}},                                                               // DescribeGroups
+	16: {HideUndescribed: true},                                                                             // ListGroups
+	17: {Open: true},                                                                                        // SaslHandshake
+	18: {Open: true},                                                                                        // ApiVersions
+	19: {Checks: []Check{{Entity: runtime.EntityTopicName, Op: OpCreate, OrCluster: true}}},                 // CreateTopics
+	20: {Checks: []Check{topics(OpDelete)}, ByIDFrom: 6},                                                    // DeleteTopics
+	21: {Checks: []Check{topics(OpDelete)}},                                                                 // DeleteRecords
+	23: {Checks: []Check{topics(OpDescribe)}},                                                               // OffsetForLeaderEpoch
+	24: {Checks: []Check{txnIDs(OpWrite), topics(OpWrite)}, SuperFrom: 4},                                   // AddPartitionsToTxn
+	25: {Checks: []Check{txnIDs(OpWrite), groups(OpRead)}},                                                  // AddOffsetsToTxn
+	26: {Checks: []Check{txnIDs(OpWrite)}},                                                                  // EndTxn
+	28: {Checks: []Check{txnIDs(OpWrite), groups(OpRead), topics(OpRead)}},                                  // TxnOffsetCommit
+	32: {Checks: []Check{brokers(OpDescribeConfigs), groups(OpDescribeConfigs), topics(OpDescribeConfigs)}}, // DescribeConfigs
+	33: {Checks: []Check{brokers(OpAlterConfigs), groups(OpAlterConfigs), topics(OpAlterConfigs)}},          // AlterConfigs
+	35: {Checks: []Check{cluster(OpDescribe)}},                                                              // DescribeLogDirs
+	36: {Open: true},                                                                                        // SaslAuthenticate
+	37: {Checks: []Check{topics(OpAlter)}},                                                                  // CreatePartitions
+	42: {Checks: []Check{groups(OpDelete)}},                                                                 // DeleteGroups
+	44: {Checks: []Check{brokers(OpAlterConfigs), groups(OpAlterConfigs), topics(OpAlterConfigs)}},          // IncrementalAlterConfigs
+	47: {Checks: []Check{groups(OpDelete), topics(OpRead)}},                                                 // OffsetDelete
+	60: {Checks: []Check{cluster(OpDescribe)}},                                                              // DescribeCluster
+	61: {Checks: []Check{topics(OpRead)}},                                                                   // DescribeProducers
+	65: {Checks: []Check{txnIDs(OpDescribe)}},                                                               // DescribeTransactions
+	66: {HideUndescribed: true},                                                                             // ListTransactions
+	68: {Checks: []Check{groups(OpRead), topics(OpDescribe)}},                                               // ConsumerGroupHeartbeat
+	69: {Checks: []Check{groups(OpDescribe)}},                                                               // ConsumerGroupDescribe
+	71: {Open: true},                                                                                        // GetTelemetrySubscriptions
+	72: {Open: true},                                                                                        // PushTelemetry
+	75: {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true},                                        // DescribeTopicPartitions
+	76: {Checks: []Check{groups(OpRead), topics(OpDescribe)}},                                               // ShareGroupHeartbeat
+	77: {Checks: []Check{groups(OpDescribe)}},                                                               // ShareGroupDescribe
+	22: {},                                                                                                  // InitProducerId: see above
 }
 
 // InitProducerIDKey is the api whose check is code, not a table row.

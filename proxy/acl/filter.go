@@ -157,7 +157,12 @@ func (f *Filter) split(x *proxy.Exchange, principal string, check Check) (runtim
 		return nil, false, fmt.Errorf("a Produce with acks 0 names what the principal may not write: %w", wire.ErrorCode(code))
 	}
 	rt := resourceOf(check.Entity)
-	refused := func(name string) bool { return !f.auth.Authorize(principal, rt, name, check.Op) }
+	refused := func(name string) bool {
+		if rt == ResourceCluster {
+			name = ClusterName
+		}
+		return !f.auth.Authorize(principal, rt, name, check.Op)
+	}
 	refusals, nothingLeft := f.typed.Split(x.Request, x.Header.APIVersion, check.Entity, refused, code)
 	if refusals == nil {
 		return nil, false, f.refuse(x, code)
@@ -259,7 +264,11 @@ func (c *checker) count(m runtime.APIMessage, version int16, check Check) int {
 
 func (c *checker) visit(name *string) {
 	c.seen++
-	if !c.f.auth.Authorize(c.principal, resourceOf(c.check.Entity), *name, c.check.Op) {
+	rt, resource := resourceOf(c.check.Entity), *name
+	if rt == ResourceCluster {
+		resource = ClusterName // a broker's part of the request
+	}
+	if !c.f.auth.Authorize(c.principal, rt, resource, c.check.Op) {
 		c.refused++
 	}
 }
