@@ -1,6 +1,8 @@
 package main
 
 import (
+	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"testing"
@@ -93,4 +95,31 @@ func TestConfigUsersFile(t *testing.T) {
 	got, err := c.saslUsers()
 	require.NoError(t, err)
 	assert.Equal(t, map[string]string{"alice": "s1", "bob": "s2"}, got)
+}
+
+// A virtual cluster's quota is one budget for its principals; a principal
+// with its own quota and outside a cluster's keeps its own.
+func TestQuotaKeys(t *testing.T) {
+	c, err := parseConfig([]byte(`listen: 127.0.0.1:9192
+upstream: [127.0.0.1:9092]
+standInIdentity: {principalFromClientId: true}
+virtualClusters:
+  - {name: a, principals: [alice, carol], topicPrefix: "a."}
+  - {name: b, principals: [bob], topicPrefix: "b."}
+quotas:
+  - {virtualCluster: a, produceBytesPerSecond: 1000}
+  - {principal: bob, produceBytesPerSecond: 10}
+`))
+	require.NoError(t, err)
+	g, err := newGateway("unused.yaml", c, log.New(io.Discard, "", 0))
+	require.NoError(t, err)
+	for principal, want := range map[string]string{"alice": "virtualCluster:a", "carol": "virtualCluster:a", "bob": "bob", "dave": "dave"} {
+		assert.Equal(t, want, g.quotaKey(exchange(principal, 0, 9, nil)), principal)
+	}
+	assert.Equal(t, "a", g.clusterOfKey("virtualCluster:a"))
+	assert.Equal(t, "b", g.clusterOfKey("bob"))
+	assert.Equal(t, "", g.clusterOfKey("dave"))
+	// The shared budget: alice's use counts against carol's.
+	assert.Zero(t, g.quotas.Record("virtualCluster:a", quota.ProduceBytes, 1000))
+	assert.Positive(t, g.quotas.Record(g.quotaKey(exchange("carol", 0, 9, nil)), quota.ProduceBytes, 500))
 }

@@ -18,7 +18,10 @@ import (
 // this file only checks their keys (so a configuration is refused whole and
 // early) and, until it is merged, gives every exchange a stand-in
 // principal. The layer replaces principalOf: a connection's principal from
-// its authentication (proxy.ConnInfo), and a virtual cluster from that.
+// its authentication (proxy.ConnInfo), and a virtual cluster from that; it
+// reads the users (sasl.users or usersFile) from gateway.users, which
+// SIGHUP reloads, and counts its failures in
+// metrics.authenticationFailures.
 
 // anonymous is Kafka's principal of an unauthenticated client.
 const anonymous = "ANONYMOUS"
