@@ -120,6 +120,14 @@ func aclMerge(resp, refusals runtime.APIMessage, _ int16) {
 		m.Results = append(m.Results, refusals.(*kafkamsg.DeleteGroupsResponse).Results...)
 	case *kafkamsg.FindCoordinatorResponse:
 		m.Coordinators = append(m.Coordinators, refusals.(*kafkamsg.FindCoordinatorResponse).Coordinators...)
+	case *kafkamsg.OffsetDeleteResponse:
+		m.Topics = append(m.Topics, refusals.(*kafkamsg.OffsetDeleteResponse).Topics...)
+	case *kafkamsg.DescribeProducersResponse:
+		m.Topics = append(m.Topics, refusals.(*kafkamsg.DescribeProducersResponse).Topics...)
+	case *kafkamsg.ConsumerGroupDescribeResponse:
+		m.Groups = append(m.Groups, refusals.(*kafkamsg.ConsumerGroupDescribeResponse).Groups...)
+	case *kafkamsg.ShareGroupDescribeResponse:
+		m.Groups = append(m.Groups, refusals.(*kafkamsg.ShareGroupDescribeResponse).Groups...)
 	case *kafkamsg.DescribeTransactionsResponse:
 		m.TransactionStates = append(m.TransactionStates, refusals.(*kafkamsg.DescribeTransactionsResponse).TransactionStates...)
 	}

@@ -59,6 +59,28 @@ func splitGroups(req runtime.APIMessage, version int16, refused func(string) boo
 			resp.TransactionStates = append(resp.TransactionStates, r)
 		}
 		return resp, len(m.TransactionalIDs) == 0
+	case *kafkamsg.ConsumerGroupDescribeRequest:
+		out := splitOut(&m.GroupIDs, same, refused)
+		resp := &kafkamsg.ConsumerGroupDescribeResponse{}
+		resp.Reset()
+		for _, g := range out {
+			var r kafkamsg.ConsumerGroupDescribeResponseDescribedGroup
+			r.Reset()
+			r.GroupID, r.ErrorCode = strings.Clone(g), code
+			resp.Groups = append(resp.Groups, r)
+		}
+		return resp, len(m.GroupIDs) == 0
+	case *kafkamsg.ShareGroupDescribeRequest:
+		out := splitOut(&m.GroupIDs, same, refused)
+		resp := &kafkamsg.ShareGroupDescribeResponse{}
+		resp.Reset()
+		for _, g := range out {
+			var r kafkamsg.ShareGroupDescribeResponseDescribedGroup
+			r.Reset()
+			r.GroupID, r.ErrorCode = strings.Clone(g), code
+			resp.Groups = append(resp.Groups, r)
+		}
+		return resp, len(m.GroupIDs) == 0
 	case *kafkamsg.OffsetFetchRequest:
 		if version < 8 {
 			return nil, false // one group: refused whole

@@ -146,6 +146,28 @@ func TestACLSplits(t *testing.T) {
 				}
 				return out
 			}, map[string]int16{"2/b.x": 29, "8/1": 31}},
+		{"ConsumerGroupDescribe", kafkamsg.APIKeyConsumerGroupDescribe, 0,
+			newMsg(func(m *kafkamsg.ConsumerGroupDescribeRequest) { m.GroupIDs = []string{"h", "g"} }),
+			func(r runtime.APIMessage) map[string]int16 {
+				out := map[string]int16{}
+				for _, g := range r.(*kafkamsg.ConsumerGroupDescribeResponse).Groups {
+					out[g.GroupID] = g.ErrorCode
+				}
+				return out
+			}, map[string]int16{"h": 30}},
+		{"DescribeProducers", kafkamsg.APIKeyDescribeProducers, 0,
+			newMsg(func(m *kafkamsg.DescribeProducersRequest) {
+				m.Topics = []kafkamsg.DescribeProducersRequestTopicRequest{{Name: "a.x", PartitionIndexes: []int32{0}}, {Name: "b.x", PartitionIndexes: []int32{3}}}
+			}),
+			func(r runtime.APIMessage) map[string]int16 {
+				out := map[string]int16{}
+				for _, t := range r.(*kafkamsg.DescribeProducersResponse).Topics {
+					for _, p := range t.Partitions {
+						out[fmt.Sprintf("%s/%d", t.Name, p.PartitionIndex)] = p.ErrorCode
+					}
+				}
+				return out
+			}, map[string]int16{"b.x/3": 29}},
 		{"DeleteRecords", kafkamsg.APIKeyDeleteRecords, 2,
 			newMsg(func(m *kafkamsg.DeleteRecordsRequest) {
 				m.Topics = []kafkamsg.DeleteRecordsRequestDeleteRecordsTopic{

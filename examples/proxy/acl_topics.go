@@ -149,6 +149,34 @@ func splitTopics(req runtime.APIMessage, version int16, refused func(string) boo
 		}), true
 	case *kafkamsg.OffsetFetchRequest:
 		return splitOffsetFetchTopics(m, version, refused, code)
+	case *kafkamsg.OffsetDeleteRequest:
+		out := splitOut(&m.Topics, func(t *kafkamsg.OffsetDeleteRequestTopic) string { return t.Name }, refused)
+		resp := &kafkamsg.OffsetDeleteResponse{}
+		resp.Reset()
+		resp.Topics = perPartition(out, func(t *kafkamsg.OffsetDeleteRequestTopic) []kafkamsg.OffsetDeleteRequestPartition {
+			return t.Partitions
+		},
+			func(t *kafkamsg.OffsetDeleteRequestTopic, ps []kafkamsg.OffsetDeleteResponsePartition) kafkamsg.OffsetDeleteResponseTopic {
+				return kafkamsg.OffsetDeleteResponseTopic{Name: strings.Clone(t.Name), Partitions: ps}
+			},
+			func(p *kafkamsg.OffsetDeleteRequestPartition) kafkamsg.OffsetDeleteResponsePartition {
+				return kafkamsg.OffsetDeleteResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: code}
+			})
+		return resp, len(m.Topics) == 0
+	case *kafkamsg.DescribeProducersRequest:
+		out := splitOut(&m.Topics, func(t *kafkamsg.DescribeProducersRequestTopicRequest) string { return t.Name }, refused)
+		resp := &kafkamsg.DescribeProducersResponse{}
+		resp.Reset()
+		resp.Topics = perPartition(out, func(t *kafkamsg.DescribeProducersRequestTopicRequest) []int32 { return t.PartitionIndexes },
+			func(t *kafkamsg.DescribeProducersRequestTopicRequest, ps []kafkamsg.DescribeProducersResponsePartitionResponse) kafkamsg.DescribeProducersResponseTopicResponse {
+				return kafkamsg.DescribeProducersResponseTopicResponse{Name: strings.Clone(t.Name), Partitions: ps}
+			},
+			func(p *int32) (pr kafkamsg.DescribeProducersResponsePartitionResponse) {
+				pr.Reset()
+				pr.PartitionIndex, pr.ErrorCode = *p, code
+				return pr
+			})
+		return resp, len(m.Topics) == 0
 	}
 	return nil, false
 }
