@@ -120,6 +120,8 @@ func aclMerge(resp, refusals runtime.APIMessage, _ int16) {
 		m.Results = append(m.Results, refusals.(*kafkamsg.DeleteGroupsResponse).Results...)
 	case *kafkamsg.FindCoordinatorResponse:
 		m.Coordinators = append(m.Coordinators, refusals.(*kafkamsg.FindCoordinatorResponse).Coordinators...)
+	case *kafkamsg.DescribeTopicPartitionsResponse:
+		m.Topics = append(m.Topics, refusals.(*kafkamsg.DescribeTopicPartitionsResponse).Topics...)
 	case *kafkamsg.OffsetDeleteResponse:
 		m.Topics = append(m.Topics, refusals.(*kafkamsg.OffsetDeleteResponse).Topics...)
 	case *kafkamsg.DescribeProducersResponse:

@@ -168,6 +168,17 @@ func TestACLSplits(t *testing.T) {
 				}
 				return out
 			}, map[string]int16{"b.x/3": 29}},
+		{"DescribeTopicPartitions, all named refused", kafkamsg.APIKeyDescribeTopicPartitions, 0,
+			newMsg(func(m *kafkamsg.DescribeTopicPartitionsRequest) {
+				m.Topics = []kafkamsg.DescribeTopicPartitionsRequestTopicRequest{{Name: "b.x"}}
+			}),
+			func(r runtime.APIMessage) map[string]int16 {
+				out := map[string]int16{}
+				for _, t := range r.(*kafkamsg.DescribeTopicPartitionsResponse).Topics {
+					out[t.Name.Value] = t.ErrorCode
+				}
+				return out
+			}, map[string]int16{"b.x": 29}},
 		{"DeleteRecords", kafkamsg.APIKeyDeleteRecords, 2,
 			newMsg(func(m *kafkamsg.DeleteRecordsRequest) {
 				m.Topics = []kafkamsg.DeleteRecordsRequestDeleteRecordsTopic{

@@ -149,6 +149,18 @@ func splitTopics(req runtime.APIMessage, version int16, refused func(string) boo
 		}), true
 	case *kafkamsg.OffsetFetchRequest:
 		return splitOffsetFetchTopics(m, version, refused, code)
+	case *kafkamsg.DescribeTopicPartitionsRequest:
+		out := splitOut(&m.Topics, func(t *kafkamsg.DescribeTopicPartitionsRequestTopicRequest) string { return t.Name }, refused)
+		resp := &kafkamsg.DescribeTopicPartitionsResponse{}
+		resp.Reset()
+		for _, t := range out {
+			var r kafkamsg.DescribeTopicPartitionsResponseTopic
+			r.Reset()
+			r.Name, r.ErrorCode = runtime.NullString{Value: strings.Clone(t.Name), Valid: true}, code
+			resp.Topics = append(resp.Topics, r)
+		}
+		// Not forwarded empty: no topic asks for all of them.
+		return resp, len(m.Topics) == 0
 	case *kafkamsg.OffsetDeleteRequest:
 		out := splitOut(&m.Topics, func(t *kafkamsg.OffsetDeleteRequestTopic) string { return t.Name }, refused)
 		resp := &kafkamsg.OffsetDeleteResponse{}
