@@ -224,6 +224,8 @@ func TestACLLimitsVersionsNamingIDs(t *testing.T) {
 	f := testACLFilter(t, testPolicy())
 	lo, hi, ok := f.LimitVersions(kafkamsg.APIKeyFetch, 4, 17)
 	assert.Equal(t, []any{int16(4), int16(12), true}, []any{lo, hi, ok})
+	lo, hi, ok = f.LimitVersions(kafkamsg.APIKeyAddPartitionsToTxn, 0, 5)
+	assert.Equal(t, []any{int16(0), int16(3), true}, []any{lo, hi, ok}, "v4+ is between brokers")
 	lo, hi, ok = f.LimitVersions(kafkamsg.APIKeyJoinGroup, 0, 9)
 	assert.Equal(t, []any{int16(0), int16(9), true}, []any{lo, hi, ok})
 }

@@ -351,3 +351,30 @@ func kadmFetchOffsets(t *testing.T, cl *kgo.Client, group string) (int64, error)
 	}
 	return sum, nil
 }
+
+// A transaction with only the ACLs Kafka asks of a transactional producer
+// (WRITE on its transactional id and its topics), consumed read_committed
+// by a reader with READ; another transactional id is refused.
+func TestGatewayTransaction(t *testing.T) {
+	c := startCluster(t, 3, kfake.SeedTopics(3, "a.payments"))
+	g := startGateway(t, c, `acls:
+  - {principal: carol, resourceType: transactionalId, name: tx-1, operations: [write], permission: allow}
+  - {principal: carol, resourceType: topic, patternType: prefixed, name: "a.", operations: [write, read], permission: allow}
+`)
+	txn := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.TransactionalID("tx-1"), kgo.DefaultProduceTopic("a.payments"))
+	require.NoError(t, txn.BeginTransaction())
+	sent := produce(t, txn, "a.payments", 20)
+	require.NoError(t, txn.EndTransaction(testContext(t), kgo.TryCommit))
+	reader := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.ConsumeTopics("a.payments"), kgo.FetchIsolationLevel(kgo.ReadCommitted()))
+	assert.Equal(t, values(sent), consume(t, reader, 20))
+
+	other := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.TransactionalID("tx-2"), kgo.DefaultProduceTopic("a.payments"),
+		kgo.RetryTimeout(2*time.Second))
+	// kgo asks for a producer id at the start of the transaction or at
+	// the first record: either is refused.
+	err := other.BeginTransaction()
+	if err == nil {
+		err = other.ProduceSync(testContext(t), &kgo.Record{Value: []byte("x")}).FirstErr()
+	}
+	assert.ErrorIs(t, err, kerr.TransactionalIDAuthorizationFailed)
+}

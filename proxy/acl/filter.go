@@ -83,10 +83,15 @@ func (f *Filter) Wants(key, _ int16) (requests, responses bool) {
 	return true, rule.HideUndescribed || splits
 }
 
-// LimitVersions advertises no version that names topics by id only.
+// LimitVersions advertises no version that names topics by id only, nor
+// the versions only brokers send.
 func (f *Filter) LimitVersions(key, lo, hi int16) (int16, int16, bool) {
-	if rule, ok := APIRules[key]; ok && rule.ByIDFrom > 0 {
+	rule, ok := APIRules[key]
+	if ok && rule.ByIDFrom > 0 {
 		hi = min(hi, rule.ByIDFrom-1)
+	}
+	if ok && rule.SuperFrom > 0 {
+		hi = min(hi, rule.SuperFrom-1)
 	}
 	return lo, hi, lo <= hi
 }
