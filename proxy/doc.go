@@ -25,6 +25,12 @@
 //   - AllowList, Tenant (topic-prefix multi-tenancy through the generated
 //     VisitEntities) and Log (Kafka's request log in JSON).
 //
+// In subpackages: acl (Kafka's ACLs, each api checked as the broker checks
+// it) and quota (bytes and request time per principal, throttled as Kafka
+// throttles: Exchange.Throttle holds the reading of a connection). An
+// Observer (Config.Observer) sees every exchange, decoded or not, for
+// metrics.
+//
 // Memory per connection is bounded: two 64 KiB buffers, a frame buffer for
 // decoded frames up to Config.MaxFrameSize (released after a frame over
 // 1 MiB), and at most Config.MaxInFlight requests waiting, past which the
