@@ -378,3 +378,47 @@ func TestGatewayTransaction(t *testing.T) {
 	}
 	assert.ErrorIs(t, err, kerr.TransactionalIDAuthorizationFailed)
 }
+
+// A fetch quota holds a consumer near its rate while another principal
+// reads the same topic unthrottled.
+func TestGatewayFetchQuota(t *testing.T) {
+	const quotaRate, fetchBytes = 256 << 10, 64 << 10
+	c := startCluster(t, 1, kfake.SeedTopics(1, "data"))
+	g := startGateway(t, c, fmt.Sprintf(`allowEveryoneIfNoAclFound: true
+quotas:
+  - {principal: bob, fetchBytesPerSecond: %d}
+`, quotaRate))
+	root := client(t, g.bootstrap, kgo.ClientID("root"), kgo.ProducerLinger(0))
+	value := make([]byte, 16<<10)
+	_, _ = rand.Read(value)
+	const records = 256 // 4 MiB, a batch each: a fetch returns whole batches
+	for range records {
+		require.NoError(t, root.ProduceSync(testContext(t), &kgo.Record{Topic: "data", Value: value}).FirstErr())
+	}
+
+	const run = 3 * time.Second
+	read := func(principal string) float64 {
+		cl := client(t, g.bootstrap, kgo.ClientID(principal), kgo.ConsumeTopics("data"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+			kgo.FetchMaxBytes(fetchBytes), kgo.FetchMaxPartitionBytes(fetchBytes), kgo.FetchMaxWait(100*time.Millisecond))
+		ctx, cancel := context.WithTimeout(context.Background(), run)
+		defer cancel()
+		start, got := time.Now(), 0
+		for got < records && ctx.Err() == nil {
+			cl.PollFetches(ctx).EachRecord(func(r *kgo.Record) { got++ })
+		}
+		return float64(got*len(value)) / time.Since(start).Seconds()
+	}
+	var bobRate, aliceRate float64
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); bobRate = read("bob") }()
+	go func() { defer wg.Done(); aliceRate = read("alice") }()
+	wg.Wait()
+	t.Logf("bob %.0f B/s (fetch quota %d), alice %.0f B/s", bobRate, quotaRate, aliceRate)
+	// The burst of a second, and the fetch that went into debt.
+	bound := (quotaRate*(run.Seconds()+1) + fetchBytes) / run.Seconds() * 1.15
+	assert.LessOrEqual(t, bobRate, bound, "bob held to his fetch quota")
+	assert.Positive(t, bobRate)
+	assert.Greater(t, aliceRate, bound, "alice not held to bob's quota")
+	assert.Positive(t, g.scrape(t, "kafkaproxy_throttle_seconds_total"))
+}
