@@ -42,7 +42,8 @@ func (m *APIVersionsRequest) SpecName() string {
 	return "ApiVersionsRequest"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *APIVersionsRequest) APIKey() int16 {
 	return 18
 }

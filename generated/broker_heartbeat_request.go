@@ -63,7 +63,8 @@ func (m *BrokerHeartbeatRequest) SpecName() string {
 	return "BrokerHeartbeatRequest"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *BrokerHeartbeatRequest) APIKey() int16 {
 	return 50
 }

@@ -59,7 +59,8 @@ func (m *BrokerHeartbeatResponse) SpecName() string {
 	return "BrokerHeartbeatResponse"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *BrokerHeartbeatResponse) APIKey() int16 {
 	return 50
 }

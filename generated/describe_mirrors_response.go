@@ -51,7 +51,8 @@ func (m *DescribeMirrorsResponse) SpecName() string {
 	return "DescribeMirrorsResponse"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *DescribeMirrorsResponse) APIKey() int16 {
 	return 95
 }

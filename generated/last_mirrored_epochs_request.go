@@ -43,7 +43,8 @@ func (m *LastMirroredEpochsRequest) SpecName() string {
 	return "LastMirroredEpochsRequest"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *LastMirroredEpochsRequest) APIKey() int16 {
 	return 97
 }

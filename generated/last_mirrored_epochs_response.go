@@ -51,7 +51,8 @@ func (m *LastMirroredEpochsResponse) SpecName() string {
 	return "LastMirroredEpochsResponse"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *LastMirroredEpochsResponse) APIKey() int16 {
 	return 97
 }

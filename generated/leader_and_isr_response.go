@@ -39,7 +39,8 @@ func (m *LeaderAndIsrResponse) SpecName() string {
 	return "LeaderAndIsrResponse"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *LeaderAndIsrResponse) APIKey() int16 {
 	return 4
 }

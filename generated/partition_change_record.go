@@ -67,7 +67,8 @@ func (m *PartitionChangeRecord) SpecName() string {
 	return "PartitionChangeRecord"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *PartitionChangeRecord) APIKey() int16 {
 	return 5
 }

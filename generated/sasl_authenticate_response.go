@@ -50,7 +50,8 @@ func (m *SaslAuthenticateResponse) SpecName() string {
 	return "SaslAuthenticateResponse"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *SaslAuthenticateResponse) APIKey() int16 {
 	return 36
 }

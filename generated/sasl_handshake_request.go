@@ -34,7 +34,8 @@ func (m *SaslHandshakeRequest) SpecName() string {
 	return "SaslHandshakeRequest"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *SaslHandshakeRequest) APIKey() int16 {
 	return 17
 }

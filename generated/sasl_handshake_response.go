@@ -38,7 +38,8 @@ func (m *SaslHandshakeResponse) SpecName() string {
 	return "SaslHandshakeResponse"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *SaslHandshakeResponse) APIKey() int16 {
 	return 17
 }

@@ -47,7 +47,8 @@ func (m *StopReplicaRequest) SpecName() string {
 	return "StopReplicaRequest"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *StopReplicaRequest) APIKey() int16 {
 	return 5
 }

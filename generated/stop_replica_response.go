@@ -39,7 +39,8 @@ func (m *StopReplicaResponse) SpecName() string {
 	return "StopReplicaResponse"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *StopReplicaResponse) APIKey() int16 {
 	return 5
 }

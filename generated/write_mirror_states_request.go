@@ -43,7 +43,8 @@ func (m *WriteMirrorStatesRequest) SpecName() string {
 	return "WriteMirrorStatesRequest"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *WriteMirrorStatesRequest) APIKey() int16 {
 	return 96
 }

@@ -15,7 +15,11 @@ import (
 
 // Config configures one generator run.
 type Config struct {
-	In      string // folder of *.json spec files
+	In string // folder of *.json spec files
+	// Union lists more spec folders, of other Kafka releases, read into the
+	// same package: each message holds the union of its versions in all the
+	// folders, which must agree where they share a version (schema.Union).
+	Union   []string
 	Out     string // output folder: one Go package
 	Package string // Go package name; default: the base name of Out
 	Check   bool   // compare instead of writing
@@ -74,21 +78,31 @@ func validateConfig(cfg *Config) (schema.Rules, error) {
 	if err != nil {
 		return schema.Rules{}, &configError{err.Error()}
 	}
-	switch st, err := os.Stat(cfg.In); {
-	case errors.Is(err, fs.ErrNotExist):
-		return schema.Rules{}, configErrorf("input folder: %s does not exist", cfg.In)
-	case err != nil:
-		return schema.Rules{}, configErrorf("input folder: %v", err)
-	case !st.IsDir():
-		return schema.Rules{}, configErrorf("input %s is not a folder", cfg.In)
-	}
-	if specs, _ := filepath.Glob(filepath.Join(cfg.In, "*.json")); len(specs) == 0 {
-		if hint := checkoutHint(cfg.In); hint != "" {
-			return schema.Rules{}, &configError{hint}
+	for _, in := range append([]string{cfg.In}, cfg.Union...) {
+		if err := checkInput(in); err != nil {
+			return schema.Rules{}, err
 		}
-		return schema.Rules{}, configErrorf("no *.json spec files in %s", cfg.In)
 	}
 	return rules, nil
+}
+
+// checkInput refuses an input that is not a folder holding spec files.
+func checkInput(in string) error {
+	switch st, err := os.Stat(in); {
+	case errors.Is(err, fs.ErrNotExist):
+		return configErrorf("input folder: %s does not exist", in)
+	case err != nil:
+		return configErrorf("input folder: %v", err)
+	case !st.IsDir():
+		return configErrorf("input %s is not a folder", in)
+	}
+	if specs, _ := filepath.Glob(filepath.Join(in, "*.json")); len(specs) == 0 {
+		if hint := checkoutHint(in); hint != "" {
+			return &configError{hint}
+		}
+		return configErrorf("no *.json spec files in %s", in)
+	}
+	return nil
 }
 
 // checkPackageName refuses names that would not compile as a package

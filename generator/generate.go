@@ -46,7 +46,7 @@ func Generate(pkg string, specs []*schema.Spec) (map[string][]byte, error) {
 // JSON switch are read here only; the printers get the files to fill, the
 // Go model and the pruned plans.
 func generate(pkg string, specs []*schema.Spec, prune Prune, json bool) (map[string][]byte, error) {
-	specs, err := prune.selectSpecs(specs)
+	specs, err := prune.selectSpecs(liveSpecs(specs))
 	if err != nil {
 		return nil, &configError{err.Error()}
 	}
@@ -93,6 +93,19 @@ func generate(pkg string, specs []*schema.Spec, prune Prune, json bool) (map[str
 		}
 	}
 	return out, nil
+}
+
+// liveSpecs leaves out the specs of removed APIs ("validVersions":
+// "none"), for which Kafka's generator writes no class: there is nothing to
+// encode or decode at any version.
+func liveSpecs(specs []*schema.Spec) []*schema.Spec {
+	live := make([]*schema.Spec, 0, len(specs))
+	for _, s := range specs {
+		if !s.Removed() {
+			live = append(live, s)
+		}
+	}
+	return live
 }
 
 // newFile starts a generated file of package pkg, printed from source,

@@ -32,7 +32,7 @@ func (s Summary) String() string {
 	return line + ")"
 }
 
-// Run loads every spec of cfg.In, generates the package and writes it to
+// Run loads every spec of cfg.In (and of cfg.Union), generates the package and writes it to
 // cfg.Out, or with Check reports whether cfg.Out is up to date, and
 // returns what it did. A Config that cannot run is reported before
 // anything is read or written, with an error matching ErrConfig; spec
@@ -63,16 +63,27 @@ func Run(cfg Config) (Summary, error) {
 	return sum, write(cfg.Out, files)
 }
 
-// loadSpecs loads the spec folder under the rules of cfg.Release. A
-// folder of Kafka 2.x specs given without a release is one line saying so
-// (releaseHint), not a diagnostic for every spec.
+// loadSpecs loads the spec folders under the rules of cfg.Release, and
+// with several folders their union. A folder of Kafka 2.x specs given
+// without a release is one line saying so (releaseHint), not a diagnostic
+// for every spec.
 func loadSpecs(cfg Config, rules schema.Rules) ([]*schema.Spec, error) {
-	specs, err := rules.LoadDir(cfg.In)
-	var diags schema.Diagnostics
-	if cfg.Release == "" && errors.As(err, &diags) {
-		if hint := releaseHint(cfg.In, diags); hint != "" {
-			return nil, &configError{hint}
+	var folders [][]*schema.Spec
+	for _, in := range append([]string{cfg.In}, cfg.Union...) {
+		specs, err := rules.LoadDir(in)
+		var diags schema.Diagnostics
+		if cfg.Release == "" && errors.As(err, &diags) {
+			if hint := releaseHint(in, diags); hint != "" {
+				return nil, &configError{hint}
+			}
 		}
+		if err != nil {
+			return nil, err
+		}
+		folders = append(folders, specs)
 	}
-	return specs, err
+	if len(folders) == 1 {
+		return folders[0], nil
+	}
+	return schema.Union(folders...)
 }

@@ -94,7 +94,7 @@ func TestCompatRelease(t *testing.T) {
 
 	code, stdout, stderr := runMain(t, "compat", "-old", old, "-new", current)
 	assert.Equal(t, 3, code, "a spec that does not load is not checked")
-	assert.Equal(t, filepath.Join(old, "OldData.json")+":1:1: OldData: cannot compare, the spec does not load (4.0 rules): "+
+	assert.Equal(t, filepath.Join(old, "OldData.json")+":1:1: OldData: cannot compare, the spec does not load (4.2 rules): "+
 		"You must specify a value for flexibleVersions. Please use 0+ for all new messages.\n", stdout)
 	assert.Equal(t, "kafkagen compat: 0 of 1 spec pairs compared, 0 violation(s), 1 load problem(s)\n", stderr)
 
@@ -121,7 +121,7 @@ func TestCompatMisuse(t *testing.T) {
 		{"missing new", []string{"-old", oldDir, "-new", missing}, "kafkagen compat: -new " + missing + " does not exist\n"},
 		{"folder and file", []string{"-old", oldDir, "-new", file}, "kafkagen compat: -old and -new must be two folders or two files\n"},
 		{"bad release", []string{"-old", oldDir, "-new", newDir, "-old-release", "two"},
-			"kafkagen compat: -old-release: release \"two\" is not MAJOR.MINOR or MAJOR.MINOR.PATCH (such as 2.8 or 3.9.1)\n"},
+			"kafkagen compat: -old-release: release \"two\" is not MAJOR.MINOR or MAJOR.MINOR.PATCH (such as 2.8, 3.9.1 or 4.2.0-rc1)\n"},
 		{"release without specs", []string{"-old", oldDir, "-new", newDir, "-new-release", "2.1"},
 			"kafkagen compat: -new-release: release 2.1 has no JSON message specs: Kafka ships them from 2.2\n"},
 	}

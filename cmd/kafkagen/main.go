@@ -56,7 +56,12 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("kafkagen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	opts := generator.Config{}
-	fs.StringVar(&opts.In, "in", "schemas", "folder of Kafka JSON spec files (*.json)")
+	opts.In = "schemas"
+	var ins []string
+	fs.Func("in", "folder of Kafka JSON spec files (*.json) (default \"schemas\"); given more than once, the folders of several Kafka releases make one package holding the union of their versions", func(v string) error {
+		ins = append(ins, v)
+		return nil
+	})
 	fs.StringVar(&opts.Out, "out", "generated", "output folder: one Go package")
 	fs.StringVar(&opts.Package, "package", "", "Go package name (default: the output folder's name)")
 	fs.BoolVar(&opts.Check, "check", false, "write nothing; exit 1 if the output folder is not what would be generated")
@@ -84,7 +89,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: kafkagen [-in DIR] [-out DIR] [-package NAME] [-check] [-release VERSION] [-json]\n"+
+		fmt.Fprintf(stderr, "Usage: kafkagen [-in DIR]... [-out DIR] [-package NAME] [-check] [-release VERSION] [-json]\n"+
 			"                [-messages LIST] [-min-version VERSION]\n\n"+
 			"kafkagen generates Go encoders and decoders from Apache Kafka JSON message specs:\n"+
 			"one Go file per spec in -in, all in one package in -out. With no flags it\n"+
@@ -109,6 +114,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	if valueErr != nil {
 		fmt.Fprintf(stderr, "kafkagen: %v (kafkagen -h for usage)\n", valueErr)
 		return 2
+	}
+	if len(ins) > 0 {
+		opts.In, opts.Union = ins[0], ins[1:]
 	}
 	if err := defaultInput(fs, opts.In); err != nil {
 		fmt.Fprintf(stderr, "kafkagen: %v (kafkagen -h for usage)\n", err)

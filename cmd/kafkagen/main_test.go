@@ -71,7 +71,7 @@ func TestUsage(t *testing.T) {
 			code, stdout, stderr := runMain(t, flag)
 			assert.Equal(t, 0, code)
 			assert.Empty(t, stdout)
-			assert.True(t, strings.HasPrefix(stderr, "Usage: kafkagen [-in DIR] [-out DIR] [-package NAME] [-check]"), stderr)
+			assert.True(t, strings.HasPrefix(stderr, "Usage: kafkagen [-in DIR]... [-out DIR] [-package NAME] [-check]"), stderr)
 			for _, want := range []string{"-in", "-out", "-package", "-check", "-release", "Exit status: 0 success, 1 spec problems or stale output, 2 misuse."} {
 				assert.Contains(t, stderr, want)
 			}

@@ -86,7 +86,7 @@ func releasesDir(t *testing.T) string {
 type releaseFolder struct {
 	release string // "2.8.0"
 	path    string // the folder of *.json specs
-	pkg     string // Go package name for it: "k280clients"
+	pkg     string // Go package name for it: "k280clients", "k420rc1clients"
 }
 
 func releaseFolders(t *testing.T, root string) []releaseFolder {
@@ -110,18 +110,19 @@ func releaseFolders(t *testing.T, root string) []releaseFolder {
 			rel, err := filepath.Rel(filepath.Join(root, r.Name()), dir)
 			require.NoError(t, err)
 			module := strings.SplitN(rel, string(filepath.Separator), 2)[0] // clients, metadata
-			out = append(out, releaseFolder{r.Name(), dir, "k" + strings.ReplaceAll(r.Name(), ".", "") + module})
+			out = append(out, releaseFolder{r.Name(), dir, "k" + strings.NewReplacer(".", "", "-", "").Replace(r.Name()) + strings.ReplaceAll(module, "-", "")})
 		}
 	}
 	return out
 }
 
-// TestReleaseFolders generates every spec folder of the old releases with
-// -release, then vets and tests the packages together as packages of this
-// module (in temporary folders .release-build-* at the module root, which
-// the leading dot keeps out of ./... patterns), each with the test
-// releaseRoundTrip. Under the current rules each folder is refused with
-// 4.0's diagnostic.
+// TestReleaseFolders is the release matrix: it generates every spec folder
+// of every release in KAFKA_SPEC_RELEASES_DIR (2.2 to 4.2), from 3.0 on
+// with the default rules and before with -release (after checking that the
+// default rules refuse the folder in one line naming the flag), then vets
+// and tests the packages together as packages of this module (in temporary
+// folders .release-build-* at the module root, which the leading dot keeps
+// out of ./... patterns), each with the test releaseRoundTrip.
 func TestReleaseFolders(t *testing.T) {
 	root := releasesDir(t)
 	if testing.Short() {
@@ -139,17 +140,22 @@ func TestReleaseFolders(t *testing.T) {
 	parent := t
 	for _, f := range folders {
 		t.Run(f.pkg, func(t *testing.T) {
-			refused := filepath.Join(t.TempDir(), f.pkg)
-			code, _, stderr := runMain(t, "-in", f.path, "-out", refused)
-			assert.Equal(t, 2, code, "the current rules refuse a %s folder", f.release)
-			assert.Regexp(t, `^kafkagen: \d+ of the \d+ specs in .* lack flexibleVersions .*: add -release 2\.[24] for such a release.*\n$`, stderr, "in one line naming -release")
-
 			dir, err := os.MkdirTemp(moduleRoot, ".release-build-"+f.pkg+"-")
 			require.NoError(t, err)
 			parent.Cleanup(func() { os.RemoveAll(dir) }) // after the build below
 			out := filepath.Join(dir, f.pkg)
-			code, _, stderr = runMain(t, "-in", f.path, "-out", out, "-release", f.release)
-			require.Equal(t, 0, code, stderr)
+			if !strings.HasPrefix(f.release, "2.") {
+				// From 3.0 on, the default rules read every folder.
+				code, _, stderr := runMain(t, "-in", f.path, "-out", out)
+				require.Equal(t, 0, code, stderr)
+			} else {
+				refused := filepath.Join(t.TempDir(), f.pkg)
+				code, _, stderr := runMain(t, "-in", f.path, "-out", refused)
+				assert.Equal(t, 2, code, "the current rules refuse a %s folder", f.release)
+				assert.Regexp(t, `^kafkagen: \d+ of the \d+ specs in .* lack flexibleVersions .*: add -release 2\.[24] for such a release.*\n$`, stderr, "in one line naming -release")
+				code, _, stderr = runMain(t, "-in", f.path, "-out", out, "-release", f.release)
+				require.Equal(t, 0, code, stderr)
+			}
 			writeRoundTrip(t, out, f, root)
 			rel, err := filepath.Rel(moduleRoot, out)
 			require.NoError(t, err)
@@ -227,6 +233,17 @@ var changedInPlace = map[string]string{
 	"2.8.0/LeaderChangeMessage": "a KRaft control record, early access in 2.8: 3.0 added Version at v0",
 }
 
+// earlyAccess are the specs of KIP-932 (share groups), early access until
+// Kafka 4.1 made them stable: their version 0 changed in place between the
+// 3.9 and 4.0 previews, the late-2024 trunk corpus and 4.1. Cross checks
+// of these names against the current corpus are expected to fail somewhere
+// and are only logged.
+var earlyAccess = map[string]bool{
+	"ReadShareGroupStateSummaryResponse": true, "ShareGroupMetadataValue": true,
+	"ShareGroupPartitionMetadataValue": true, "ShareGroupStatePartitionMetadataValue": true,
+	"ShareSnapshotValue": true, "ShareUpdateValue": true,
+}
+
 func TestReleaseRoundTrip(t *testing.T) {
 	rules, err := schema.RulesFor(release)
 	if err != nil {
@@ -259,6 +276,8 @@ func TestReleaseRoundTrip(t *testing.T) {
 			t.Errorf("%%s no longer differs from the current specs: remove it from changedInPlace", spec.Name)
 		case excepted:
 			t.Logf("%%s differs as expected (%%s): %%v", spec.Name, reason, bad[0])
+		case earlyAccess[spec.Name] && len(bad) > 0:
+			t.Logf("%%s differs as expected (KIP-932 early access): %%v", spec.Name, bad[0])
 		default:
 			for _, e := range bad {
 				t.Errorf("%%s (current specs): %%v", spec.Name, e)
@@ -290,7 +309,12 @@ func check(spec *schema.Spec, cross bool) (messages, pairs, differ int, bad []er
 		pairs++
 		rng := rand.New(rand.NewPCG(uint64(v), uint64(len(spec.Name))))
 		for i := 0; i < 8; i++ {
-			opts := wiregen.Options{UnknownTags: i%%2 == 1, MaxArray: 1 + i%%3}
+			// Across releases, no unknown tags: a newer release may give
+			// an unused tag a meaning at later versions only, and then
+			// refuses it at the earlier ones, as Java's reader does
+			// (FetchRequest's tag 1 in a partition, HighWatermark from v18
+			// in 4.1).
+			opts := wiregen.Options{UnknownTags: i%%2 == 1 && !cross, MaxArray: 1 + i%%3}
 			src := wiregen.Encode(spec, v, rng, opts)
 			if err := roundtrip.Check(newMsg, nil, src, v); err != nil {
 				bad = append(bad, fmt.Errorf("v%%d sample %%d: %%w", v, i, err))

@@ -18,10 +18,11 @@ var servedAPIs = []int16{
 	kafkamsg.APIKeySaslHandshake, kafkamsg.APIKeySaslAuthenticate,
 }
 
-// unstableLatest are the served APIs whose newest spec version is marked
-// latestVersionUnstable: Kafka does not advertise it by default, and neither
-// does this broker (EndTxn v5 belongs to transactions v2, KIP-890).
-var unstableLatest = map[int16]bool{kafkamsg.APIKeyEndTxn: true}
+// unstableLatest are the served APIs whose newest version the broker
+// leaves out: InitProducerId 6 is latestVersionUnstable in Kafka 4.2's
+// spec (two-phase commit, KIP-939), and EndTxn 5 belongs to transactions
+// v2 (KIP-890), which this broker does not implement.
+var unstableLatest = map[int16]bool{kafkamsg.APIKeyEndTxn: true, kafkamsg.APIKeyInitProducerID: true}
 
 // supported maps every served API key to the versions the generated package
 // implements (less an unstable latest); SaslHandshake and SaslAuthenticate

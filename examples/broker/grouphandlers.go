@@ -144,12 +144,18 @@ func (b *Broker) handleLeaveGroup(c *call, req *kafkamsg.LeaveGroupRequest) *kaf
 func (b *Broker) handleDescribeGroups(c *call, req *kafkamsg.DescribeGroupsRequest) *kafkamsg.DescribeGroupsResponse {
 	resp := kafkamsg.NewDescribeGroupsResponse()
 	for _, id := range req.Groups {
-		s, _ := b.groups.describe(id)
+		s, found := b.groups.describe(id)
 		dg := defaults[kafkamsg.DescribeGroupsResponseDescribedGroup]()
 		dg.GroupID, dg.GroupState = s.id, s.state
 		dg.ProtocolType, dg.ProtocolData = s.protocolType, s.protocol
-		if id == "" {
+		switch {
+		case id == "":
 			dg.ErrorCode = wire.InvalidGroupID.Code
+		case !found && c.version >= 6:
+			// KIP-1043: v6 says a group is unknown instead of describing
+			// it as Dead.
+			dg.ErrorCode = wire.GroupIDNotFound.Code
+			dg.ErrorMessage = runtime.NewNullString("Group " + id + " not found.")
 		}
 		if c.version >= 3 {
 			dg.AuthorizedOperations = math.MinInt32

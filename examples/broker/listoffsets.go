@@ -11,7 +11,8 @@ const (
 	earliestTimestamp      = -2 // the log start
 	maxTimestamp           = -3 // the record with the largest timestamp (v7+)
 	earliestLocalTimestamp = -4 // the start of local storage (v8+): the log start here
-	earliestPendingUpload  = -5 // tiered storage (v9+): nothing is tiered here
+	latestTiered           = -5 // the last tiered offset (v9+, KIP-1005): nothing is tiered here
+	earliestPendingUpload  = -6 // the first offset not yet tiered (v11+, KIP-1023): none here
 )
 
 // timeLookup is a ListOffsets by timestamp finished after the broker's lock
@@ -52,7 +53,7 @@ func (b *Broker) handleListOffsets(c *call, req *kafkamsg.ListOffsetsRequest) *k
 				offset = log.start
 			case maxTimestamp:
 				offset, timestamp = log.maxTimestamp()
-			case earliestPendingUpload:
+			case latestTiered, earliestPendingUpload:
 			default:
 				if sb, ok := log.firstBatchReaching(rp.Timestamp); ok {
 					lookups = append(lookups, timeLookup{topic: len(resp.Topics), partition: len(out.Partitions), batch: sb, timestamp: rp.Timestamp})

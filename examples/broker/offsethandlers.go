@@ -9,9 +9,15 @@ import (
 func (b *Broker) handleOffsetCommit(c *call, req *kafkamsg.OffsetCommitRequest) *kafkamsg.OffsetCommitResponse {
 	var parts []topicPartition
 	var offsets []committedOffset
+	byID := c.version >= 10 // topics named by id (KIP-848)
 	for _, t := range req.Topics {
+		name := t.Name
+		if byID {
+			// An unknown id matches no topic: commitKnown answers it.
+			name, _ = b.topicNameByID(t.TopicID)
+		}
 		for _, p := range t.Partitions {
-			parts = append(parts, topicPartition{t.Name, p.PartitionIndex})
+			parts = append(parts, topicPartition{name, p.PartitionIndex})
 			offsets = append(offsets, committedOffset{offset: p.CommittedOffset, leaderEpoch: p.CommittedLeaderEpoch, metadata: p.CommittedMetadata})
 		}
 	}
@@ -23,9 +29,13 @@ func (b *Broker) handleOffsetCommit(c *call, req *kafkamsg.OffsetCommitRequest) 
 	resp := kafkamsg.NewOffsetCommitResponse()
 	i := 0
 	for _, t := range req.Topics {
-		rt := kafkamsg.OffsetCommitResponseTopic{Name: t.Name}
+		rt := kafkamsg.OffsetCommitResponseTopic{Name: t.Name, TopicID: t.TopicID}
 		for _, p := range t.Partitions {
-			rt.Partitions = append(rt.Partitions, kafkamsg.OffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: codes[i]})
+			code := codes[i]
+			if byID && code == wire.UnknownTopicOrPartition.Code && parts[i].topic == "" {
+				code = wire.UnknownTopicID.Code
+			}
+			rt.Partitions = append(rt.Partitions, kafkamsg.OffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: code})
 			i++
 		}
 		resp.Topics = append(resp.Topics, rt)
@@ -61,19 +71,32 @@ func (b *Broker) handleOffsetFetch(c *call, req *kafkamsg.OffsetFetchRequest) *k
 	if c.version >= 8 {
 		for _, g := range req.Groups {
 			var parts []topicPartition
+			rg := defaults[kafkamsg.OffsetFetchResponseGroup]()
+			rg.GroupID = g.GroupID
 			if g.Topics != nil {
 				parts = []topicPartition{}
 				for _, t := range g.Topics {
+					name, known := t.Name, true
+					if c.version >= 10 { // topics named by id (KIP-848)
+						name, known = b.topicNameByID(t.TopicID)
+					}
+					if !known {
+						rg.Topics = append(rg.Topics, unknownTopicIDOffsets(t.TopicID, t.PartitionIndexes))
+						continue
+					}
 					for _, p := range t.PartitionIndexes {
-						parts = append(parts, topicPartition{t.Name, p})
+						parts = append(parts, topicPartition{name, p})
 					}
 				}
 			}
-			rg := defaults[kafkamsg.OffsetFetchResponseGroup]()
-			rg.GroupID = g.GroupID
+			lastTopic := "" // fetchOffsets groups partitions by topic
 			for _, f := range b.groups.fetchOffsets(g.GroupID, parts, req.RequireStable) {
-				if n := len(rg.Topics); n == 0 || rg.Topics[n-1].Name != f.topic {
-					rg.Topics = append(rg.Topics, kafkamsg.OffsetFetchResponseTopics{Name: f.topic})
+				if len(rg.Topics) == 0 || lastTopic != f.topic {
+					rt := kafkamsg.OffsetFetchResponseTopics{Name: f.topic}
+					if c.version >= 10 {
+						rt.Name, rt.TopicID = "", b.topicIDByName(f.topic)
+					}
+					rg.Topics, lastTopic = append(rg.Topics, rt), f.topic
 				}
 				last := &rg.Topics[len(rg.Topics)-1]
 				last.Partitions = append(last.Partitions, kafkamsg.OffsetFetchResponsePartitions{
@@ -108,6 +131,29 @@ func (b *Broker) handleOffsetFetch(c *call, req *kafkamsg.OffsetFetchRequest) *k
 		last.Partitions = append(last.Partitions, p)
 	}
 	return resp
+}
+
+// unknownTopicIDOffsets answers OffsetFetch v10+ for an id that names no
+// topic: UNKNOWN_TOPIC_ID for each partition asked, as Kafka does.
+func unknownTopicIDOffsets(id runtime.UUID, partitions []int32) kafkamsg.OffsetFetchResponseTopics {
+	rt := kafkamsg.OffsetFetchResponseTopics{TopicID: id}
+	for _, p := range partitions {
+		rp := defaults[kafkamsg.OffsetFetchResponsePartitions]()
+		rp.PartitionIndex, rp.CommittedOffset, rp.ErrorCode = p, -1, wire.UnknownTopicID.Code
+		rp.Metadata = runtime.NewNullString("")
+		rt.Partitions = append(rt.Partitions, rp)
+	}
+	return rt
+}
+
+// topicIDByName is the id of the topic named name (zero when it is gone).
+func (b *Broker) topicIDByName(name string) runtime.UUID {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if t := b.topics[name]; t != nil {
+		return t.id
+	}
+	return runtime.UUID{}
 }
 
 // fetchedMetadata is the metadata OffsetFetch returns: "" when there is no

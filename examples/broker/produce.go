@@ -35,8 +35,22 @@ func (b *Broker) handleProduce(c *call, req *kafkamsg.ProduceRequest) *kafkamsg.
 	var durable []durableWait
 	for _, t := range req.TopicData {
 		rt := kafkamsg.ProduceResponseTopicProduceResponse{Name: t.Name}
+		name, known := t.Name, true
+		if c.version >= 13 {
+			// Produce 13 names topics by id (KIP-516), answered by id; an
+			// unknown id is UNKNOWN_TOPIC_ID and never creates a topic.
+			rt.TopicID = t.TopicID
+			name, known = b.topicNameByID(t.TopicID)
+		}
 		for _, p := range t.PartitionData {
-			res := b.producePartition(c, req, topicPartition{t.Name, p.Index}, p.Records)
+			if !known {
+				rp := defaults[kafkamsg.ProduceResponsePartitionProduceResponse]()
+				rp.Index, rp.ErrorCode, rp.BaseOffset, rp.LogStartOffset = p.Index, wire.UnknownTopicID.Code, -1, -1
+				rp.ErrorMessage = runtime.NewNullString(fmt.Sprintf("no topic with id %s", t.TopicID))
+				rt.PartitionResponses = append(rt.PartitionResponses, rp)
+				continue
+			}
+			res := b.producePartition(c, req, topicPartition{name, p.Index}, p.Records)
 			if res.file != nil && req.Acks == -1 {
 				durable = append(durable, durableWait{topic: len(resp.Responses), partition: len(rt.PartitionResponses), file: res.file, pos: res.syncPos})
 			}
@@ -68,6 +82,16 @@ func (b *Broker) handleProduce(c *call, req *kafkamsg.ProduceRequest) *kafkamsg.
 		}
 	}
 	return resp
+}
+
+// topicNameByID is the name of the topic with id, and whether there is one.
+func (b *Broker) topicNameByID(id runtime.UUID) (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if t := b.topicIDs[id]; t != nil {
+		return t.name, true
+	}
+	return "", false
 }
 
 // durableWait is a partition of an acks=-1 Produce whose answer waits for

@@ -85,7 +85,7 @@ func TestProduceFetchEveryVersion(t *testing.T) {
 	hdr := []records.Header{{Key: []byte("h"), Value: []byte("x")}}
 	var want []testRecord
 	next := int64(0)
-	for produceVersion := int16(3); produceVersion <= 11; produceVersion++ {
+	for produceVersion := int16(3); produceVersion <= 13; produceVersion++ {
 		for _, codec := range []records.Compression{records.CompressionNone, records.CompressionGzip, records.CompressionSnappy, records.CompressionLZ4, records.CompressionZstd} {
 			if codec == records.CompressionZstd && produceVersion < 7 {
 				continue // zstd needs Produce v7
@@ -94,14 +94,17 @@ func TestProduceFetchEveryVersion(t *testing.T) {
 				{key: []byte(fmt.Sprintf("k%d", next)), value: []byte(fmt.Sprintf("v%d-%s", produceVersion, codec)), headers: hdr, timestamp: 1000 + next},
 				{key: nil, value: []byte("second"), timestamp: 1001 + next},
 			}
-			res := produce(t, cl, produceVersion, "events", 1, v2Batch(t, codec, recs...))
+			req := produceReq("events", 1, -1, v2Batch(t, codec, recs...))
+			req.TopicData[0].TopicID = id // written from v13, the name up to v12
+			resp := do(t, cl, req, produceVersion, kafkamsg.NewProduceResponse())
+			res := resp.Responses[0].PartitionResponses[0]
 			require.Equal(t, codeNone, res.ErrorCode, "produce v%d %s: %v", produceVersion, codec, res.ErrorMessage)
 			assert.Equal(t, next, res.BaseOffset, "produce v%d %s", produceVersion, codec)
 			want = append(want, recs...)
 			next += int64(len(recs))
 		}
 	}
-	for fetchVersion := int16(4); fetchVersion <= 17; fetchVersion++ {
+	for fetchVersion := int16(4); fetchVersion <= 18; fetchVersion++ {
 		p := fetchOne(t, cl, fetchVersion, fetchReq(fetchVersion, "events", id, 1, 0))
 		require.Equal(t, codeNone, p.ErrorCode, "fetch v%d", fetchVersion)
 		assert.Equal(t, next, p.HighWatermark)

@@ -68,7 +68,9 @@ func run(ctx context.Context, out io.Writer, broker, topic string) error {
 	}
 	produce := kafkamsg.NewProduceRequest()
 	produce.Acks, produce.TimeoutMs = -1, 10_000
-	produce.TopicData = []kafkamsg.ProduceRequestTopicProduceData{{Name: topic,
+	// The name up to Produce 12, the id from 13 (KIP-516): the version
+	// Conn.Do picks writes the one it has, as for Fetch below.
+	produce.TopicData = []kafkamsg.ProduceRequestTopicProduceData{{Name: topic, TopicID: t.TopicID,
 		PartitionData: []kafkamsg.ProduceRequestPartitionProduceData{{Index: 0, Records: blob}}}}
 	var produceResp kafkamsg.ProduceResponse
 	if err := conn.Do(ctx, produce, &produceResp); err != nil {

@@ -140,7 +140,7 @@ func contains(list []string, s string) bool {
 }
 
 var (
-	specTypes   = []string{"request", "response", "header", "metadata", "data"}
+	specTypes   = []string{"request", "response", "header", "metadata", "data", "coordinator-key", "coordinator-value"}
 	listenerSet = []string{"zkBroker", "broker", "controller"}
 	entityTypes = []string{"unknown", "transactionalId", "producerId", "groupId", "topicName", "brokerId"}
 )
@@ -208,7 +208,12 @@ func (l *loader) message(root gjson.Result) {
 	if !haveValid && !hasKey(as, "validVersions") {
 		l.errorAt(s.Pos, subject, "You must specify the version of the %s structure.", s.Name)
 	}
-	if !haveFlexible && !hasKey(as, "flexibleVersions") && !l.rules.FlexibleVersionsOptional {
+	switch {
+	case haveValid && s.ValidVersions.Empty():
+		// A removed API (Kafka 4.0): the spec is kept empty, whatever it
+		// says of flexible versions (docs/protocol.md, "Removed APIs").
+		s.FlexibleVersions = None
+	case !haveFlexible && !hasKey(as, "flexibleVersions") && !l.rules.FlexibleVersionsOptional:
 		l.errorAt(s.Pos, subject, "You must specify a value for flexibleVersions. Please use 0+ for all new messages.")
 	}
 	s.Root = &Struct{Name: s.Name, Pos: s.Pos, Versions: s.ValidVersions}

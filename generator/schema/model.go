@@ -11,13 +11,18 @@ package schema
 // SpecType is a spec file's "type".
 type SpecType string
 
-// The five spec types Kafka's generator knows.
+// The spec types Kafka's generator knows. Kafka 4.1 added the coordinator
+// record types: the key and the value of a record that the group, share
+// and transaction coordinators write to their internal topics, paired by
+// apiKey (the record type), as metadata records are keyed.
 const (
-	TypeRequest  SpecType = "request"
-	TypeResponse SpecType = "response"
-	TypeHeader   SpecType = "header"
-	TypeMetadata SpecType = "metadata"
-	TypeData     SpecType = "data"
+	TypeRequest          SpecType = "request"
+	TypeResponse         SpecType = "response"
+	TypeHeader           SpecType = "header"
+	TypeMetadata         SpecType = "metadata"
+	TypeData             SpecType = "data"
+	TypeCoordinatorKey   SpecType = "coordinator-key"
+	TypeCoordinatorValue SpecType = "coordinator-value"
 )
 
 // Pos is a byte offset into a spec file, as read (comments included).
@@ -48,6 +53,12 @@ type Spec struct {
 
 	index lineIndex
 }
+
+// Removed reports whether the spec has no valid versions
+// ("validVersions": "none"): Kafka 4.0 keeps such a spec for each API it
+// removed whole, so that the API key is never reused. Kafka's generator
+// writes no message class for it, and neither does kafkagen.
+func (s *Spec) Removed() bool { return s.ValidVersions.Empty() }
 
 // Position converts an offset to a 1-based line and column.
 func (s *Spec) Position(p Pos) (line, col int) { return s.index.position(int(p)) }

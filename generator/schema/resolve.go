@@ -87,13 +87,13 @@ func (l *loader) resolve() {
 		st.Used = None
 	}
 	s.Root.Used = s.ValidVersions
-	l.propagate(s.Root, s.ValidVersions, 0)
+	propagate(s.Root, s.ValidVersions, 0)
 	l.resolved = true
 }
 
 // propagate walks the struct graph from the root, intersecting ranges.
 // Present ranges of fields in shared (common) structs are the hull over uses.
-func (l *loader) propagate(st *Struct, usable Versions, depth int) {
+func propagate(st *Struct, usable Versions, depth int) {
 	if depth > 64 { // a struct that contains itself: reported by validation
 		return
 	}
@@ -104,7 +104,7 @@ func (l *loader) propagate(st *Struct, usable Versions, depth int) {
 			before := f.Struct.Used
 			f.Struct.Used = f.Struct.Used.Hull(present)
 			if f.Struct.Used != before || depth == 0 || !f.Struct.Common {
-				l.propagate(f.Struct, f.Struct.Used, depth+1)
+				propagate(f.Struct, f.Struct.Used, depth+1)
 			}
 		}
 	}

@@ -32,30 +32,38 @@ type Rules struct {
 	TrailingTextIgnored bool
 }
 
-// Current are the rules of Kafka 3.0 and later (4.0's generator): every
-// message declares flexibleVersions, and a spec file holds one JSON object
-// and nothing after it. Load, LoadFile and LoadDir apply them.
-var Current = Rules{Release: "4.0"}
+// Current are the rules of Kafka 3.0 and later, as 4.2's generator applies
+// them: every message with valid versions declares flexibleVersions, a
+// spec file holds one JSON object and nothing after it, a removed API keeps
+// an empty spec ("validVersions": "none", 4.0), coordinator records are
+// typed coordinator-key and coordinator-value (4.1), and a non-struct field
+// may lie outside its message's valid versions (4.1). Each of these only
+// accepts more than 3.x's generator did, so one set of rules reads every
+// folder from 3.0 to 4.2. Load, LoadFile and LoadDir apply them.
+var Current = Rules{Release: "4.2"}
 
 // Release2x are the rules of Kafka 2.2 to 2.8 (see the fields of Rules).
 var Release2x = Rules{Release: "2.x", FlexibleVersionsOptional: true, TrailingTextIgnored: true}
 
 // RulesFor returns the rules of a Kafka release given as MAJOR.MINOR or
-// MAJOR.MINOR.PATCH ("2.8", "3.9.1"). Releases before 2.2, which shipped
+// MAJOR.MINOR.PATCH, with or without a pre-release tag ("2.8", "3.9.1",
+// "4.2.0-rc1"). Releases before 2.2, which shipped
 // no JSON message specs, are refused; "" means Current.
 func RulesFor(release string) (Rules, error) {
 	if release == "" {
 		return Current, nil
 	}
-	parts := strings.Split(release, ".")
+	// A pre-release tag ("4.2.0-rc1") has its release's rules.
+	numbers, _, _ := strings.Cut(release, "-")
+	parts := strings.Split(numbers, ".")
 	if len(parts) < 2 || len(parts) > 3 {
-		return Rules{}, fmt.Errorf("release %q is not MAJOR.MINOR or MAJOR.MINOR.PATCH (such as 2.8 or 3.9.1)", release)
+		return Rules{}, fmt.Errorf("release %q is not MAJOR.MINOR or MAJOR.MINOR.PATCH (such as 2.8, 3.9.1 or 4.2.0-rc1)", release)
 	}
 	var nums [3]int
 	for i, part := range parts {
 		n, err := strconv.Atoi(part)
 		if err != nil || n < 0 || part != strconv.Itoa(n) {
-			return Rules{}, fmt.Errorf("release %q is not MAJOR.MINOR or MAJOR.MINOR.PATCH (such as 2.8 or 3.9.1)", release)
+			return Rules{}, fmt.Errorf("release %q is not MAJOR.MINOR or MAJOR.MINOR.PATCH (such as 2.8, 3.9.1 or 4.2.0-rc1)", release)
 		}
 		nums[i] = n
 	}

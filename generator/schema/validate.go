@@ -77,6 +77,10 @@ func (v *validator) message() {
 			"Message %s specifies flexibleVersions %s, which is not open-ended. flexibleVersions must be either none, or an open-ended range (that ends with a plus sign).",
 			s.Name, s.FlexibleVersions)
 	}
+	if s.Removed() {
+		// Kafka's generator reads nothing more of a removed API's spec.
+		return
+	}
 	if s.Type != "" && s.Type != TypeRequest {
 		// Rule 8 (Kafka's text names the attribute `requestScope`).
 		if len(s.Listeners) > 0 {
@@ -103,6 +107,7 @@ func (v *validator) message() {
 			v.errorf(s.Pos, sub, "A metadata record must have an apiKey (its record type).")
 		}
 	}
+	v.coordinatorRecord()
 	// Rule 45.
 	if s.Name != "" {
 		for _, c := range []struct {
@@ -113,6 +118,29 @@ func (v *validator) message() {
 				v.errorf(v.attr(s.Pos, "name", true), sub,
 					"The name of a %s must be the API name followed by %q.", c.typ, c.suffix)
 			}
+		}
+	}
+}
+
+// coordinatorRecord checks the coordinator record types of Kafka 4.1
+// (rules 48-50, in Java's words): both carry the record type as apiKey,
+// and a key is version 0 only, never flexible.
+func (v *validator) coordinatorRecord() {
+	s := v.s
+	switch s.Type {
+	case TypeCoordinatorKey:
+		if !s.HasAPIKey && !v.hasAttr(s.Pos, "apiKey") {
+			v.errorf(s.Pos, s.Name, "The ApiKey must be set for messages %s with type `coordinator-key`", s.Name)
+		}
+		if s.ValidVersions != (Versions{0, 0}) {
+			v.errorf(v.attr(s.Pos, "validVersions", true), s.Name, "The Versions must be set to `0` for messages %s with type `coordinator-key`", s.Name)
+		}
+		if !s.FlexibleVersions.Empty() {
+			v.errorf(v.attr(s.Pos, "flexibleVersions", true), s.Name, "The FlexibleVersions are not supported for messages %s with type `coordinator-key`", s.Name)
+		}
+	case TypeCoordinatorValue:
+		if !s.HasAPIKey && !v.hasAttr(s.Pos, "apiKey") {
+			v.errorf(s.Pos, s.Name, "The ApiKey must be set for messages with type `coordinator-value`")
 		}
 	}
 }
@@ -258,9 +286,12 @@ func (v *validator) cycles() {
 	}
 }
 
-// reachable reports fields that exist in no version of their struct (rule
-// 43): a field whose own versions do not meet the versions in which its
-// struct is used.
+// reachable reports struct-typed fields that exist in no version of their
+// struct (rule 43): Kafka's generator cannot write the reader of a struct
+// used in no version. A field of another type outside its struct's versions
+// is accepted, as Kafka 4.1 does: it is never read or written and keeps
+// its default (ShareFetchRequest 4.1 keeps PartitionMaxBytes of its removed
+// version 0; docs/protocol.md, "Fields outside the valid versions").
 func (v *validator) reachable() {
 	for _, d := range v.defs {
 		if d.st.Used.Empty() {
@@ -268,7 +299,7 @@ func (v *validator) reachable() {
 		}
 		for _, f := range d.st.Fields {
 			sub := d.subject + "." + f.Name
-			if f.Name == "" || v.bad[sub] || f.Versions.Empty() || !f.Present.Empty() {
+			if f.Name == "" || v.bad[sub] || f.Versions.Empty() || !f.Present.Empty() || f.Type.Kind != KindStruct {
 				continue
 			}
 			at := f.Pos

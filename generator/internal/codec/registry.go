@@ -10,11 +10,13 @@ import (
 )
 
 // emitRegistry writes the package-level lookups: NewByName, NewRequest and
-// NewResponse by API key, and NewMetadataRecord by record type.
+// NewResponse by API key, NewMetadataRecord by record type, and
+// NewCoordinatorKey and NewCoordinatorValue by coordinator record type
+// (Kafka's CoordinatorRecordType.newRecordKey and newRecordValue).
 func emitRegistry(f *File, n *gomodel.Names) {
 	var names []Code
 	var byName []Code
-	var requests, responses, records []*schema.Spec
+	var requests, responses, records, coordKeys, coordValues []*schema.Spec
 	for _, sf := range n.Files {
 		spec := sf.Spec
 		names = append(names, Lit(spec.Name))
@@ -26,6 +28,10 @@ func emitRegistry(f *File, n *gomodel.Names) {
 			responses = append(responses, spec)
 		case schema.TypeMetadata:
 			records = append(records, spec)
+		case schema.TypeCoordinatorKey:
+			coordKeys = append(coordKeys, spec)
+		case schema.TypeCoordinatorValue:
+			coordValues = append(coordValues, spec)
 		}
 	}
 	gomodel.DocComment(f, "SpecNames lists the spec names of this package, sorted.")
@@ -51,6 +57,12 @@ func emitRegistry(f *File, n *gomodel.Names) {
 	}
 	if len(records) > 0 {
 		byKey("NewMetadataRecord", "NewMetadataRecord returns a new metadata record for a record type id, or\nnil if unknown.", records, gomodel.Rt("Message"))
+	}
+	if len(coordKeys) > 0 {
+		byKey("NewCoordinatorKey", "NewCoordinatorKey returns a new coordinator record key for a record type\n(the key's own version 0 says it), or nil if unknown.", coordKeys, gomodel.Rt("Message"))
+	}
+	if len(coordValues) > 0 {
+		byKey("NewCoordinatorValue", "NewCoordinatorValue returns a new coordinator record value for a record\ntype, or nil if unknown.", coordValues, gomodel.Rt("Message"))
 	}
 }
 

@@ -26,7 +26,7 @@ func (p *printer) emitTopMethods(f *File, s *plan.Struct) {
 	if spec.HasAPIKey {
 		apiKey = int(spec.APIKey)
 	}
-	gomodel.DocComment(f, "APIKey is the spec's apiKey (the record type of metadata records), or -1.")
+	gomodel.DocComment(f, "APIKey is the spec's apiKey (the record type of metadata and coordinator\nrecords), or -1.")
 	f.Func().Add(recv()).Id("APIKey").Params().Int16().Block(Return(Lit(apiKey)))
 	if vs == spec.ValidVersions {
 		gomodel.DocComment(f, "MinVersion is the lowest valid version.")

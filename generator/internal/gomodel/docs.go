@@ -17,6 +17,10 @@ func (p *Message) FieldDoc(pf *plan.Field) string {
 	name := p.FieldName(pf)
 	var facts []string
 	facts = append(facts, "Versions: "+f.Versions.String()+".")
+	if f.Present.Empty() {
+		// Kafka 4.1 keeps fields of removed versions in some specs.
+		facts = append(facts, "In none of the versions this package serves: never read or written.")
+	}
 	if nv := f.NullableVersions.Intersect(f.Versions); !nv.Empty() {
 		facts = append(facts, "Nullable: "+nv.String()+".")
 	}
@@ -71,6 +75,10 @@ func (p *Message) StructDoc(s *plan.Struct) string {
 			kind = fmt.Sprintf("the Kafka %s %s (API key %d)", spec.Name, spec.Type, spec.APIKey)
 		case schema.TypeMetadata:
 			kind = fmt.Sprintf("the metadata record %s (record type %d)", spec.Name, spec.APIKey)
+		case schema.TypeCoordinatorKey:
+			kind = fmt.Sprintf("the key of the coordinator record %s (record type %d)", spec.Name, spec.APIKey)
+		case schema.TypeCoordinatorValue:
+			kind = fmt.Sprintf("the value of the coordinator record %s (record type %d)", spec.Name, spec.APIKey)
 		case schema.TypeHeader:
 			kind = fmt.Sprintf("the %s header", spec.Name)
 		default:

@@ -39,7 +39,7 @@ func Build(specs []*schema.Spec) (*Names, error) {
 	// Package-level identifiers the generator itself declares.
 	taken := map[string]string{
 		"NewByName": "registry", "NewRequest": "registry", "NewResponse": "registry",
-		"NewMetadataRecord": "registry", "SpecNames": "registry",
+		"NewMetadataRecord": "registry", "NewCoordinatorKey": "registry", "NewCoordinatorValue": "registry", "SpecNames": "registry",
 		"APIKeyName": "api keys", "APIKeys": "api keys",
 	}
 	files := map[string]string{RegistryFile: "registry", APIKeysFile: "api keys"}

@@ -46,7 +46,8 @@ func (m *CommonStructsExample) SpecName() string {
 	return "CommonStructsExample"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *CommonStructsExample) APIKey() int16 {
 	return -1
 }

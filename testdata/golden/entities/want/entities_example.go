@@ -75,7 +75,8 @@ func (m *EntitiesExample) SpecName() string {
 	return "EntitiesExample"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *EntitiesExample) APIKey() int16 {
 	return -1
 }

@@ -63,7 +63,8 @@ func (m *HexDefaults) SpecName() string {
 	return "HexDefaults"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *HexDefaults) APIKey() int16 {
 	return -1
 }

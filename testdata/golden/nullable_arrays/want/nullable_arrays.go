@@ -54,7 +54,8 @@ func (m *NullableArrays) SpecName() string {
 	return "NullableArrays"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *NullableArrays) APIKey() int16 {
 	return -1
 }

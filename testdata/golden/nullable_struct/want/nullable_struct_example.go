@@ -50,7 +50,8 @@ func (m *NullableStructExample) SpecName() string {
 	return "NullableStructExample"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *NullableStructExample) APIKey() int16 {
 	return -1
 }

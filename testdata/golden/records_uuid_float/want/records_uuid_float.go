@@ -60,7 +60,8 @@ func (m *RecordsUUIDFloat) SpecName() string {
 	return "RecordsUuidFloat"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *RecordsUUIDFloat) APIKey() int16 {
 	return -1
 }

@@ -75,7 +75,8 @@ func (m *TaggedExample) SpecName() string {
 	return "TaggedExample"
 }
 
-// APIKey is the spec's apiKey (the record type of metadata records), or -1.
+// APIKey is the spec's apiKey (the record type of metadata and coordinator
+// records), or -1.
 func (m *TaggedExample) APIKey() int16 {
 	return -1
 }

@@ -73,6 +73,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		return Result{}, err
 	}
 	producers, err := dialProducers(ctx, cfg)
+	for _, p := range producers {
+		p.topicID = topicID
+	}
 	defer func() {
 		for _, p := range producers {
 			p.conn.Close()

@@ -18,6 +18,8 @@ type producer struct {
 	conn  *wire.Conn
 	id    int64
 	epoch int16
+	// topicID names the topic from Produce 13 on.
+	topicID runtime.UUID
 	// streams[slot] is what the slot sends to its partition.
 	streams []*stream
 	// byPartition finds a stream from a record read back (nil where no
@@ -72,7 +74,9 @@ func (p *producer) send(ctx, sendUntil context.Context, cfg Config, slot int) {
 	var blob []byte
 	req := kafkamsg.NewProduceRequest()
 	req.Acks, req.TimeoutMs = cfg.Acks, int32(callTimeout/time.Millisecond)
-	req.TopicData = []kafkamsg.ProduceRequestTopicProduceData{{Name: cfg.Topic,
+	// Name up to Produce 12, TopicID from 13 (both ignorable): the
+	// version Conn.Do picks writes the one it has.
+	req.TopicData = []kafkamsg.ProduceRequestTopicProduceData{{Name: cfg.Topic, TopicID: p.topicID,
 		PartitionData: []kafkamsg.ProduceRequestPartitionProduceData{{Index: s.partition}}}}
 	resp := kafkamsg.NewProduceResponse()
 	for batch := 0; sendUntil.Err() == nil; batch++ {
