@@ -252,6 +252,9 @@ var superUsersOnly = map[string][]int16{
 	"ACL, quota, credential admin":    {29, 30, 31, 48, 49, 50, 51},
 	"delegation tokens":               {38, 39, 40, 41},
 	"topics by id only":               {78, 79},
+	// Kafka 4.2's streams groups (KIP-1071) and share-group offset
+	// administration: their checks are not written yet.
+	"not yet checked": {88, 89, 90, 91, 92},
 }
 
 // Every api of the generated package is in acl.APIRules or, with a reason,
@@ -271,7 +274,8 @@ func TestACLRulesCoverEveryAPI(t *testing.T) {
 	}
 	for k := range int16(200) {
 		if req := kafkamsg.NewRequest(k); req != nil {
-			assert.Contains(t, placed, k, "api key %d (%s): neither in acl.APIRules nor in superUsersOnly", k, req.SpecName())
+			_, ok := placed[k]
+			assert.True(t, ok, "api key %d (%s): neither in acl.APIRules nor in superUsersOnly", k, req.SpecName())
 		}
 	}
 	for k := range placed {

@@ -65,8 +65,8 @@ var APIRules = map[int16]Rule{
 	1:  {Checks: []Check{topics(OpRead)}, ByIDFrom: 13},                                                     // Fetch
 	2:  {Checks: []Check{topics(OpDescribe)}},                                                               // ListOffsets
 	3:  {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true},                                        // Metadata
-	8:  {Checks: []Check{groups(OpRead), topics(OpRead)}},                                                   // OffsetCommit
-	9:  {Checks: []Check{groups(OpDescribe), topics(OpDescribe)}, HideUndescribed: true},                    // OffsetFetch
+	8:  {Checks: []Check{groups(OpRead), topics(OpRead)}, ByIDFrom: 10},                                     // OffsetCommit
+	9:  {Checks: []Check{groups(OpDescribe), topics(OpDescribe)}, HideUndescribed: true, ByIDFrom: 10},      // OffsetFetch
 	10: {Checks: []Check{groups(OpDescribe), txnIDs(OpDescribe)}},                                           // FindCoordinator
 	11: {Checks: []Check{groups(OpRead)}},                                                                   // JoinGroup
 	12: {Checks: []Check{groups(OpRead)}},                                                                   // Heartbeat
