@@ -17,7 +17,7 @@ import (
 
 func aclTyped() acl.Typed {
 	return acl.Typed{NewResponse: kafkamsg.NewResponse, Names: aclNames, Hide: aclHide,
-		Refuse: aclRefuse, Split: aclSplit, Merge: aclMerge}
+		Refuse: aclRefuse, Split: aclSplit, Merge: aclMerge, AutoCreate: aclAutoCreate}
 }
 
 // aclNames adds to the tenant's unmarked names the Metadata topics named
@@ -62,6 +62,18 @@ func aclSplit(req runtime.APIMessage, version int16, t runtime.EntityType, refus
 		return splitTopics(req, version, refused, code)
 	}
 	return splitGroups(req, version, refused, code)
+}
+
+// metadataAutoCreateFrom is the first Metadata version with the
+// AllowAutoTopicCreation flag; before it the broker always may create.
+const metadataAutoCreateFrom = 4
+
+// aclAutoCreate is Metadata's flag asking the broker to create topics.
+func aclAutoCreate(req runtime.APIMessage, version int16) *bool {
+	if m, ok := req.(*kafkamsg.MetadataRequest); ok && version >= metadataAutoCreateFrom {
+		return &m.AllowAutoTopicCreation
+	}
+	return nil
 }
 
 // aclRefuse answers every part of the requests whose response has no

@@ -299,3 +299,35 @@ func BenchmarkACLProduceCheck(b *testing.B) {
 		}
 	}
 }
+
+// Metadata asking the broker to create the topics it names keeps asking
+// only when the principal may create them (CREATE on the cluster or the
+// topic); v0-3 have no such flag.
+func TestACLMetadataAutoCreate(t *testing.T) {
+	withCreate := testPolicy()
+	withCreate.ACLs = append(withCreate.ACLs, acl.ACL{Principal: "carol", ResourceType: acl.ResourceTopic,
+		PatternType: acl.PatternPrefixed, Name: "a.", Operations: []acl.Operation{acl.OpCreate}, Permission: acl.Allow})
+	tests := []struct {
+		name    string
+		policy  acl.Policy
+		version int16
+		want    bool
+	}{
+		{"no CREATE: not asked", testPolicy(), 12, false},
+		{"CREATE on the topics: asked", withCreate, 12, true},
+		{"v3 has no flag", testPolicy(), 3, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := testACLFilter(t, tt.policy)
+			req := newMsg(func(m *kafkamsg.MetadataRequest) {
+				m.Topics = []kafkamsg.MetadataRequestTopic{{Name: runtime.NullString{Value: "a.new", Valid: true}}}
+				m.AllowAutoTopicCreation = true
+			})
+			x := exchange("carol", kafkamsg.APIKeyMetadata, tt.version, req)
+			require.NoError(t, f.Request(x))
+			require.Nil(t, x.Answered())
+			assert.Equal(t, tt.want, req.AllowAutoTopicCreation)
+		})
+	}
+}

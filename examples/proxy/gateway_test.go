@@ -422,3 +422,21 @@ quotas:
 	assert.Greater(t, aliceRate, bound, "alice not held to bob's quota")
 	assert.Positive(t, g.scrape(t, "kafkaproxy_throttle_seconds_total"))
 }
+
+// A producer that may write but not create a topic does not make the
+// broker create it; once a reload gives it CREATE, it does.
+func TestGatewayNoAutoCreateWithoutCreate(t *testing.T) {
+	c := startCluster(t, 1)
+	writeOnly := `acls:
+  - {principal: carol, resourceType: topic, patternType: prefixed, name: "a.", operations: [write], permission: allow}
+`
+	g := startGateway(t, c, writeOnly)
+	carol := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.RetryTimeout(time.Second), kgo.AllowAutoTopicCreation())
+	assert.ErrorIs(t, produceOne(t, carol, "a.new"), kerr.UnknownTopicOrPartition)
+	direct := client(t, c.ListenAddrs()[0])
+	assert.NotContains(t, topicNames(metadata(t, direct)), "a.new", "not created")
+
+	g.reload(t, strings.Replace(writeOnly, "[write]", "[write, create]", 1))
+	require.NoError(t, produceOne(t, carol, "a.new"))
+	assert.Contains(t, topicNames(metadata(t, direct)), "a.new")
+}

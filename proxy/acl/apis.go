@@ -47,6 +47,10 @@ type Rule struct {
 	// SuperFrom is the first version that only brokers send (0: none),
 	// refused to all but super users (AddPartitionsToTxn from v4).
 	SuperFrom int16
+	// AutoCreate: the request may ask the broker to create the topics it
+	// names (Metadata), which needs CREATE on the cluster or on each of
+	// them; without, the request goes on without asking (Typed.AutoCreate).
+	AutoCreate bool
 }
 
 func topics(op Operation) Check  { return Check{Entity: runtime.EntityTopicName, Op: op} }
@@ -64,7 +68,7 @@ var APIRules = map[int16]Rule{
 	0:  {Checks: []Check{txnIDs(OpWrite), topics(OpWrite)}, ByIDFrom: 13},                                   // Produce
 	1:  {Checks: []Check{topics(OpRead)}, ByIDFrom: 13},                                                     // Fetch
 	2:  {Checks: []Check{topics(OpDescribe)}},                                                               // ListOffsets
-	3:  {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true},                                        // Metadata
+	3:  {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true, AutoCreate: true},                      // Metadata
 	8:  {Checks: []Check{groups(OpRead), topics(OpRead)}, ByIDFrom: 10},                                     // OffsetCommit
 	9:  {Checks: []Check{groups(OpDescribe), topics(OpDescribe)}, HideUndescribed: true, ByIDFrom: 10},      // OffsetFetch
 	10: {Checks: []Check{groups(OpDescribe), txnIDs(OpDescribe)}},                                           // FindCoordinator

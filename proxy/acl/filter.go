@@ -39,6 +39,9 @@ type Typed struct {
 	// Merge adds the parts of refusals to resp, the broker's answer to
 	// what was forwarded (or another refusal).
 	Merge func(resp, refusals runtime.APIMessage, version int16)
+	// AutoCreate returns the flag by which req asks the broker to create
+	// the topics it names, or nil when it has none at version.
+	AutoCreate func(req runtime.APIMessage, version int16) *bool
 }
 
 // Filter authorizes each request as Kafka's broker would (APIRules), with
@@ -141,11 +144,33 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 			return nil
 		}
 	}
+	if rule.AutoCreate && f.noAutoCreate(x, c) {
+		x.Edited()
+	}
 	if refusals != nil {
 		x.Edited()
 		x.SetState(refusals)
 	}
 	return nil
+}
+
+// noAutoCreate clears a request's auto-creation of topics when the
+// principal may not create every topic it names (Kafka answers those
+// TOPIC_AUTHORIZATION_FAILED when they do not exist; here the broker
+// answers UNKNOWN_TOPIC_OR_PARTITION), and reports whether it did.
+func (f *Filter) noAutoCreate(x *proxy.Exchange, c *checker) bool {
+	if f.typed.AutoCreate == nil {
+		return false
+	}
+	flag := f.typed.AutoCreate(x.Request, x.Header.APIVersion)
+	if flag == nil || !*flag || f.auth.Authorize(c.principal, ResourceCluster, ClusterName, OpCreate) {
+		return false
+	}
+	if c.count(x.Request, x.Header.APIVersion, Check{Entity: runtime.EntityTopicName, Op: OpCreate}) == 0 {
+		return false
+	}
+	*flag = false
+	return true
 }
 
 // split forwards the parts of a request naming allowed resources of
