@@ -8,7 +8,7 @@ export KAFKA_SPEC_DIR
 KAFKA_SPEC_RELEASES_DIR ?= $(abspath ../shared/kafka-spec-releases)
 export KAFKA_SPEC_RELEASES_DIR
 
-.PHONY: all generate check test unit corpus conformance recordsdiff compat downstream broker-test broker-load reliability client-example proxy-test proxy-bench interop fuzz bench clean
+.PHONY: all generate check test unit corpus conformance recordsdiff compat releases downstream broker-test broker-load reliability client-example proxy-test proxy-bench interop fuzz bench clean
 
 all: generate test
 
@@ -22,28 +22,32 @@ check:
 
 # Everything: unit tests, generated/ freshness, and the conformance suite
 # over the upstream corpus.
-test: unit conformance recordsdiff compat downstream broker-test client-example proxy-test
+test: unit conformance recordsdiff compat releases downstream broker-test client-example proxy-test
 
 unit:
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(GO) test -count=1 -tags purego ./records/
-	$(GO) test -count=1 -race ./records/ ./wire/ ./proxy/
+	$(GO) test -count=1 -race ./records/ ./wire/... ./proxy/
 	cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v ./wirediff/ | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic|wirediff:)|Error( Trace)?:"'
 
 # The conformance suite: generate the whole upstream corpus (one package per
 # folder) into the git-ignored conformance/gen, vet it, run the corpus tests
 # (Java vectors, random round trips, transcoding, Java's errors, length
 # bombs) and the kmsg differential (conformance/diff/kmsgdiff, in the module
-# of the differential tests), then print one summary line.
+# of the differential tests), then print one summary line. With Kafka 4.1.1's
+# spec folders (KAFKA_SPEC_RELEASES_DIR), gencorpus also generates their
+# packages (conformance/gen/k411*) and the tests tagged k411 check them:
+# Java 4.1.1's vectors and the 4.1.1 kmsg differential.
 LOGS := $(abspath conformance/gen/logs)
 conformance:
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
 		$(GO) run ./internal/cmd/gencorpus && mkdir -p $(LOGS) && \
-		$(GO) vet -tags corpus ./conformance/... && \
-		bash -o pipefail -c '$(GO) test -count=1 -v -tags corpus ./conformance/ | tee $(LOGS)/corpus.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"' && \
-		(cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v ./kmsgdiff/ | tee $(LOGS)/kmsg.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"') && \
-		$(GO) run ./internal/cmd/summary $(LOGS)/corpus.log $(LOGS)/kmsg.log; \
+		k411=$$([ -d conformance/gen/k411clients ] && echo k411 || true) && \
+		$(GO) vet -tags corpus,$$k411 ./conformance/... && \
+		bash -o pipefail -c '$(GO) test -count=1 -v -tags corpus,'$$k411' ./conformance/ | tee $(LOGS)/corpus.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"' && \
+		(cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v -tags='$$k411' ./kmsgdiff/ | tee $(LOGS)/kmsg.log | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"') && \
+		$(GO) run ./internal/cmd/summary $${k411:+-k411} $(LOGS)/corpus.log $(LOGS)/kmsg.log; \
 	else \
 		echo "SKIP conformance tests: no Kafka spec corpus at $(KAFKA_SPEC_DIR) (set KAFKA_SPEC_DIR)"; \
 	fi
@@ -56,12 +60,35 @@ recordsdiff:
 	cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v ./recordsdiff/ | grep -aE "^(recordsdiff:|--- FAIL|FAIL|ok|PASS|panic)|Error( Trace)?:"'
 
 # The spec evolution check end to end on the real corpus: every Kafka 4.0 spec
-# is compatible with itself.
+# is compatible with itself. Then the release chain 3.9.1 -> 4.0.0 -> 4.1.1 ->
+# 4.2.0-rc1 (every folder; its findings pinned in testdata/compat/chain.golden,
+# go test ./generator/compat/ -update rewrites it): one "compat:" line a step.
 compat:
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \
 		$(GO) run ./cmd/kafkagen compat -old $(KAFKA_SPEC_DIR) -new $(KAFKA_SPEC_DIR); \
 	else \
 		echo "SKIP compat: no Kafka spec corpus at $(KAFKA_SPEC_DIR)"; \
+	fi
+	@if [ -d "$(KAFKA_SPEC_RELEASES_DIR)" ]; then \
+		bash -o pipefail -c '$(GO) test -count=1 -v -run "^TestReleaseChain$$" ./generator/compat/ | grep -aE "^(--- FAIL|FAIL|ok|panic)|compat: |Error( Trace)?:" | sed -E "s/^ +chain_test\.go:[0-9]+: //"'; \
+	else \
+		echo "SKIP compat chain: no Kafka release specs at $(KAFKA_SPEC_RELEASES_DIR)"; \
+	fi
+
+# The release matrix (cmd/kafkagen's TestReleaseFolders, off in the plain unit
+# run): every spec folder of every release in KAFKA_SPEC_RELEASES_DIR (2.2 to
+# 4.2) generated in parallel with the rules kafkagen picks (-release for 2.x,
+# after checking that the default rules refuse the folder naming it), vetted
+# in one go vet, and round-tripped in one test binary. It ends with
+# "release-matrix: folders=31 releases=7 generated=31 vetted=31 round-trips=31
+# messages=… failures=0". The packages go to _release-build (git-ignored, a
+# fixed path so that an unchanged generator finds them in the build cache).
+RELEASES_FILTER := ^(--- FAIL|FAIL|ok|panic)|release-matrix|Error( Trace)?:|Messages:
+releases:
+	@if [ -d "$(KAFKA_SPEC_RELEASES_DIR)" ]; then \
+		bash -o pipefail -c 'KAFKAGEN_RELEASE_MATRIX=1 $(GO) test -count=1 -timeout 30m -v -run "^TestReleaseFolders$$" ./cmd/kafkagen/ | grep -aE "$(RELEASES_FILTER)" | sed -E "s/^ +releasematrix_test\.go:[0-9]+: //"'; \
+	else \
+		echo "SKIP releases: no Kafka release specs at $(KAFKA_SPEC_RELEASES_DIR) (set KAFKA_SPEC_RELEASES_DIR)"; \
 	fi
 
 # The downstream example (examples/downstream, a module of its own): go
@@ -164,7 +191,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSpec$$' -fuzztime $(FUZZTIME) ./generator/schema/
 	$(GO) test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./generator/compat/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzPairing$$' -fuzztime $(FUZZTIME) ./wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzPairing$$' -fuzztime $(FUZZTIME) ./wire/frames/
 	$(GO) test -run '^$$' -fuzz '^FuzzClampVersions$$' -fuzztime $(FUZZTIME) ./proxy/
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./records/
 	@if [ -d "$(KAFKA_SPEC_DIR)" ]; then \

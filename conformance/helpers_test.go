@@ -5,6 +5,7 @@ package conformance
 import (
 	"bufio"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -151,4 +152,27 @@ func goldenLastField(path string) string {
 		return path[i+1:]
 	}
 	return path
+}
+
+// loadJSONLines reads one JSON object a line of a file of the vectors
+// folder, skipping the test when the file is absent.
+func loadJSONLines[T any](t testing.TB, file string) []T {
+	t.Helper()
+	path := filepath.Join(corpus.VectorDir(), file)
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		t.Skipf("SKIP: no %s at %s (set KAFKA_VECTORS_DIR)", file, path)
+	}
+	require.NoError(t, err)
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var v T
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &v), "%s", file)
+		out = append(out, v)
+	}
+	require.NoError(t, sc.Err())
+	return out
 }

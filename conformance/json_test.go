@@ -3,22 +3,18 @@
 package conformance
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/kafkagen/kafkagen/internal/corpus"
 	"github.com/kafkagen/kafkagen/internal/wiregen"
 	"github.com/kafkagen/kafkagen/runtime"
 )
@@ -37,23 +33,7 @@ type javaJSONVector struct {
 }
 
 func loadJavaJSONVectors(t testing.TB) []javaJSONVector {
-	path := filepath.Join(corpus.VectorDir(), "java-json-dev.jsonl")
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		t.Skipf("SKIP: no Java JSON vectors at %s (set KAFKA_VECTORS_DIR)", path)
-	}
-	require.NoError(t, err)
-	defer f.Close()
-	var out []javaJSONVector
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var v javaJSONVector
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &v))
-		out = append(out, v)
-	}
-	require.NoError(t, sc.Err())
-	return out
+	return loadJSONLines[javaJSONVector](t, "java-json-dev.jsonl")
 }
 
 // newJSON returns a fresh message of a generated package as a JSONMessage.
@@ -188,16 +168,19 @@ func jsonRoundTrip(fresh, used runtime.JSONMessage, src []byte, version int16) e
 // numbers by value (integers exactly, others as float64).
 func requireSameJSON(t *testing.T, want, got string) {
 	t.Helper()
-	decode := func(s string) any {
-		d := json.NewDecoder(bytes.NewReader([]byte(s)))
-		d.UseNumber()
-		var v any
-		require.NoError(t, d.Decode(&v), "%s", s)
-		return v
-	}
-	if path, ok := sameJSON(decode(want), decode(got), ""); !ok {
+	if path, ok := sameJSON(decodeJSONValue(t, want), decodeJSONValue(t, got), ""); !ok {
 		t.Fatalf("JSON differs at %q\nwant %s\n got %s", path, want, got)
 	}
+}
+
+// decodeJSONValue decodes a JSON text, keeping numbers as json.Number.
+func decodeJSONValue(t testing.TB, s string) any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader([]byte(s)))
+	d.UseNumber()
+	var v any
+	require.NoError(t, d.Decode(&v), "%s", s)
+	return v
 }
 
 func sameJSON(a, b any, path string) (string, bool) {

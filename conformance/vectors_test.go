@@ -3,11 +3,8 @@
 package conformance
 
 import (
-	"bufio"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,23 +34,7 @@ var fixtures = map[string]bool{
 }
 
 func loadJavaVectors(t *testing.T) []javaVector {
-	path := filepath.Join(corpus.VectorDir(), "java-random-dev.jsonl")
-	f, err := os.Open(path)
-	if os.IsNotExist(err) {
-		t.Skipf("SKIP: no Java vectors at %s (set KAFKA_VECTORS_DIR)", path)
-	}
-	require.NoError(t, err)
-	defer f.Close()
-	var out []javaVector
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var v javaVector
-		require.NoError(t, json.Unmarshal(sc.Bytes(), &v))
-		out = append(out, v)
-	}
-	require.NoError(t, sc.Err())
-	return out
+	return loadJSONLines[javaVector](t, "java-random-dev.jsonl")
 }
 
 // packageOf finds the generated package holding a vector's spec.
@@ -86,19 +67,13 @@ func TestJavaRandomVectors(t *testing.T) {
 		t.Run(name+"/v"+itoa(int(v.Version)), func(t *testing.T) {
 			fresh := pkg.newByName(name)
 			require.NotNil(t, fresh, "NewByName(%q)", name)
-			n, err := fresh.Decode(src, v.Version)
-			require.NoError(t, err)
-			require.Equal(t, len(src), n, "bytes consumed")
-			assert.Equal(t, len(src), fresh.Size(v.Version), "Size")
-			out, err := fresh.AppendTo(nil, v.Version)
-			require.NoError(t, err)
-			require.Equal(t, v.Hex, hex.EncodeToString(out), "re-encoded bytes")
+			requireReencodes(t, fresh, src, v.Version, v.Hex)
 
 			aliased := pkg.newByName(name)
-			n, err = aliased.DecodeAliased(src, v.Version)
+			n, err := aliased.DecodeAliased(src, v.Version)
 			require.NoError(t, err)
 			require.Equal(t, len(src), n)
-			out, err = aliased.AppendTo(nil, v.Version)
+			out, err := aliased.AppendTo(nil, v.Version)
 			require.NoError(t, err)
 			require.Equal(t, v.Hex, hex.EncodeToString(out), "re-encoded after DecodeAliased")
 			// A message reused from the aliased decode must decode the same.
@@ -110,6 +85,19 @@ func TestJavaRandomVectors(t *testing.T) {
 	}
 	t.Logf("java-random-dev: %d of %d vectors decode and re-encode byte for byte", ok, len(vectors))
 	assert.Equal(t, len(vectors), ok)
+}
+
+// requireReencodes decodes src into m at version, consuming every byte, and
+// checks Size and that m re-encodes to wantHex.
+func requireReencodes(t *testing.T, m runtime.Message, src []byte, version int16, wantHex string) {
+	t.Helper()
+	n, err := m.Decode(src, version)
+	require.NoError(t, err)
+	require.Equal(t, len(src), n, "bytes consumed")
+	assert.Equal(t, len(src), m.Size(version), "Size")
+	out, err := m.AppendTo(nil, version)
+	require.NoError(t, err)
+	require.Equal(t, wantHex, hex.EncodeToString(out), "re-encoded bytes")
 }
 
 // specNamesByFile maps spec file base names to spec names.

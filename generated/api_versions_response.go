@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // APIVersionsResponse is the Kafka ApiVersionsResponse response (API key 18).
@@ -48,10 +50,19 @@ type APIVersionsResponse struct {
 	aliased bool
 }
 
-// NewAPIVersionsResponse returns a APIVersionsResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsResponse returns a APIVersionsResponse holding its spec defaults, for
+// one held by value (an element of a []APIVersionsResponse, a field); NewAPIVersionsResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsResponse() APIVersionsResponse {
+	var m APIVersionsResponse
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsResponse returns a pointer to a APIVersionsResponse holding its spec
+// defaults (MakeAPIVersionsResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponse() *APIVersionsResponse {
 	m := new(APIVersionsResponse)
 	m.Reset()
@@ -152,6 +163,37 @@ func (m *APIVersionsResponse) Reset() {
 	m.FinalizedFeatures = m.FinalizedFeatures[:0]
 	m.ZkMigrationReady = false
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsResponse) Clone() *APIVersionsResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsResponse) deepen() {
+	m.APIKeys = slices.Clone(m.APIKeys)
+	for i := range m.APIKeys {
+		m.APIKeys[i].deepen()
+	}
+	m.SupportedFeatures = slices.Clone(m.SupportedFeatures)
+	for i := range m.SupportedFeatures {
+		m.SupportedFeatures[i].deepen()
+	}
+	m.FinalizedFeatures = slices.Clone(m.FinalizedFeatures)
+	for i := range m.FinalizedFeatures {
+		m.FinalizedFeatures[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *APIVersionsResponse) size(version int16) int {
@@ -432,10 +474,19 @@ type APIVersionsResponseAPIVersion struct {
 	UnknownTags runtime.Tags
 }
 
-// NewAPIVersionsResponseAPIVersion returns a APIVersionsResponseAPIVersion holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsResponseAPIVersion returns a APIVersionsResponseAPIVersion holding its spec defaults, for
+// one held by value (an element of a []APIVersionsResponseAPIVersion, a field); NewAPIVersionsResponseAPIVersion returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsResponseAPIVersion() APIVersionsResponseAPIVersion {
+	var m APIVersionsResponseAPIVersion
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsResponseAPIVersion returns a pointer to a APIVersionsResponseAPIVersion holding its spec
+// defaults (MakeAPIVersionsResponseAPIVersion returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponseAPIVersion() *APIVersionsResponseAPIVersion {
 	m := new(APIVersionsResponseAPIVersion)
 	m.Reset()
@@ -448,6 +499,24 @@ func (m *APIVersionsResponseAPIVersion) Reset() {
 	m.MinVersion = 0
 	m.MaxVersion = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsResponseAPIVersion) Clone() *APIVersionsResponseAPIVersion {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsResponseAPIVersion) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 // APIVersionsResponseSupportedFeatureKey is the struct SupportedFeatureKey, used by ApiVersionsResponse (versions 3-4).
@@ -469,10 +538,19 @@ type APIVersionsResponseSupportedFeatureKey struct {
 	UnknownTags runtime.Tags
 }
 
-// NewAPIVersionsResponseSupportedFeatureKey returns a APIVersionsResponseSupportedFeatureKey holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsResponseSupportedFeatureKey returns a APIVersionsResponseSupportedFeatureKey holding its spec defaults, for
+// one held by value (an element of a []APIVersionsResponseSupportedFeatureKey, a field); NewAPIVersionsResponseSupportedFeatureKey returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsResponseSupportedFeatureKey() APIVersionsResponseSupportedFeatureKey {
+	var m APIVersionsResponseSupportedFeatureKey
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsResponseSupportedFeatureKey returns a pointer to a APIVersionsResponseSupportedFeatureKey holding its spec
+// defaults (MakeAPIVersionsResponseSupportedFeatureKey returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponseSupportedFeatureKey() *APIVersionsResponseSupportedFeatureKey {
 	m := new(APIVersionsResponseSupportedFeatureKey)
 	m.Reset()
@@ -485,6 +563,25 @@ func (m *APIVersionsResponseSupportedFeatureKey) Reset() {
 	m.MinVersion = 0
 	m.MaxVersion = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsResponseSupportedFeatureKey) Clone() *APIVersionsResponseSupportedFeatureKey {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsResponseSupportedFeatureKey) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *APIVersionsResponseSupportedFeatureKey) size(version int16) int {
@@ -547,10 +644,19 @@ type APIVersionsResponseFinalizedFeatureKey struct {
 	UnknownTags runtime.Tags
 }
 
-// NewAPIVersionsResponseFinalizedFeatureKey returns a APIVersionsResponseFinalizedFeatureKey holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsResponseFinalizedFeatureKey returns a APIVersionsResponseFinalizedFeatureKey holding its spec defaults, for
+// one held by value (an element of a []APIVersionsResponseFinalizedFeatureKey, a field); NewAPIVersionsResponseFinalizedFeatureKey returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsResponseFinalizedFeatureKey() APIVersionsResponseFinalizedFeatureKey {
+	var m APIVersionsResponseFinalizedFeatureKey
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsResponseFinalizedFeatureKey returns a pointer to a APIVersionsResponseFinalizedFeatureKey holding its spec
+// defaults (MakeAPIVersionsResponseFinalizedFeatureKey returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponseFinalizedFeatureKey() *APIVersionsResponseFinalizedFeatureKey {
 	m := new(APIVersionsResponseFinalizedFeatureKey)
 	m.Reset()
@@ -563,6 +669,25 @@ func (m *APIVersionsResponseFinalizedFeatureKey) Reset() {
 	m.MaxVersionLevel = 0
 	m.MinVersionLevel = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsResponseFinalizedFeatureKey) Clone() *APIVersionsResponseFinalizedFeatureKey {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsResponseFinalizedFeatureKey) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *APIVersionsResponseFinalizedFeatureKey) size(version int16) int {

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // BrokerHeartbeatRequest is the Kafka BrokerHeartbeatRequest request (API key 50).
@@ -48,10 +50,19 @@ type BrokerHeartbeatRequest struct {
 	aliased bool
 }
 
-// NewBrokerHeartbeatRequest returns a BrokerHeartbeatRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeBrokerHeartbeatRequest returns a BrokerHeartbeatRequest holding its spec defaults, for
+// one held by value (an element of a []BrokerHeartbeatRequest, a field); NewBrokerHeartbeatRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeBrokerHeartbeatRequest() BrokerHeartbeatRequest {
+	var m BrokerHeartbeatRequest
+	m.Reset()
+	return m
+}
+
+// NewBrokerHeartbeatRequest returns a pointer to a BrokerHeartbeatRequest holding its spec
+// defaults (MakeBrokerHeartbeatRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewBrokerHeartbeatRequest() *BrokerHeartbeatRequest {
 	m := new(BrokerHeartbeatRequest)
 	m.Reset()
@@ -152,6 +163,29 @@ func (m *BrokerHeartbeatRequest) Reset() {
 	m.CurMetadataOffset = 0
 	m.Listeners = m.Listeners[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *BrokerHeartbeatRequest) Clone() *BrokerHeartbeatRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *BrokerHeartbeatRequest) deepen() {
+	m.Listeners = slices.Clone(m.Listeners)
+	for i := range m.Listeners {
+		m.Listeners[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *BrokerHeartbeatRequest) size(version int16) int {
@@ -287,10 +321,19 @@ type BrokerHeartbeatRequestListener struct {
 	UnknownTags runtime.Tags
 }
 
-// NewBrokerHeartbeatRequestListener returns a BrokerHeartbeatRequestListener holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeBrokerHeartbeatRequestListener returns a BrokerHeartbeatRequestListener holding its spec defaults, for
+// one held by value (an element of a []BrokerHeartbeatRequestListener, a field); NewBrokerHeartbeatRequestListener returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeBrokerHeartbeatRequestListener() BrokerHeartbeatRequestListener {
+	var m BrokerHeartbeatRequestListener
+	m.Reset()
+	return m
+}
+
+// NewBrokerHeartbeatRequestListener returns a pointer to a BrokerHeartbeatRequestListener holding its spec
+// defaults (MakeBrokerHeartbeatRequestListener returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewBrokerHeartbeatRequestListener() *BrokerHeartbeatRequestListener {
 	m := new(BrokerHeartbeatRequestListener)
 	m.Reset()
@@ -304,4 +347,24 @@ func (m *BrokerHeartbeatRequestListener) Reset() {
 	m.Port = 0
 	m.SecurityProtocol = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *BrokerHeartbeatRequestListener) Clone() *BrokerHeartbeatRequestListener {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *BrokerHeartbeatRequestListener) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Host = strings.Clone(m.Host)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

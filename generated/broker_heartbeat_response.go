@@ -44,10 +44,19 @@ type BrokerHeartbeatResponse struct {
 	aliased bool
 }
 
-// NewBrokerHeartbeatResponse returns a BrokerHeartbeatResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeBrokerHeartbeatResponse returns a BrokerHeartbeatResponse holding its spec defaults, for
+// one held by value (an element of a []BrokerHeartbeatResponse, a field); NewBrokerHeartbeatResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeBrokerHeartbeatResponse() BrokerHeartbeatResponse {
+	var m BrokerHeartbeatResponse
+	m.Reset()
+	return m
+}
+
+// NewBrokerHeartbeatResponse returns a pointer to a BrokerHeartbeatResponse holding its spec
+// defaults (MakeBrokerHeartbeatResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewBrokerHeartbeatResponse() *BrokerHeartbeatResponse {
 	m := new(BrokerHeartbeatResponse)
 	m.Reset()
@@ -147,6 +156,25 @@ func (m *BrokerHeartbeatResponse) Reset() {
 	m.BrokerEpoch = -1
 	m.LeaseDurationMs = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *BrokerHeartbeatResponse) Clone() *BrokerHeartbeatResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *BrokerHeartbeatResponse) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *BrokerHeartbeatResponse) size(version int16) int {

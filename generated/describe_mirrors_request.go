@@ -23,10 +23,19 @@ type DescribeMirrorsRequest struct {
 	aliased bool
 }
 
-// NewDescribeMirrorsRequest returns a DescribeMirrorsRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeDescribeMirrorsRequest returns a DescribeMirrorsRequest holding its spec defaults, for
+// one held by value (an element of a []DescribeMirrorsRequest, a field); NewDescribeMirrorsRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeDescribeMirrorsRequest() DescribeMirrorsRequest {
+	var m DescribeMirrorsRequest
+	m.Reset()
+	return m
+}
+
+// NewDescribeMirrorsRequest returns a pointer to a DescribeMirrorsRequest holding its spec
+// defaults (MakeDescribeMirrorsRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsRequest() *DescribeMirrorsRequest {
 	m := new(DescribeMirrorsRequest)
 	m.Reset()
@@ -121,6 +130,26 @@ func (m *DescribeMirrorsRequest) DecodeAliased(src []byte, version int16) (int, 
 func (m *DescribeMirrorsRequest) Reset() {
 	m.MirrorNames = nil
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *DescribeMirrorsRequest) Clone() *DescribeMirrorsRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *DescribeMirrorsRequest) deepen() {
+	m.MirrorNames = codec.CloneStrings(m.MirrorNames)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *DescribeMirrorsRequest) size(version int16) int {

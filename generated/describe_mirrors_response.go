@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // DescribeMirrorsResponse is the Kafka DescribeMirrorsResponse response (API key 95).
@@ -36,10 +38,19 @@ type DescribeMirrorsResponse struct {
 	aliased bool
 }
 
-// NewDescribeMirrorsResponse returns a DescribeMirrorsResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeDescribeMirrorsResponse returns a DescribeMirrorsResponse holding its spec defaults, for
+// one held by value (an element of a []DescribeMirrorsResponse, a field); NewDescribeMirrorsResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeDescribeMirrorsResponse() DescribeMirrorsResponse {
+	var m DescribeMirrorsResponse
+	m.Reset()
+	return m
+}
+
+// NewDescribeMirrorsResponse returns a pointer to a DescribeMirrorsResponse holding its spec
+// defaults (MakeDescribeMirrorsResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponse() *DescribeMirrorsResponse {
 	m := new(DescribeMirrorsResponse)
 	m.Reset()
@@ -139,6 +150,30 @@ func (m *DescribeMirrorsResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *DescribeMirrorsResponse) Clone() *DescribeMirrorsResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *DescribeMirrorsResponse) deepen() {
+	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
+	m.Mirrors = slices.Clone(m.Mirrors)
+	for i := range m.Mirrors {
+		m.Mirrors[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *DescribeMirrorsResponse) size(version int16) int {
 	n := 6
 	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
@@ -236,10 +271,19 @@ type DescribeMirrorsResponseDescribedMirror struct {
 	UnknownTags runtime.Tags
 }
 
-// NewDescribeMirrorsResponseDescribedMirror returns a DescribeMirrorsResponseDescribedMirror holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeDescribeMirrorsResponseDescribedMirror returns a DescribeMirrorsResponseDescribedMirror holding its spec defaults, for
+// one held by value (an element of a []DescribeMirrorsResponseDescribedMirror, a field); NewDescribeMirrorsResponseDescribedMirror returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeDescribeMirrorsResponseDescribedMirror() DescribeMirrorsResponseDescribedMirror {
+	var m DescribeMirrorsResponseDescribedMirror
+	m.Reset()
+	return m
+}
+
+// NewDescribeMirrorsResponseDescribedMirror returns a pointer to a DescribeMirrorsResponseDescribedMirror holding its spec
+// defaults (MakeDescribeMirrorsResponseDescribedMirror returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponseDescribedMirror() *DescribeMirrorsResponseDescribedMirror {
 	m := new(DescribeMirrorsResponseDescribedMirror)
 	m.Reset()
@@ -252,6 +296,29 @@ func (m *DescribeMirrorsResponseDescribedMirror) Reset() {
 	m.MirrorName = ""
 	m.Topics = m.Topics[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *DescribeMirrorsResponseDescribedMirror) Clone() *DescribeMirrorsResponseDescribedMirror {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *DescribeMirrorsResponseDescribedMirror) deepen() {
+	m.MirrorName = strings.Clone(m.MirrorName)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
@@ -331,10 +398,19 @@ type DescribeMirrorsResponseTopicPartitions struct {
 	UnknownTags runtime.Tags
 }
 
-// NewDescribeMirrorsResponseTopicPartitions returns a DescribeMirrorsResponseTopicPartitions holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeDescribeMirrorsResponseTopicPartitions returns a DescribeMirrorsResponseTopicPartitions holding its spec defaults, for
+// one held by value (an element of a []DescribeMirrorsResponseTopicPartitions, a field); NewDescribeMirrorsResponseTopicPartitions returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeDescribeMirrorsResponseTopicPartitions() DescribeMirrorsResponseTopicPartitions {
+	var m DescribeMirrorsResponseTopicPartitions
+	m.Reset()
+	return m
+}
+
+// NewDescribeMirrorsResponseTopicPartitions returns a pointer to a DescribeMirrorsResponseTopicPartitions holding its spec
+// defaults (MakeDescribeMirrorsResponseTopicPartitions returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponseTopicPartitions() *DescribeMirrorsResponseTopicPartitions {
 	m := new(DescribeMirrorsResponseTopicPartitions)
 	m.Reset()
@@ -346,6 +422,29 @@ func (m *DescribeMirrorsResponseTopicPartitions) Reset() {
 	m.TopicName = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *DescribeMirrorsResponseTopicPartitions) Clone() *DescribeMirrorsResponseTopicPartitions {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *DescribeMirrorsResponseTopicPartitions) deepen() {
+	m.TopicName = strings.Clone(m.TopicName)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
@@ -464,10 +563,19 @@ type DescribeMirrorsResponsePartitionDetail struct {
 	UnknownTags runtime.Tags
 }
 
-// NewDescribeMirrorsResponsePartitionDetail returns a DescribeMirrorsResponsePartitionDetail holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeDescribeMirrorsResponsePartitionDetail returns a DescribeMirrorsResponsePartitionDetail holding its spec defaults, for
+// one held by value (an element of a []DescribeMirrorsResponsePartitionDetail, a field); NewDescribeMirrorsResponsePartitionDetail returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeDescribeMirrorsResponsePartitionDetail() DescribeMirrorsResponsePartitionDetail {
+	var m DescribeMirrorsResponsePartitionDetail
+	m.Reset()
+	return m
+}
+
+// NewDescribeMirrorsResponsePartitionDetail returns a pointer to a DescribeMirrorsResponsePartitionDetail holding its spec
+// defaults (MakeDescribeMirrorsResponsePartitionDetail returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponsePartitionDetail() *DescribeMirrorsResponsePartitionDetail {
 	m := new(DescribeMirrorsResponsePartitionDetail)
 	m.Reset()
@@ -482,4 +590,23 @@ func (m *DescribeMirrorsResponsePartitionDetail) Reset() {
 	m.Lag = -1
 	m.State = ""
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *DescribeMirrorsResponsePartitionDetail) Clone() *DescribeMirrorsResponsePartitionDetail {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *DescribeMirrorsResponsePartitionDetail) deepen() {
+	m.State = strings.Clone(m.State)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -68,3 +68,54 @@ func ExampleAPIVersionsResponse_Decode() {
 	// true
 	// kafka decode ApiVersionsResponse.ApiKeys v3 at byte 2: invalid length: array of 126 elements, but only 2 bytes remain
 }
+
+// Nested values are built with the Make constructors, which hold the
+// spec's defaults: here DestinationOffset and Lag stay -1 ("unknown"),
+// where a composite literal would have sent 0.
+func ExampleMakeDescribeMirrorsResponsePartitionDetail() {
+	p := generated.MakeDescribeMirrorsResponsePartitionDetail()
+	p.PartitionIndex, p.SourceOffset = 3, 120
+
+	topic := generated.MakeDescribeMirrorsResponseTopicPartitions()
+	topic.TopicName = "orders"
+	topic.Partitions = append(topic.Partitions, p)
+
+	mirror := generated.MakeDescribeMirrorsResponseDescribedMirror()
+	mirror.MirrorName = "dr"
+	mirror.Topics = append(mirror.Topics, topic)
+
+	resp := generated.NewDescribeMirrorsResponse()
+	resp.Mirrors = append(resp.Mirrors, mirror)
+	buf, err := resp.AppendTo(nil, 0)
+	if err != nil {
+		panic(err)
+	}
+
+	var back generated.DescribeMirrorsResponse
+	if _, err := back.Decode(buf, 0); err != nil {
+		panic(err)
+	}
+	got := back.Mirrors[0].Topics[0].Partitions[0]
+	fmt.Println(got.PartitionIndex, got.SourceOffset, got.DestinationOffset, got.Lag)
+	literal := generated.DescribeMirrorsResponsePartitionDetail{PartitionIndex: 3, SourceOffset: 120}
+	fmt.Println(literal.DestinationOffset, literal.Lag)
+	// Output:
+	// 3 120 -1 -1
+	// 0 0
+}
+
+// A message decoded with DecodeAliased points into the buffer it was read
+// from; Clone gives a copy that outlives the buffer, to keep past the next
+// frame (a proxy's filter keeping a request until its response, say).
+func ExampleAPIVersionsRequest_Clone() {
+	buf := []byte{0x04, 'a', 'p', 'p', 0x04, '1', '.', '0', 0x00}
+	var req generated.APIVersionsRequest
+	if _, err := req.DecodeAliased(buf, 3); err != nil {
+		panic(err)
+	}
+	kept := req.Clone()
+	copy(buf, "\x04xyz\x04zzz\x00") // the buffer is reused for the next frame
+	fmt.Println(req.ClientSoftwareName, kept.ClientSoftwareName)
+	// Output:
+	// xyz app
+}

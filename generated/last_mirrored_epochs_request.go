@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // LastMirroredEpochsRequest is the Kafka LastMirroredEpochsRequest request (API key 97).
@@ -28,10 +30,19 @@ type LastMirroredEpochsRequest struct {
 	aliased bool
 }
 
-// NewLastMirroredEpochsRequest returns a LastMirroredEpochsRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsRequest returns a LastMirroredEpochsRequest holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsRequest, a field); NewLastMirroredEpochsRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsRequest() LastMirroredEpochsRequest {
+	var m LastMirroredEpochsRequest
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsRequest returns a pointer to a LastMirroredEpochsRequest holding its spec
+// defaults (MakeLastMirroredEpochsRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsRequest() *LastMirroredEpochsRequest {
 	m := new(LastMirroredEpochsRequest)
 	m.Reset()
@@ -129,6 +140,30 @@ func (m *LastMirroredEpochsRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LastMirroredEpochsRequest) Clone() *LastMirroredEpochsRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LastMirroredEpochsRequest) deepen() {
+	m.MirrorName = strings.Clone(m.MirrorName)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *LastMirroredEpochsRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.MirrorName), codec.Compact)
@@ -209,10 +244,19 @@ type LastMirroredEpochsRequestTopicData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewLastMirroredEpochsRequestTopicData returns a LastMirroredEpochsRequestTopicData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsRequestTopicData returns a LastMirroredEpochsRequestTopicData holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsRequestTopicData, a field); NewLastMirroredEpochsRequestTopicData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsRequestTopicData() LastMirroredEpochsRequestTopicData {
+	var m LastMirroredEpochsRequestTopicData
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsRequestTopicData returns a pointer to a LastMirroredEpochsRequestTopicData holding its spec
+// defaults (MakeLastMirroredEpochsRequestTopicData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsRequestTopicData() *LastMirroredEpochsRequestTopicData {
 	m := new(LastMirroredEpochsRequestTopicData)
 	m.Reset()
@@ -224,6 +268,29 @@ func (m *LastMirroredEpochsRequestTopicData) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LastMirroredEpochsRequestTopicData) Clone() *LastMirroredEpochsRequestTopicData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LastMirroredEpochsRequestTopicData) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
@@ -312,10 +379,19 @@ type LastMirroredEpochsRequestPartitionData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewLastMirroredEpochsRequestPartitionData returns a LastMirroredEpochsRequestPartitionData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsRequestPartitionData returns a LastMirroredEpochsRequestPartitionData holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsRequestPartitionData, a field); NewLastMirroredEpochsRequestPartitionData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsRequestPartitionData() LastMirroredEpochsRequestPartitionData {
+	var m LastMirroredEpochsRequestPartitionData
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsRequestPartitionData returns a pointer to a LastMirroredEpochsRequestPartitionData holding its spec
+// defaults (MakeLastMirroredEpochsRequestPartitionData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsRequestPartitionData() *LastMirroredEpochsRequestPartitionData {
 	m := new(LastMirroredEpochsRequestPartitionData)
 	m.Reset()
@@ -326,4 +402,22 @@ func NewLastMirroredEpochsRequestPartitionData() *LastMirroredEpochsRequestParti
 func (m *LastMirroredEpochsRequestPartitionData) Reset() {
 	m.PartitionIndex = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LastMirroredEpochsRequestPartitionData) Clone() *LastMirroredEpochsRequestPartitionData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LastMirroredEpochsRequestPartitionData) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // LastMirroredEpochsResponse is the Kafka LastMirroredEpochsResponse response (API key 97).
@@ -36,10 +38,19 @@ type LastMirroredEpochsResponse struct {
 	aliased bool
 }
 
-// NewLastMirroredEpochsResponse returns a LastMirroredEpochsResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsResponse returns a LastMirroredEpochsResponse holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsResponse, a field); NewLastMirroredEpochsResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsResponse() LastMirroredEpochsResponse {
+	var m LastMirroredEpochsResponse
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsResponse returns a pointer to a LastMirroredEpochsResponse holding its spec
+// defaults (MakeLastMirroredEpochsResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsResponse() *LastMirroredEpochsResponse {
 	m := new(LastMirroredEpochsResponse)
 	m.Reset()
@@ -139,6 +150,30 @@ func (m *LastMirroredEpochsResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LastMirroredEpochsResponse) Clone() *LastMirroredEpochsResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LastMirroredEpochsResponse) deepen() {
+	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *LastMirroredEpochsResponse) size(version int16) int {
 	n := 6
 	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
@@ -232,10 +267,19 @@ type LastMirroredEpochsResponseTopicResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewLastMirroredEpochsResponseTopicResult returns a LastMirroredEpochsResponseTopicResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsResponseTopicResult returns a LastMirroredEpochsResponseTopicResult holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsResponseTopicResult, a field); NewLastMirroredEpochsResponseTopicResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsResponseTopicResult() LastMirroredEpochsResponseTopicResult {
+	var m LastMirroredEpochsResponseTopicResult
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsResponseTopicResult returns a pointer to a LastMirroredEpochsResponseTopicResult holding its spec
+// defaults (MakeLastMirroredEpochsResponseTopicResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsResponseTopicResult() *LastMirroredEpochsResponseTopicResult {
 	m := new(LastMirroredEpochsResponseTopicResult)
 	m.Reset()
@@ -247,6 +291,29 @@ func (m *LastMirroredEpochsResponseTopicResult) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LastMirroredEpochsResponseTopicResult) Clone() *LastMirroredEpochsResponseTopicResult {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LastMirroredEpochsResponseTopicResult) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *LastMirroredEpochsResponseTopicResult) size(version int16) int {
@@ -358,10 +425,19 @@ type LastMirroredEpochsResponsePartitionResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewLastMirroredEpochsResponsePartitionResult returns a LastMirroredEpochsResponsePartitionResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLastMirroredEpochsResponsePartitionResult returns a LastMirroredEpochsResponsePartitionResult holding its spec defaults, for
+// one held by value (an element of a []LastMirroredEpochsResponsePartitionResult, a field); NewLastMirroredEpochsResponsePartitionResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLastMirroredEpochsResponsePartitionResult() LastMirroredEpochsResponsePartitionResult {
+	var m LastMirroredEpochsResponsePartitionResult
+	m.Reset()
+	return m
+}
+
+// NewLastMirroredEpochsResponsePartitionResult returns a pointer to a LastMirroredEpochsResponsePartitionResult holding its spec
+// defaults (MakeLastMirroredEpochsResponsePartitionResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsResponsePartitionResult() *LastMirroredEpochsResponsePartitionResult {
 	m := new(LastMirroredEpochsResponsePartitionResult)
 	m.Reset()
@@ -374,4 +450,22 @@ func (m *LastMirroredEpochsResponsePartitionResult) Reset() {
 	m.LastMirroredEpoch = 0
 	m.ErrorCode = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LastMirroredEpochsResponsePartitionResult) Clone() *LastMirroredEpochsResponsePartitionResult {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LastMirroredEpochsResponsePartitionResult) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // LeaderAndIsrRequest is the Kafka LeaderAndIsrRequest request (API key 4).
@@ -36,10 +38,19 @@ type LeaderAndIsrRequest struct {
 	aliased bool
 }
 
-// NewLeaderAndIsrRequest returns a LeaderAndIsrRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLeaderAndIsrRequest returns a LeaderAndIsrRequest holding its spec defaults, for
+// one held by value (an element of a []LeaderAndIsrRequest, a field); NewLeaderAndIsrRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLeaderAndIsrRequest() LeaderAndIsrRequest {
+	var m LeaderAndIsrRequest
+	m.Reset()
+	return m
+}
+
+// NewLeaderAndIsrRequest returns a pointer to a LeaderAndIsrRequest holding its spec
+// defaults (MakeLeaderAndIsrRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrRequest() *LeaderAndIsrRequest {
 	m := new(LeaderAndIsrRequest)
 	m.Reset()
@@ -137,6 +148,28 @@ func (m *LeaderAndIsrRequest) Reset() {
 	m.AckTimeoutMs = 0
 	m.IsInit = false
 	m.PartitionStates = m.PartitionStates[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LeaderAndIsrRequest) Clone() *LeaderAndIsrRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LeaderAndIsrRequest) deepen() {
+	m.PartitionStates = slices.Clone(m.PartitionStates)
+	for i := range m.PartitionStates {
+		m.PartitionStates[i].deepen()
+	}
+	m.aliased = false
 }
 
 func (m *LeaderAndIsrRequest) size(version int16) int {
@@ -291,10 +324,19 @@ type LeaderAndIsrRequestLeaderAndIsrPartitionState struct {
 	Replicas []int32
 }
 
-// NewLeaderAndIsrRequestLeaderAndIsrPartitionState returns a LeaderAndIsrRequestLeaderAndIsrPartitionState holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLeaderAndIsrRequestLeaderAndIsrPartitionState returns a LeaderAndIsrRequestLeaderAndIsrPartitionState holding its spec defaults, for
+// one held by value (an element of a []LeaderAndIsrRequestLeaderAndIsrPartitionState, a field); NewLeaderAndIsrRequestLeaderAndIsrPartitionState returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLeaderAndIsrRequestLeaderAndIsrPartitionState() LeaderAndIsrRequestLeaderAndIsrPartitionState {
+	var m LeaderAndIsrRequestLeaderAndIsrPartitionState
+	m.Reset()
+	return m
+}
+
+// NewLeaderAndIsrRequestLeaderAndIsrPartitionState returns a pointer to a LeaderAndIsrRequestLeaderAndIsrPartitionState holding its spec
+// defaults (MakeLeaderAndIsrRequestLeaderAndIsrPartitionState returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrRequestLeaderAndIsrPartitionState() *LeaderAndIsrRequestLeaderAndIsrPartitionState {
 	m := new(LeaderAndIsrRequestLeaderAndIsrPartitionState)
 	m.Reset()
@@ -310,6 +352,26 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Reset() {
 	m.Isr = m.Isr[:0]
 	m.ZkVersion = 0
 	m.Replicas = m.Replicas[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Clone() *LeaderAndIsrRequestLeaderAndIsrPartitionState {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) deepen() {
+	m.TopicName = strings.Clone(m.TopicName)
+	m.Isr = slices.Clone(m.Isr)
+	m.Replicas = slices.Clone(m.Replicas)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // LeaderAndIsrResponse is the Kafka LeaderAndIsrResponse response (API key 4).
@@ -24,10 +26,19 @@ type LeaderAndIsrResponse struct {
 	aliased bool
 }
 
-// NewLeaderAndIsrResponse returns a LeaderAndIsrResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLeaderAndIsrResponse returns a LeaderAndIsrResponse holding its spec defaults, for
+// one held by value (an element of a []LeaderAndIsrResponse, a field); NewLeaderAndIsrResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLeaderAndIsrResponse() LeaderAndIsrResponse {
+	var m LeaderAndIsrResponse
+	m.Reset()
+	return m
+}
+
+// NewLeaderAndIsrResponse returns a pointer to a LeaderAndIsrResponse holding its spec
+// defaults (MakeLeaderAndIsrResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrResponse() *LeaderAndIsrResponse {
 	m := new(LeaderAndIsrResponse)
 	m.Reset()
@@ -124,6 +135,28 @@ func (m *LeaderAndIsrResponse) Reset() {
 	m.PartitionErrors = m.PartitionErrors[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LeaderAndIsrResponse) Clone() *LeaderAndIsrResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LeaderAndIsrResponse) deepen() {
+	m.PartitionErrors = slices.Clone(m.PartitionErrors)
+	for i := range m.PartitionErrors {
+		m.PartitionErrors[i].deepen()
+	}
+	m.aliased = false
+}
+
 func (m *LeaderAndIsrResponse) size(version int16) int {
 	n := 2
 	n += codec.SizeArrayLen(len(m.PartitionErrors), codec.Classic)
@@ -212,10 +245,19 @@ type LeaderAndIsrResponseLeaderAndIsrPartitionError struct {
 	ErrorCode int16
 }
 
-// NewLeaderAndIsrResponseLeaderAndIsrPartitionError returns a LeaderAndIsrResponseLeaderAndIsrPartitionError holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeLeaderAndIsrResponseLeaderAndIsrPartitionError returns a LeaderAndIsrResponseLeaderAndIsrPartitionError holding its spec defaults, for
+// one held by value (an element of a []LeaderAndIsrResponseLeaderAndIsrPartitionError, a field); NewLeaderAndIsrResponseLeaderAndIsrPartitionError returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeLeaderAndIsrResponseLeaderAndIsrPartitionError() LeaderAndIsrResponseLeaderAndIsrPartitionError {
+	var m LeaderAndIsrResponseLeaderAndIsrPartitionError
+	m.Reset()
+	return m
+}
+
+// NewLeaderAndIsrResponseLeaderAndIsrPartitionError returns a pointer to a LeaderAndIsrResponseLeaderAndIsrPartitionError holding its spec
+// defaults (MakeLeaderAndIsrResponseLeaderAndIsrPartitionError returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrResponseLeaderAndIsrPartitionError() *LeaderAndIsrResponseLeaderAndIsrPartitionError {
 	m := new(LeaderAndIsrResponseLeaderAndIsrPartitionError)
 	m.Reset()
@@ -227,6 +269,24 @@ func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.ErrorCode = 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Clone() *LeaderAndIsrResponseLeaderAndIsrPartitionError {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) deepen() {
+	m.TopicName = strings.Clone(m.TopicName)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
 )
 
 // PartitionChangeRecord is the metadata record PartitionChangeRecord (record type 5).
@@ -52,10 +53,19 @@ type PartitionChangeRecord struct {
 	aliased bool
 }
 
-// NewPartitionChangeRecord returns a PartitionChangeRecord holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakePartitionChangeRecord returns a PartitionChangeRecord holding its spec defaults, for
+// one held by value (an element of a []PartitionChangeRecord, a field); NewPartitionChangeRecord returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakePartitionChangeRecord() PartitionChangeRecord {
+	var m PartitionChangeRecord
+	m.Reset()
+	return m
+}
+
+// NewPartitionChangeRecord returns a pointer to a PartitionChangeRecord holding its spec
+// defaults (MakePartitionChangeRecord returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewPartitionChangeRecord() *PartitionChangeRecord {
 	m := new(PartitionChangeRecord)
 	m.Reset()
@@ -147,6 +157,29 @@ func (m *PartitionChangeRecord) Reset() {
 	m.AddingReplicas = nil
 	m.IsUnclean = -1
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *PartitionChangeRecord) Clone() *PartitionChangeRecord {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *PartitionChangeRecord) deepen() {
+	m.Isr = slices.Clone(m.Isr)
+	m.Replicas = slices.Clone(m.Replicas)
+	m.RemovingReplicas = slices.Clone(m.RemovingReplicas)
+	m.AddingReplicas = slices.Clone(m.AddingReplicas)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *PartitionChangeRecord) size(version int16) int {

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // ReadMirrorStatesRequest is the Kafka ReadMirrorStatesRequest request (API key 98).
@@ -28,10 +30,19 @@ type ReadMirrorStatesRequest struct {
 	aliased bool
 }
 
-// NewReadMirrorStatesRequest returns a ReadMirrorStatesRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesRequest returns a ReadMirrorStatesRequest holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesRequest, a field); NewReadMirrorStatesRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesRequest() ReadMirrorStatesRequest {
+	var m ReadMirrorStatesRequest
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesRequest returns a pointer to a ReadMirrorStatesRequest holding its spec
+// defaults (MakeReadMirrorStatesRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesRequest() *ReadMirrorStatesRequest {
 	m := new(ReadMirrorStatesRequest)
 	m.Reset()
@@ -129,6 +140,30 @@ func (m *ReadMirrorStatesRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesRequest) Clone() *ReadMirrorStatesRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesRequest) deepen() {
+	m.MirrorName = strings.Clone(m.MirrorName)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *ReadMirrorStatesRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.MirrorName), codec.Compact)
@@ -218,10 +253,19 @@ type ReadMirrorStatesRequestTopicData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewReadMirrorStatesRequestTopicData returns a ReadMirrorStatesRequestTopicData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesRequestTopicData returns a ReadMirrorStatesRequestTopicData holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesRequestTopicData, a field); NewReadMirrorStatesRequestTopicData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesRequestTopicData() ReadMirrorStatesRequestTopicData {
+	var m ReadMirrorStatesRequestTopicData
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesRequestTopicData returns a pointer to a ReadMirrorStatesRequestTopicData holding its spec
+// defaults (MakeReadMirrorStatesRequestTopicData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesRequestTopicData() *ReadMirrorStatesRequestTopicData {
 	m := new(ReadMirrorStatesRequestTopicData)
 	m.Reset()
@@ -233,6 +277,29 @@ func (m *ReadMirrorStatesRequestTopicData) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesRequestTopicData) Clone() *ReadMirrorStatesRequestTopicData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesRequestTopicData) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *ReadMirrorStatesRequestTopicData) size(version int16) int {
@@ -321,10 +388,19 @@ type ReadMirrorStatesRequestPartitionData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewReadMirrorStatesRequestPartitionData returns a ReadMirrorStatesRequestPartitionData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesRequestPartitionData returns a ReadMirrorStatesRequestPartitionData holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesRequestPartitionData, a field); NewReadMirrorStatesRequestPartitionData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesRequestPartitionData() ReadMirrorStatesRequestPartitionData {
+	var m ReadMirrorStatesRequestPartitionData
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesRequestPartitionData returns a pointer to a ReadMirrorStatesRequestPartitionData holding its spec
+// defaults (MakeReadMirrorStatesRequestPartitionData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesRequestPartitionData() *ReadMirrorStatesRequestPartitionData {
 	m := new(ReadMirrorStatesRequestPartitionData)
 	m.Reset()
@@ -335,4 +411,22 @@ func NewReadMirrorStatesRequestPartitionData() *ReadMirrorStatesRequestPartition
 func (m *ReadMirrorStatesRequestPartitionData) Reset() {
 	m.PartitionIndex = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesRequestPartitionData) Clone() *ReadMirrorStatesRequestPartitionData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesRequestPartitionData) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }

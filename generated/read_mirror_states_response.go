@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // ReadMirrorStatesResponse is the Kafka ReadMirrorStatesResponse response (API key 98).
@@ -36,10 +38,19 @@ type ReadMirrorStatesResponse struct {
 	aliased bool
 }
 
-// NewReadMirrorStatesResponse returns a ReadMirrorStatesResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesResponse returns a ReadMirrorStatesResponse holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesResponse, a field); NewReadMirrorStatesResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesResponse() ReadMirrorStatesResponse {
+	var m ReadMirrorStatesResponse
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesResponse returns a pointer to a ReadMirrorStatesResponse holding its spec
+// defaults (MakeReadMirrorStatesResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesResponse() *ReadMirrorStatesResponse {
 	m := new(ReadMirrorStatesResponse)
 	m.Reset()
@@ -139,6 +150,30 @@ func (m *ReadMirrorStatesResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesResponse) Clone() *ReadMirrorStatesResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesResponse) deepen() {
+	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *ReadMirrorStatesResponse) size(version int16) int {
 	n := 6
 	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
@@ -232,10 +267,19 @@ type ReadMirrorStatesResponseTopicResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewReadMirrorStatesResponseTopicResult returns a ReadMirrorStatesResponseTopicResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesResponseTopicResult returns a ReadMirrorStatesResponseTopicResult holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesResponseTopicResult, a field); NewReadMirrorStatesResponseTopicResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesResponseTopicResult() ReadMirrorStatesResponseTopicResult {
+	var m ReadMirrorStatesResponseTopicResult
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesResponseTopicResult returns a pointer to a ReadMirrorStatesResponseTopicResult holding its spec
+// defaults (MakeReadMirrorStatesResponseTopicResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesResponseTopicResult() *ReadMirrorStatesResponseTopicResult {
 	m := new(ReadMirrorStatesResponseTopicResult)
 	m.Reset()
@@ -247,6 +291,29 @@ func (m *ReadMirrorStatesResponseTopicResult) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesResponseTopicResult) Clone() *ReadMirrorStatesResponseTopicResult {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesResponseTopicResult) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *ReadMirrorStatesResponseTopicResult) size(version int16) int {
@@ -373,10 +440,19 @@ type ReadMirrorStatesResponsePartitionResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewReadMirrorStatesResponsePartitionResult returns a ReadMirrorStatesResponsePartitionResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeReadMirrorStatesResponsePartitionResult returns a ReadMirrorStatesResponsePartitionResult holding its spec defaults, for
+// one held by value (an element of a []ReadMirrorStatesResponsePartitionResult, a field); NewReadMirrorStatesResponsePartitionResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeReadMirrorStatesResponsePartitionResult() ReadMirrorStatesResponsePartitionResult {
+	var m ReadMirrorStatesResponsePartitionResult
+	m.Reset()
+	return m
+}
+
+// NewReadMirrorStatesResponsePartitionResult returns a pointer to a ReadMirrorStatesResponsePartitionResult holding its spec
+// defaults (MakeReadMirrorStatesResponsePartitionResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesResponsePartitionResult() *ReadMirrorStatesResponsePartitionResult {
 	m := new(ReadMirrorStatesResponsePartitionResult)
 	m.Reset()
@@ -391,4 +467,23 @@ func (m *ReadMirrorStatesResponsePartitionResult) Reset() {
 	m.LastMirroredOffset = -1
 	m.LastMirroredEpoch = -1
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ReadMirrorStatesResponsePartitionResult) Clone() *ReadMirrorStatesResponsePartitionResult {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ReadMirrorStatesResponsePartitionResult) deepen() {
+	m.State = strings.Clone(m.State)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

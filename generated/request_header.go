@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // RequestHeader is the RequestHeader header.
@@ -36,10 +37,19 @@ type RequestHeader struct {
 	aliased bool
 }
 
-// NewRequestHeader returns a RequestHeader holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeRequestHeader returns a RequestHeader holding its spec defaults, for
+// one held by value (an element of a []RequestHeader, a field); NewRequestHeader returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeRequestHeader() RequestHeader {
+	var m RequestHeader
+	m.Reset()
+	return m
+}
+
+// NewRequestHeader returns a pointer to a RequestHeader holding its spec
+// defaults (MakeRequestHeader returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewRequestHeader() *RequestHeader {
 	m := new(RequestHeader)
 	m.Reset()
@@ -130,6 +140,26 @@ func (m *RequestHeader) Reset() {
 		Value: "",
 	}
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *RequestHeader) Clone() *RequestHeader {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *RequestHeader) deepen() {
+	m.ClientID.Value = strings.Clone(m.ClientID.Value)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *RequestHeader) size(version int16) int {

@@ -23,10 +23,19 @@ type ResponseHeader struct {
 	aliased bool
 }
 
-// NewResponseHeader returns a ResponseHeader holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeResponseHeader returns a ResponseHeader holding its spec defaults, for
+// one held by value (an element of a []ResponseHeader, a field); NewResponseHeader returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeResponseHeader() ResponseHeader {
+	var m ResponseHeader
+	m.Reset()
+	return m
+}
+
+// NewResponseHeader returns a pointer to a ResponseHeader holding its spec
+// defaults (MakeResponseHeader returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewResponseHeader() *ResponseHeader {
 	m := new(ResponseHeader)
 	m.Reset()
@@ -111,6 +120,25 @@ func (m *ResponseHeader) DecodeAliased(src []byte, version int16) (int, error) {
 func (m *ResponseHeader) Reset() {
 	m.CorrelationID = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ResponseHeader) Clone() *ResponseHeader {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ResponseHeader) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *ResponseHeader) size(version int16) int {

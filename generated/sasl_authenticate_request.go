@@ -3,6 +3,7 @@
 package generated
 
 import (
+	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
 )
@@ -23,10 +24,19 @@ type SaslAuthenticateRequest struct {
 	aliased bool
 }
 
-// NewSaslAuthenticateRequest returns a SaslAuthenticateRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeSaslAuthenticateRequest returns a SaslAuthenticateRequest holding its spec defaults, for
+// one held by value (an element of a []SaslAuthenticateRequest, a field); NewSaslAuthenticateRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeSaslAuthenticateRequest() SaslAuthenticateRequest {
+	var m SaslAuthenticateRequest
+	m.Reset()
+	return m
+}
+
+// NewSaslAuthenticateRequest returns a pointer to a SaslAuthenticateRequest holding its spec
+// defaults (MakeSaslAuthenticateRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewSaslAuthenticateRequest() *SaslAuthenticateRequest {
 	m := new(SaslAuthenticateRequest)
 	m.Reset()
@@ -124,6 +134,26 @@ func (m *SaslAuthenticateRequest) DecodeAliased(src []byte, version int16) (int,
 func (m *SaslAuthenticateRequest) Reset() {
 	m.AuthBytes = m.AuthBytes[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *SaslAuthenticateRequest) Clone() *SaslAuthenticateRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *SaslAuthenticateRequest) deepen() {
+	m.AuthBytes = bytes.Clone(m.AuthBytes)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *SaslAuthenticateRequest) size(version int16) int {

@@ -3,8 +3,10 @@
 package generated
 
 import (
+	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // SaslAuthenticateResponse is the Kafka SaslAuthenticateResponse response (API key 36).
@@ -35,10 +37,19 @@ type SaslAuthenticateResponse struct {
 	aliased bool
 }
 
-// NewSaslAuthenticateResponse returns a SaslAuthenticateResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeSaslAuthenticateResponse returns a SaslAuthenticateResponse holding its spec defaults, for
+// one held by value (an element of a []SaslAuthenticateResponse, a field); NewSaslAuthenticateResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeSaslAuthenticateResponse() SaslAuthenticateResponse {
+	var m SaslAuthenticateResponse
+	m.Reset()
+	return m
+}
+
+// NewSaslAuthenticateResponse returns a pointer to a SaslAuthenticateResponse holding its spec
+// defaults (MakeSaslAuthenticateResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewSaslAuthenticateResponse() *SaslAuthenticateResponse {
 	m := new(SaslAuthenticateResponse)
 	m.Reset()
@@ -142,6 +153,27 @@ func (m *SaslAuthenticateResponse) Reset() {
 	m.AuthBytes = m.AuthBytes[:0]
 	m.SessionLifetimeMs = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *SaslAuthenticateResponse) Clone() *SaslAuthenticateResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *SaslAuthenticateResponse) deepen() {
+	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
+	m.AuthBytes = bytes.Clone(m.AuthBytes)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *SaslAuthenticateResponse) size(version int16) int {

@@ -5,6 +5,7 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // SaslHandshakeRequest is the Kafka SaslHandshakeRequest request (API key 17).
@@ -19,10 +20,19 @@ type SaslHandshakeRequest struct {
 	aliased bool
 }
 
-// NewSaslHandshakeRequest returns a SaslHandshakeRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeSaslHandshakeRequest returns a SaslHandshakeRequest holding its spec defaults, for
+// one held by value (an element of a []SaslHandshakeRequest, a field); NewSaslHandshakeRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeSaslHandshakeRequest() SaslHandshakeRequest {
+	var m SaslHandshakeRequest
+	m.Reset()
+	return m
+}
+
+// NewSaslHandshakeRequest returns a pointer to a SaslHandshakeRequest holding its spec
+// defaults (MakeSaslHandshakeRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewSaslHandshakeRequest() *SaslHandshakeRequest {
 	m := new(SaslHandshakeRequest)
 	m.Reset()
@@ -116,6 +126,25 @@ func (m *SaslHandshakeRequest) DecodeAliased(src []byte, version int16) (int, er
 // Reset sets every field to its spec default, keeping the capacity of slices.
 func (m *SaslHandshakeRequest) Reset() {
 	m.Mechanism = ""
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *SaslHandshakeRequest) Clone() *SaslHandshakeRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *SaslHandshakeRequest) deepen() {
+	m.Mechanism = strings.Clone(m.Mechanism)
+	m.aliased = false
 }
 
 func (m *SaslHandshakeRequest) size(version int16) int {

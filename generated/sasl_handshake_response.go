@@ -23,10 +23,19 @@ type SaslHandshakeResponse struct {
 	aliased bool
 }
 
-// NewSaslHandshakeResponse returns a SaslHandshakeResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeSaslHandshakeResponse returns a SaslHandshakeResponse holding its spec defaults, for
+// one held by value (an element of a []SaslHandshakeResponse, a field); NewSaslHandshakeResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeSaslHandshakeResponse() SaslHandshakeResponse {
+	var m SaslHandshakeResponse
+	m.Reset()
+	return m
+}
+
+// NewSaslHandshakeResponse returns a pointer to a SaslHandshakeResponse holding its spec
+// defaults (MakeSaslHandshakeResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewSaslHandshakeResponse() *SaslHandshakeResponse {
 	m := new(SaslHandshakeResponse)
 	m.Reset()
@@ -121,6 +130,25 @@ func (m *SaslHandshakeResponse) DecodeAliased(src []byte, version int16) (int, e
 func (m *SaslHandshakeResponse) Reset() {
 	m.ErrorCode = 0
 	m.Mechanisms = m.Mechanisms[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *SaslHandshakeResponse) Clone() *SaslHandshakeResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *SaslHandshakeResponse) deepen() {
+	m.Mechanisms = codec.CloneStrings(m.Mechanisms)
+	m.aliased = false
 }
 
 func (m *SaslHandshakeResponse) size(version int16) int {

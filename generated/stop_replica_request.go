@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // StopReplicaRequest is the Kafka StopReplicaRequest request (API key 5).
@@ -32,10 +34,19 @@ type StopReplicaRequest struct {
 	aliased bool
 }
 
-// NewStopReplicaRequest returns a StopReplicaRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeStopReplicaRequest returns a StopReplicaRequest holding its spec defaults, for
+// one held by value (an element of a []StopReplicaRequest, a field); NewStopReplicaRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeStopReplicaRequest() StopReplicaRequest {
+	var m StopReplicaRequest
+	m.Reset()
+	return m
+}
+
+// NewStopReplicaRequest returns a pointer to a StopReplicaRequest holding its spec
+// defaults (MakeStopReplicaRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaRequest() *StopReplicaRequest {
 	m := new(StopReplicaRequest)
 	m.Reset()
@@ -132,6 +143,28 @@ func (m *StopReplicaRequest) Reset() {
 	m.ControllerEpoch = 0
 	m.AckTimeoutMs = 0
 	m.Partitions = m.Partitions[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *StopReplicaRequest) Clone() *StopReplicaRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *StopReplicaRequest) deepen() {
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.aliased = false
 }
 
 func (m *StopReplicaRequest) size(version int16) int {
@@ -239,10 +272,19 @@ type StopReplicaRequestStopReplicaPartition struct {
 	DeletePartition bool
 }
 
-// NewStopReplicaRequestStopReplicaPartition returns a StopReplicaRequestStopReplicaPartition holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeStopReplicaRequestStopReplicaPartition returns a StopReplicaRequestStopReplicaPartition holding its spec defaults, for
+// one held by value (an element of a []StopReplicaRequestStopReplicaPartition, a field); NewStopReplicaRequestStopReplicaPartition returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeStopReplicaRequestStopReplicaPartition() StopReplicaRequestStopReplicaPartition {
+	var m StopReplicaRequestStopReplicaPartition
+	m.Reset()
+	return m
+}
+
+// NewStopReplicaRequestStopReplicaPartition returns a pointer to a StopReplicaRequestStopReplicaPartition holding its spec
+// defaults (MakeStopReplicaRequestStopReplicaPartition returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaRequestStopReplicaPartition() *StopReplicaRequestStopReplicaPartition {
 	m := new(StopReplicaRequestStopReplicaPartition)
 	m.Reset()
@@ -254,6 +296,24 @@ func (m *StopReplicaRequestStopReplicaPartition) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.DeletePartition = false
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *StopReplicaRequestStopReplicaPartition) Clone() *StopReplicaRequestStopReplicaPartition {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *StopReplicaRequestStopReplicaPartition) deepen() {
+	m.TopicName = strings.Clone(m.TopicName)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

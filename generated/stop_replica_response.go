@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // StopReplicaResponse is the Kafka StopReplicaResponse response (API key 5).
@@ -24,10 +26,19 @@ type StopReplicaResponse struct {
 	aliased bool
 }
 
-// NewStopReplicaResponse returns a StopReplicaResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeStopReplicaResponse returns a StopReplicaResponse holding its spec defaults, for
+// one held by value (an element of a []StopReplicaResponse, a field); NewStopReplicaResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeStopReplicaResponse() StopReplicaResponse {
+	var m StopReplicaResponse
+	m.Reset()
+	return m
+}
+
+// NewStopReplicaResponse returns a pointer to a StopReplicaResponse holding its spec
+// defaults (MakeStopReplicaResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaResponse() *StopReplicaResponse {
 	m := new(StopReplicaResponse)
 	m.Reset()
@@ -124,6 +135,28 @@ func (m *StopReplicaResponse) Reset() {
 	m.PartitionErrors = m.PartitionErrors[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *StopReplicaResponse) Clone() *StopReplicaResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *StopReplicaResponse) deepen() {
+	m.PartitionErrors = slices.Clone(m.PartitionErrors)
+	for i := range m.PartitionErrors {
+		m.PartitionErrors[i].deepen()
+	}
+	m.aliased = false
+}
+
 func (m *StopReplicaResponse) size(version int16) int {
 	n := 2
 	n += codec.SizeArrayLen(len(m.PartitionErrors), codec.Classic)
@@ -212,10 +245,19 @@ type StopReplicaResponseStopReplicaPartitionError struct {
 	ErrorCode int16
 }
 
-// NewStopReplicaResponseStopReplicaPartitionError returns a StopReplicaResponseStopReplicaPartitionError holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeStopReplicaResponseStopReplicaPartitionError returns a StopReplicaResponseStopReplicaPartitionError holding its spec defaults, for
+// one held by value (an element of a []StopReplicaResponseStopReplicaPartitionError, a field); NewStopReplicaResponseStopReplicaPartitionError returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeStopReplicaResponseStopReplicaPartitionError() StopReplicaResponseStopReplicaPartitionError {
+	var m StopReplicaResponseStopReplicaPartitionError
+	m.Reset()
+	return m
+}
+
+// NewStopReplicaResponseStopReplicaPartitionError returns a pointer to a StopReplicaResponseStopReplicaPartitionError holding its spec
+// defaults (MakeStopReplicaResponseStopReplicaPartitionError returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaResponseStopReplicaPartitionError() *StopReplicaResponseStopReplicaPartitionError {
 	m := new(StopReplicaResponseStopReplicaPartitionError)
 	m.Reset()
@@ -227,6 +269,24 @@ func (m *StopReplicaResponseStopReplicaPartitionError) Reset() {
 	m.TopicName = ""
 	m.PartitionIndex = 0
 	m.ErrorCode = 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *StopReplicaResponseStopReplicaPartitionError) Clone() *StopReplicaResponseStopReplicaPartitionError {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *StopReplicaResponseStopReplicaPartitionError) deepen() {
+	m.TopicName = strings.Clone(m.TopicName)
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // WriteMirrorStatesRequest is the Kafka WriteMirrorStatesRequest request (API key 96).
@@ -28,10 +30,19 @@ type WriteMirrorStatesRequest struct {
 	aliased bool
 }
 
-// NewWriteMirrorStatesRequest returns a WriteMirrorStatesRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesRequest returns a WriteMirrorStatesRequest holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesRequest, a field); NewWriteMirrorStatesRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesRequest() WriteMirrorStatesRequest {
+	var m WriteMirrorStatesRequest
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesRequest returns a pointer to a WriteMirrorStatesRequest holding its spec
+// defaults (MakeWriteMirrorStatesRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesRequest() *WriteMirrorStatesRequest {
 	m := new(WriteMirrorStatesRequest)
 	m.Reset()
@@ -129,6 +140,30 @@ func (m *WriteMirrorStatesRequest) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *WriteMirrorStatesRequest) Clone() *WriteMirrorStatesRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *WriteMirrorStatesRequest) deepen() {
+	m.MirrorName = strings.Clone(m.MirrorName)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *WriteMirrorStatesRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.MirrorName), codec.Compact)
@@ -209,10 +244,19 @@ type WriteMirrorStatesRequestTopicData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewWriteMirrorStatesRequestTopicData returns a WriteMirrorStatesRequestTopicData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesRequestTopicData returns a WriteMirrorStatesRequestTopicData holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesRequestTopicData, a field); NewWriteMirrorStatesRequestTopicData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesRequestTopicData() WriteMirrorStatesRequestTopicData {
+	var m WriteMirrorStatesRequestTopicData
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesRequestTopicData returns a pointer to a WriteMirrorStatesRequestTopicData holding its spec
+// defaults (MakeWriteMirrorStatesRequestTopicData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesRequestTopicData() *WriteMirrorStatesRequestTopicData {
 	m := new(WriteMirrorStatesRequestTopicData)
 	m.Reset()
@@ -224,6 +268,29 @@ func (m *WriteMirrorStatesRequestTopicData) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *WriteMirrorStatesRequestTopicData) Clone() *WriteMirrorStatesRequestTopicData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *WriteMirrorStatesRequestTopicData) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
@@ -336,10 +403,19 @@ type WriteMirrorStatesRequestPartitionData struct {
 	UnknownTags runtime.Tags
 }
 
-// NewWriteMirrorStatesRequestPartitionData returns a WriteMirrorStatesRequestPartitionData holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesRequestPartitionData returns a WriteMirrorStatesRequestPartitionData holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesRequestPartitionData, a field); NewWriteMirrorStatesRequestPartitionData returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesRequestPartitionData() WriteMirrorStatesRequestPartitionData {
+	var m WriteMirrorStatesRequestPartitionData
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesRequestPartitionData returns a pointer to a WriteMirrorStatesRequestPartitionData holding its spec
+// defaults (MakeWriteMirrorStatesRequestPartitionData returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesRequestPartitionData() *WriteMirrorStatesRequestPartitionData {
 	m := new(WriteMirrorStatesRequestPartitionData)
 	m.Reset()
@@ -353,4 +429,23 @@ func (m *WriteMirrorStatesRequestPartitionData) Reset() {
 	m.LastMirroredOffset = -1
 	m.LastMirroredEpoch = -1
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *WriteMirrorStatesRequestPartitionData) Clone() *WriteMirrorStatesRequestPartitionData {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *WriteMirrorStatesRequestPartitionData) deepen() {
+	m.State = strings.Clone(m.State)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

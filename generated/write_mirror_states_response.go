@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // WriteMirrorStatesResponse is the Kafka WriteMirrorStatesResponse response (API key 96).
@@ -36,10 +38,19 @@ type WriteMirrorStatesResponse struct {
 	aliased bool
 }
 
-// NewWriteMirrorStatesResponse returns a WriteMirrorStatesResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesResponse returns a WriteMirrorStatesResponse holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesResponse, a field); NewWriteMirrorStatesResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesResponse() WriteMirrorStatesResponse {
+	var m WriteMirrorStatesResponse
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesResponse returns a pointer to a WriteMirrorStatesResponse holding its spec
+// defaults (MakeWriteMirrorStatesResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesResponse() *WriteMirrorStatesResponse {
 	m := new(WriteMirrorStatesResponse)
 	m.Reset()
@@ -139,6 +150,30 @@ func (m *WriteMirrorStatesResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *WriteMirrorStatesResponse) Clone() *WriteMirrorStatesResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *WriteMirrorStatesResponse) deepen() {
+	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *WriteMirrorStatesResponse) size(version int16) int {
 	n := 6
 	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
@@ -232,10 +267,19 @@ type WriteMirrorStatesResponseTopicResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewWriteMirrorStatesResponseTopicResult returns a WriteMirrorStatesResponseTopicResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesResponseTopicResult returns a WriteMirrorStatesResponseTopicResult holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesResponseTopicResult, a field); NewWriteMirrorStatesResponseTopicResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesResponseTopicResult() WriteMirrorStatesResponseTopicResult {
+	var m WriteMirrorStatesResponseTopicResult
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesResponseTopicResult returns a pointer to a WriteMirrorStatesResponseTopicResult holding its spec
+// defaults (MakeWriteMirrorStatesResponseTopicResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesResponseTopicResult() *WriteMirrorStatesResponseTopicResult {
 	m := new(WriteMirrorStatesResponseTopicResult)
 	m.Reset()
@@ -247,6 +291,29 @@ func (m *WriteMirrorStatesResponseTopicResult) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *WriteMirrorStatesResponseTopicResult) Clone() *WriteMirrorStatesResponseTopicResult {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *WriteMirrorStatesResponseTopicResult) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *WriteMirrorStatesResponseTopicResult) size(version int16) int {
@@ -351,10 +418,19 @@ type WriteMirrorStatesResponsePartitionResult struct {
 	UnknownTags runtime.Tags
 }
 
-// NewWriteMirrorStatesResponsePartitionResult returns a WriteMirrorStatesResponsePartitionResult holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeWriteMirrorStatesResponsePartitionResult returns a WriteMirrorStatesResponsePartitionResult holding its spec defaults, for
+// one held by value (an element of a []WriteMirrorStatesResponsePartitionResult, a field); NewWriteMirrorStatesResponsePartitionResult returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeWriteMirrorStatesResponsePartitionResult() WriteMirrorStatesResponsePartitionResult {
+	var m WriteMirrorStatesResponsePartitionResult
+	m.Reset()
+	return m
+}
+
+// NewWriteMirrorStatesResponsePartitionResult returns a pointer to a WriteMirrorStatesResponsePartitionResult holding its spec
+// defaults (MakeWriteMirrorStatesResponsePartitionResult returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesResponsePartitionResult() *WriteMirrorStatesResponsePartitionResult {
 	m := new(WriteMirrorStatesResponsePartitionResult)
 	m.Reset()
@@ -366,4 +442,22 @@ func (m *WriteMirrorStatesResponsePartitionResult) Reset() {
 	m.PartitionIndex = 0
 	m.ErrorCode = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *WriteMirrorStatesResponsePartitionResult) Clone() *WriteMirrorStatesResponsePartitionResult {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *WriteMirrorStatesResponsePartitionResult) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -3,8 +3,9 @@ package proxy
 import (
 	"fmt"
 
+	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // AllowList is a filter that serves only the apis it lists: the others are
@@ -31,7 +32,7 @@ type AllowList struct {
 // to start), answering the others with responses made by newResponse, a
 // generated package's NewResponse.
 func NewAllowList(keys []int16, newResponse func(apiKey int16) runtime.APIMessage) *AllowList {
-	a := &AllowList{allowed: map[int16]bool{wire.APIVersionsKey: true}, newResponse: newResponse, ErrorCode: wire.ClusterAuthorizationFailed.Code}
+	a := &AllowList{allowed: map[int16]bool{generated.APIKeyAPIVersions: true}, newResponse: newResponse, ErrorCode: kerrors.ClusterAuthorizationFailed.Code}
 	for _, k := range keys {
 		a.allowed[k] = true
 	}
@@ -61,5 +62,5 @@ func (a *AllowList) Request(x *Exchange) error {
 		x.Answer(resp)
 		return nil
 	}
-	return fmt.Errorf("api key %d is not allowed, and its response has no top-level error code to say so: %w", key, wire.ErrorCode(a.ErrorCode))
+	return fmt.Errorf("api key %d is not allowed, and its response has no top-level error code to say so: %w", key, kerrors.ErrorCode(a.ErrorCode))
 }

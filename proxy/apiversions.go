@@ -4,8 +4,10 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // saslHandshakeKey is SaslHandshake's api key. After a v0 handshake the
@@ -48,8 +50,8 @@ func (vc *versionClamp) limit(key, lo, hi int16) (int16, int16, bool) {
 // packageRange is the ApiVersions range the proxy reads, for KIP-511's answer
 // to a version above it.
 func (vc *versionClamp) packageRange() wire.VersionRange {
-	lo, hi, _ := vc.limit(wire.APIVersionsKey, 0, 0x7fff)
-	return wire.VersionRange{APIKey: wire.APIVersionsKey, MinVersion: lo, MaxVersion: hi}
+	lo, hi, _ := vc.limit(generated.APIKeyAPIVersions, 0, 0x7fff)
+	return wire.VersionRange{APIKey: generated.APIKeyAPIVersions, MinVersion: lo, MaxVersion: hi}
 }
 
 // rewrite appends to dst the frame (size prefix included) of an ApiVersions
@@ -78,7 +80,7 @@ func (vc *versionClamp) rewrite(dst []byte, correlationID int32, body []byte, ve
 		}
 		count, off = int(int32(binary.BigEndian.Uint32(body[off:]))), off+4
 	}
-	b, start := wire.BeginFrame(dst)
+	b, start := frames.BeginFrame(dst)
 	b = binary.BigEndian.AppendUint32(b, uint32(correlationID))
 	b = append(b, body[:2]...)
 	countAt := len(b)
@@ -116,7 +118,7 @@ func (vc *versionClamp) rewrite(dst []byte, correlationID int32, body []byte, ve
 		return dst, err
 	}
 	b = putCount(b, countAt, kept, compact)
-	if err := wire.EndFrame(b, start); err != nil {
+	if err := frames.EndFrame(b, start); err != nil {
 		return dst, err
 	}
 	return b, nil

@@ -18,6 +18,7 @@ import (
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // fakeBroker serves the test package on 127.0.0.1: ApiVersions (the ranges
@@ -270,22 +271,22 @@ func rawDial(t *testing.T, addr string) net.Conn {
 
 // requestFrame is a request frame with header v1 (client id "raw").
 func requestFrame(t *testing.T, key, version int16, corr int32, body []byte) []byte {
-	h := wire.RequestHeader{APIKey: key, APIVersion: version, CorrelationID: corr, ClientID: runtime.NewNullString("raw")}
-	b, start := wire.BeginFrame(nil)
+	h := frames.RequestHeader{APIKey: key, APIVersion: version, CorrelationID: corr, ClientID: runtime.NewNullString("raw")}
+	b, start := frames.BeginFrame(nil)
 	b, err := h.AppendTo(b, 1)
 	require.NoError(t, err)
 	b = append(b, body...)
-	require.NoError(t, wire.EndFrame(b, start))
+	require.NoError(t, frames.EndFrame(b, start))
 	return b
 }
 
 // readFrame reads one frame, its size prefix included.
 func readFrame(t *testing.T, conn net.Conn) []byte {
 	t.Helper()
-	fr := wire.NewFrameReader(conn, 0)
+	fr := frames.NewFrameReader(conn, 0)
 	f, err := fr.Next()
 	require.NoError(t, err)
-	out, err := wire.AppendFrame(nil, f)
+	out, err := frames.AppendFrame(nil, f)
 	require.NoError(t, err)
 	return out
 }

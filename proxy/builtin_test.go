@@ -115,7 +115,9 @@ func TestTenant(t *testing.T) {
 func TestLog(t *testing.T) {
 	b := startBroker(t)
 	var out lockedBuffer
-	p, _ := startProxy(t, Config{Filters: []Filter{NewLog(&out, testRequests)}}, b)
+	logFilter, err := NewLog(&out, testRequests)
+	require.NoError(t, err)
+	p, _ := startProxy(t, Config{Filters: []Filter{logFilter}}, b)
 	cl := dial(t, p.Addr().String())
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

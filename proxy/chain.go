@@ -1,6 +1,8 @@
 package proxy
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // maxFilters is how many filters a proxy takes: which of them want a
 // response is kept as a bit per filter.
@@ -51,7 +53,7 @@ func (fc *filterChain) request(x *Exchange, mask uint64) (answeredBy int, err er
 		}
 		x.filter = i
 		if err := f.(RequestFilter).Request(x); err != nil {
-			return -1, fmt.Errorf("filter %d (%T) refused %s v%d: %w", i, f, apiName(x.Request), x.Header.APIVersion, err)
+			return -1, fmt.Errorf("filter %d (%T) refused %s v%d: %w", i, f, apiName(x.Request), x.Header.APIVersion, refusal{err})
 		}
 		if x.answer != nil {
 			return i, nil
@@ -70,7 +72,7 @@ func (fc *filterChain) response(x *Exchange, mask uint64, below int) error {
 		x.filter = i
 		f := fc.filters[i]
 		if err := f.(ResponseFilter).Response(x); err != nil {
-			return fmt.Errorf("filter %d (%T) refused %s v%d: %w", i, f, apiName(x.Response), x.ResponseVersion, err)
+			return fmt.Errorf("filter %d (%T) refused %s v%d: %w", i, f, apiName(x.Response), x.ResponseVersion, refusal{err})
 		}
 	}
 	return nil

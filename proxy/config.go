@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // Timeouts bound how long a connection waits on its peers.
@@ -41,7 +41,10 @@ type Config struct {
 	Upstream []string
 	// NewRequest and NewResponse are a generated package's: the proxy
 	// decodes what it and its filters need with them, and advertises only
-	// the versions they read. Required.
+	// the apis and versions they read. Required. The package must hold
+	// ApiVersions, and with RewriteAddresses Metadata and FindCoordinator
+	// (New refuses it otherwise); Kafka's clients also need Metadata to
+	// start, and whatever apis they use.
 	NewRequest, NewResponse func(apiKey int16) runtime.APIMessage
 	// RewriteAddresses replaces the broker addresses of responses with the
 	// proxy's own (Listen's host, a port per node id), so that clients
@@ -55,15 +58,16 @@ type Config struct {
 	// order and responses in reverse order.
 	Filters []Filter
 	// MaxFrameSize is the largest request accepted and the largest frame
-	// decoded (default wire.DefaultMaxFrameSize); responses relayed
+	// decoded (default frames.DefaultMaxFrameSize); responses relayed
 	// undecoded may be longer.
 	MaxFrameSize int
 	// MaxInFlight bounds the requests of one connection waiting for their
 	// responses (default 1000): past it the proxy stops reading the client.
 	MaxInFlight int
 	Timeouts    Timeouts
-	// Logger receives one line per connection that ends with an error;
-	// nil discards them.
+	// Logger receives one line per connection that ends with an error,
+	// saying what happened and what to check; nil logs to standard error
+	// (log.Default()). To discard them, give log.New(io.Discard, "", 0).
 	Logger *log.Logger
 	// Observer, when set, sees every connection and exchange (metrics).
 	Observer Observer
@@ -103,11 +107,14 @@ func (c Config) withDefaults() (Config, error) {
 	if host == "" {
 		return c, fmt.Errorf("proxy: listen address %q: give the host clients reach the proxy at (such as 127.0.0.1)", c.Listen)
 	}
+	if c.Logger == nil {
+		c.Logger = log.Default()
+	}
 	if c.EndpointAPIs == nil {
 		c.EndpointAPIs = DefaultEndpointAPIs
 	}
 	if c.MaxFrameSize <= 0 {
-		c.MaxFrameSize = wire.DefaultMaxFrameSize
+		c.MaxFrameSize = frames.DefaultMaxFrameSize
 	}
 	if c.MaxInFlight <= 0 {
 		c.MaxInFlight = 1000

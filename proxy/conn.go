@@ -8,11 +8,15 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // errDrained ends a connection that finished its requests during Shutdown.
 var errDrained = errors.New("drained")
+
+// errProxyClosed ends the connections of a proxy being closed: the end the
+// operator asked for, not logged.
+var errProxyClosed = errors.New("proxy closed")
 
 // conn is one client connection and its connection to a broker. Two
 // goroutines serve it: the request pump (client to broker) and the response
@@ -46,7 +50,7 @@ type conn struct {
 // pending is what the two pumps share about the requests in flight.
 type pending struct {
 	sync.Mutex
-	pairing *wire.Pairing
+	pairing *frames.Pairing
 	slots   []slot   // by Seq modulo MaxInFlight
 	locals  []answer // answers the proxy made, waiting for the responses before them
 }
@@ -70,7 +74,7 @@ type answer struct {
 func newConn(p *Proxy, info ConnInfo, client, upstream net.Conn) *conn {
 	c := &conn{p: p, info: info, client: client, upstream: upstream,
 		capacity: make(chan struct{}, p.cfg.MaxInFlight), done: make(chan struct{})}
-	c.pending.pairing = wire.NewPairing(p.cfg.NewRequest, p.cfg.NewResponse, p.cfg.MaxInFlight)
+	c.pending.pairing = frames.NewPairing(p.cfg.NewRequest, p.cfg.NewResponse, p.cfg.MaxInFlight)
 	c.pending.slots = make([]slot, p.cfg.MaxInFlight)
 	c.toBroker = newRelay(client, upstream, "client", &p.cfg.Timeouts)
 	c.toClient = newRelay(upstream, client, "broker", &p.cfg.Timeouts)
@@ -91,7 +95,7 @@ func (c *conn) run() error {
 	c.close(requests.run())
 	<-relayed
 	err := c.err
-	if errors.Is(err, io.EOF) || errors.Is(err, errDrained) {
+	if errors.Is(err, io.EOF) || errors.Is(err, errDrained) || errors.Is(err, errProxyClosed) {
 		return nil
 	}
 	return err

@@ -6,11 +6,18 @@
 // port PORT+1+N to the broker with node id N. Two goroutines serve it, one
 // per direction. A frame that no filter wants is relayed as bytes: the proxy
 // reads its size and the few bytes that pair it with its request or
-// response (wire.Pairing), gathers short frames in a buffer written in one
+// response (frames.Pairing, package wire/frames), gathers short frames in a buffer written in one
 // go, and splices the long rest of a frame from socket to socket, so that a
 // large record batch never enters user space. A frame a filter wants is read
 // whole, decoded (aliased) with the generated package, shown to the filters,
 // and relayed as it came unless a filter changed it.
+//
+// Filters see messages decoded in place, aliased: their strings and byte
+// slices point into the proxy's buffers, which the next frame reuses once the
+// filters return. What a filter keeps from a request until its response (or
+// any longer) must be a copy (strings.Clone): see Exchange.Request and the
+// example, whose test shows the wrong answers pipelined requests get
+// otherwise.
 //
 // Filters declare the api keys they want (Filter.Wants), see typed requests
 // and responses (RequestFilter, ResponseFilter), may change them, answer a

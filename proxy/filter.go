@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // Filter is something that sees the requests or responses of some apis. It
@@ -26,7 +26,7 @@ type RequestFilter interface {
 	// Request sees a decoded request. It may change x.Request in place
 	// (and call x.Edited, so that it is encoded again), answer it with
 	// x.Answer instead of forwarding it, or return an error, which closes
-	// the connection (use a *wire.Error to give Kafka's name for it).
+	// the connection (use a *kerrors.Error to give Kafka's name for it).
 	Request(x *Exchange) error
 }
 
@@ -36,7 +36,8 @@ type ResponseFilter interface {
 	// Response sees a decoded response: x.Response, read at
 	// x.ResponseVersion. It may change it in place (and call x.Edited) or
 	// return an error, which closes the connection. x.Request is nil here:
-	// keep what is needed of it with x.SetState.
+	// keep copies of what is needed of it with x.SetState (see
+	// Exchange.Request: its memory has been reused by then).
 	Response(x *Exchange) error
 }
 
@@ -65,12 +66,18 @@ type Exchange struct {
 	// Header is the request's header: api key, version and correlation
 	// id always; the client id when the request was decoded; its tags
 	// only while request filters run.
-	Header wire.RequestHeader
-	// Request is the decoded request while request filters run (its
-	// memory is reused after). Nil when no filter wanted it.
+	Header frames.RequestHeader
+	// Request is the decoded request while request filters run; nil when
+	// no filter wanted it. It is decoded aliased: its strings and byte
+	// slices point into the frame, and the message and the frame are
+	// reused by the next request once the filters return. A filter that
+	// keeps any of it for later (with SetState, in a map...) keeps a copy:
+	// strings.Clone, bytes.Clone. Under pipelining, a kept string that was
+	// not copied names what a later request wrote there.
 	Request runtime.APIMessage
 	// Response is the decoded response while response filters run, read
-	// at ResponseVersion (0 for KIP-511's ApiVersions answer).
+	// at ResponseVersion (0 for KIP-511's ApiVersions answer); reused, as
+	// Request is, once they return.
 	Response        runtime.APIMessage
 	ResponseVersion int16
 	// Started is when the request arrived.
@@ -101,7 +108,8 @@ func (x *Exchange) Answer(resp runtime.APIMessage) { x.answer = resp }
 // filters that look at what an earlier one decided, and for their tests).
 func (x *Exchange) Answered() runtime.APIMessage { return x.answer }
 
-// SetState keeps v for the calling filter until the response.
+// SetState keeps v for the calling filter until the response. v must hold
+// copies, not the request's strings or slices: see Exchange.Request.
 func (x *Exchange) SetState(v any) {
 	for len(x.states) <= x.filter {
 		x.states = append(x.states, nil)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // testFilter does what a test asks of it with Metadata and Produce.
@@ -39,7 +40,7 @@ func (f *testFilter) Request(x *Exchange) error {
 		}
 	case *produceRequest:
 		if m.Topic == f.refuseTopic {
-			return wire.ErrorCode(29)
+			return kerrors.ErrorCode(29)
 		}
 		if m.Topic == f.renameFrom {
 			m.Topic = f.renameTo

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // shortTimeouts make the hostile tests quick.
@@ -146,7 +147,7 @@ func TestHostileClientStopsReading(t *testing.T) {
 		}
 		resp := testResponses(3).(*metadataResponse)
 		resp.Topics = big
-		out, _ := wire.AppendResponse(nil, req.Header.CorrelationID, resp, req.Header.APIVersion)
+		out, _ := frames.AppendResponse(nil, req.Header.CorrelationID, resp, req.Header.APIVersion)
 		_ = conn.SetWriteDeadline(time.Now().Add(3 * time.Second))
 		_, _ = conn.Write(out)
 		return true

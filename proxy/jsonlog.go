@@ -2,6 +2,8 @@ package proxy
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"sync"
@@ -19,9 +21,9 @@ import (
 //	 "request":{...},"response":{...},"connection":"127.0.0.1:50312","upstream":"10.0.0.7:9092",
 //	 "nodeId":-1,"totalTimeMs":0.84}
 //
-// Secrets are redacted (see redactJSON): SASL auth bytes, SCRAM salts and
-// salted passwords, delegation token HMACs, and the values of configs whose
-// names say they hold a password or key. A request Kafka does not answer
+// Secrets are redacted: SASL auth bytes, SCRAM salts and salted passwords,
+// delegation token HMACs, and the values of configs whose names say they
+// hold a password or key. A request Kafka does not answer
 // (Produce with acks 0) has "response":null. Apis and versions the package
 // does not read are relayed unlogged.
 type Log struct {
@@ -35,13 +37,39 @@ type Log struct {
 }
 
 // NewLog writes to w the exchanges of the apis newRequest (a generated
-// package's NewRequest) reads.
-func NewLog(w io.Writer, newRequest func(apiKey int16) runtime.APIMessage) *Log {
+// package's NewRequest) reads. It refuses a package made without
+// kafkagen -json, whose messages have no JSON form to log.
+func NewLog(w io.Writer, newRequest func(apiKey int16) runtime.APIMessage) (*Log, error) {
+	if err := checkJSON(newRequest); err != nil {
+		return nil, err
+	}
 	known := func(key, version int16) bool {
 		m := newRequest(key)
 		return m != nil && version >= m.MinVersion() && version <= m.MaxVersion()
 	}
-	return &Log{Options: runtime.JSONRequestLog, known: known, w: w}
+	return &Log{Options: runtime.JSONRequestLog, known: known, w: w}, nil
+}
+
+// checkJSON refuses a package none of whose requests has the JSON methods
+// of kafkagen -json (a package is generated with them or without them).
+func checkJSON(newRequest func(apiKey int16) runtime.APIMessage) error {
+	var first runtime.APIMessage
+	for key := range int16(maxAPIKey) {
+		m := newRequest(key)
+		if m == nil {
+			continue
+		}
+		if _, ok := m.(runtime.JSONMessage); ok {
+			return nil
+		}
+		if first == nil {
+			first = m
+		}
+	}
+	if first == nil {
+		return errors.New("proxy: NewLog: the generated package has no requests")
+	}
+	return fmt.Errorf("proxy: NewLog: the generated package has no JSON form (%s has no AppendJSON): regenerate it with kafkagen -json", first.SpecName())
 }
 
 // Wants every request and response the package reads.

@@ -32,10 +32,16 @@ type Proxy struct {
 	wg        sync.WaitGroup
 }
 
-// New checks cfg and makes a proxy; Start opens its port.
+// New checks cfg and makes a proxy; Start opens its port. It refuses a
+// generated package lacking an api the proxy needs (ApiVersions always;
+// Metadata and FindCoordinator with RewriteAddresses), naming the
+// kafkagen -messages list to regenerate it with.
 func New(cfg Config) (*Proxy, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkPackage(cfg); err != nil {
 		return nil, err
 	}
 	host, port, _ := net.SplitHostPort(cfg.Listen)
@@ -141,7 +147,7 @@ func (p *Proxy) accept(node int32, ln net.Listener) {
 				return
 			}
 			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-			p.logf("proxy: accepting on %s: %v; retrying in %v", ln.Addr(), err, delay)
+			p.logf("proxy: accepting connections on %s failed: %v; retrying in %v (out of file descriptors? raise ulimit -n)", ln.Addr(), err, delay)
 			time.Sleep(delay)
 			continue
 		}
@@ -163,7 +169,7 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 	info := ConnInfo{ID: p.nextConn.Add(1), Client: client.RemoteAddr(), NodeID: node, throttle: &throttle{}}
 	upstream, err := p.dial(node, &info)
 	if err != nil {
-		p.logf("proxy: connection %d from %s: %v", info.ID, info.Client, err)
+		p.logEnd(fmt.Sprintf("connection %d from %s", info.ID, info.Client), err)
 		client.Close()
 		return
 	}
@@ -171,7 +177,7 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
-		c.close(errors.New("proxy closed"))
+		c.close(errProxyClosed)
 		return
 	}
 	p.conns[c] = struct{}{}
@@ -181,7 +187,7 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 	}
 	err = c.run()
 	if err != nil {
-		p.logf("proxy: connection %d from %s to %s: %v", info.ID, info.Client, info.Upstream, err)
+		p.logEnd(fmt.Sprintf("connection %d from %s to %s", info.ID, info.Client, info.Upstream), err)
 	}
 	if p.cfg.Observer != nil {
 		p.cfg.Observer.Closed(&c.info, err)
@@ -197,7 +203,7 @@ func (p *Proxy) dial(node int32, info *ConnInfo) (net.Conn, error) {
 	if node >= 0 {
 		addr, ok := p.nodes.upstream(node)
 		if !ok {
-			return nil, fmt.Errorf("node %d: no address learned for it", node)
+			return nil, fmt.Errorf("node %d: %w", node, errUnknownNode)
 		}
 		info.Upstream = addr
 		c, err := net.DialTimeout("tcp", addr, p.cfg.Timeouts.Dial)
@@ -217,7 +223,7 @@ func (p *Proxy) dial(node int32, info *ConnInfo) (net.Conn, error) {
 		}
 		errs = append(errs, err)
 	}
-	return nil, fmt.Errorf("no upstream broker answered: %w", errors.Join(errs...))
+	return nil, fmt.Errorf("%w: %w", errNoUpstream, errors.Join(errs...))
 }
 
 // Close closes every port and connection at once.
@@ -228,7 +234,7 @@ func (p *Proxy) Close() error {
 		ln.Close()
 	}
 	for c := range p.conns {
-		c.close(errors.New("proxy closed"))
+		c.close(errProxyClosed)
 	}
 	p.mu.Unlock()
 	p.wg.Wait()
@@ -264,7 +270,5 @@ func (p *Proxy) Shutdown(ctx context.Context) error {
 }
 
 func (p *Proxy) logf(format string, args ...any) {
-	if p.cfg.Logger != nil {
-		p.cfg.Logger.Printf(format, args...)
-	}
+	p.cfg.Logger.Printf(format, args...)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // records is n bytes of a pattern that names the batch, so that a mix-up
@@ -120,7 +121,7 @@ func TestAPIVersionsAboveRange(t *testing.T) {
 	_, err := conn.Write(frame)
 	require.NoError(t, err)
 	got := readFrame(t, conn)
-	want := wire.AppendAPIVersionsUnsupported(nil, 77, wire.VersionRange{APIKey: 18, MinVersion: 0, MaxVersion: 4})
+	want := frames.AppendAPIVersionsUnsupported(nil, 77, 0, 4)
 	assert.Equal(t, want, got)
 
 	cl := wire.NewClient(conn, wire.ClientConfig{FirstCorrelationID: 78})

@@ -8,7 +8,7 @@ import (
 	"net"
 	"time"
 
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // relayBufferSize is the read buffer of each direction of a connection: one
@@ -218,14 +218,14 @@ func (r *relay) fill(n int, kind readKind) error {
 
 // next reads the size of the next frame and up to peek bytes of it (all of
 // it when shorter), and returns the size. A size that is negative or above
-// max is a *wire.FrameSizeError; io.EOF means the peer closed between frames.
+// max is a *frames.FrameSizeError; io.EOF means the peer closed between frames.
 func (r *relay) next(peek, max int) (int, error) {
 	if err := r.fill(4, atBoundary); err != nil {
 		return 0, err
 	}
 	size := int32(binary.BigEndian.Uint32(r.buf[r.pos:]))
 	if size < 0 || int64(size) > int64(max) {
-		return 0, &wire.FrameSizeError{Size: size, Max: max}
+		return 0, &frames.FrameSizeError{Size: size, Max: max}
 	}
 	return int(size), r.fill(4+min(peek, int(size)), inFrame)
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // requestPeek is how much of a request the pump reads before it chooses
@@ -67,7 +69,7 @@ func (rp *requestPump) one(size int) error {
 	if err != nil {
 		return err
 	}
-	if info.APIKey == wire.APIVersionsKey {
+	if info.APIKey == generated.APIKeyAPIVersions {
 		if vr := c.p.clamp.packageRange(); info.APIVersion > vr.MaxVersion {
 			// KIP-511: the answer that makes the client ask again at a
 			// version the proxy reads.
@@ -76,20 +78,20 @@ func (rp *requestPump) one(size int) error {
 					return err
 				}
 			}
-			return c.answerLocally(wire.AppendAPIVersionsUnsupported(rp.out[:0], info.CorrelationID, vr))
+			return c.answerLocally(frames.AppendAPIVersionsUnsupported(rp.out[:0], info.CorrelationID, vr.MinVersion, vr.MaxVersion))
 		}
 	}
 	requests, responses := c.p.filters.wants(info.APIKey, info.APIVersion)
 	if requests|responses != 0 && !info.Known() {
-		return fmt.Errorf("api key %d v%d (correlation id %d): a filter needs it decoded, and the generated package does not read it",
-			info.APIKey, info.APIVersion, info.CorrelationID)
+		return fmt.Errorf("api key %d v%d (correlation id %d): a filter needs it decoded, and %w",
+			info.APIKey, info.APIVersion, info.CorrelationID, errNotReadable)
 	}
 	s := slot{filters: responses}
 	c.observeStart(&s, 4+size)
 	if requests == 0 {
 		if responses != 0 {
 			s.x = &Exchange{Conn: &c.info, Started: time.Now(), RequestBytes: 4 + size,
-				Header: wire.RequestHeader{APIKey: info.APIKey, APIVersion: info.APIVersion, CorrelationID: info.CorrelationID}}
+				Header: frames.RequestHeader{APIKey: info.APIKey, APIVersion: info.APIVersion, CorrelationID: info.CorrelationID}}
 		}
 		if err := rp.track(info, s); err != nil {
 			return err
@@ -110,7 +112,7 @@ func (rp *requestPump) one(size int) error {
 // inspect reads what pairing needs of the request. When that is more than
 // the buffer holds (a Produce with very long client and transactional ids)
 // it reads the frame whole and returns it.
-func (rp *requestPump) inspect(size int) (wire.RequestInfo, []byte, error) {
+func (rp *requestPump) inspect(size int) (frames.RequestInfo, []byte, error) {
 	c, r := rp.c, rp.c.toBroker
 	var frame []byte
 	for {
@@ -139,7 +141,7 @@ func (rp *requestPump) inspect(size int) (wire.RequestInfo, []byte, error) {
 
 // filtered decodes a request, runs the filters that want it, and forwards
 // or answers it.
-func (rp *requestPump) filtered(info wire.RequestInfo, frame []byte, requests uint64, s slot) error {
+func (rp *requestPump) filtered(info frames.RequestInfo, frame []byte, requests uint64, s slot) error {
 	c := rp.c
 	if err := rp.decoder.Decode(frame[4:], &rp.req); err != nil {
 		return fmt.Errorf("decoding a request for the filters: %w", err)
@@ -156,7 +158,7 @@ func (rp *requestPump) filtered(info wire.RequestInfo, frame []byte, requests ui
 		if err := c.p.filters.response(x, s.filters, answeredBy); err != nil {
 			return err
 		}
-		out, err := wire.AppendResponse(rp.out[:0], info.CorrelationID, x.answer, info.APIVersion)
+		out, err := frames.AppendResponse(rp.out[:0], info.CorrelationID, x.answer, info.APIVersion)
 		if err != nil {
 			return fmt.Errorf("encoding a filter's answer: %w", err)
 		}
@@ -165,7 +167,7 @@ func (rp *requestPump) filtered(info wire.RequestInfo, frame []byte, requests ui
 		return c.answerLocally(out)
 	}
 	if x.edited {
-		out, err := wire.AppendRequest(rp.out[:0], &rp.req.Header, rp.req.Body)
+		out, err := frames.AppendRequest(rp.out[:0], &rp.req.Header, rp.req.Body)
 		if err != nil {
 			return fmt.Errorf("encoding a request a filter changed: %w", err)
 		}
@@ -190,7 +192,7 @@ func (rp *requestPump) filtered(info wire.RequestInfo, frame []byte, requests ui
 // track records the request as in flight, waiting for room when MaxInFlight
 // requests are (after writing what was relayed, so that they can be
 // answered).
-func (rp *requestPump) track(info wire.RequestInfo, s slot) error {
+func (rp *requestPump) track(info frames.RequestInfo, s slot) error {
 	c := rp.c
 	if info.Unanswered {
 		c.observe(info.APIKey, info.APIVersion, &s, 0)

@@ -5,7 +5,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/generated"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // responsePeek is how much of a response the pump reads before it chooses
@@ -18,8 +19,8 @@ const responsePeek = 4
 // versions the proxy reads.
 type responsePump struct {
 	c       *conn
-	decoder *wire.ResponseDecoder
-	resp    wire.DecodedResponse
+	decoder *frames.ResponseDecoder
+	resp    frames.DecodedResponse
 	out     []byte
 }
 
@@ -27,7 +28,7 @@ type responsePump struct {
 // client's side of the connection except while it waits for the broker.
 func (rp *responsePump) run() error {
 	c, r := rp.c, rp.c.toClient
-	rp.decoder = wire.NewResponseDecoder(c.p.cfg.NewResponse, true)
+	rp.decoder = frames.NewResponseDecoder(c.p.cfg.NewResponse, true)
 	c.out.Lock()
 	defer c.out.Unlock()
 	for {
@@ -43,7 +44,7 @@ func (rp *responsePump) run() error {
 			return err
 		}
 		c.midFrame = true
-		if s.filters != 0 || f.APIKey == wire.APIVersionsKey {
+		if s.filters != 0 || f.APIKey == generated.APIKeyAPIVersions {
 			err = rp.decoded(size, f, s)
 		} else {
 			err = r.pass(size)
@@ -67,7 +68,7 @@ func (rp *responsePump) run() error {
 
 // match pairs the response with its request and frees the request's slot
 // (and the slots of requests it shows were never answered).
-func (rp *responsePump) match(size int) (wire.InFlight, slot, error) {
+func (rp *responsePump) match(size int) (frames.InFlight, slot, error) {
 	c := rp.c
 	c.pending.Lock()
 	f, skipped, err := c.pending.pairing.Match(rp.c.toClient.prefix(size))
@@ -89,18 +90,18 @@ func (rp *responsePump) match(size int) (wire.InFlight, slot, error) {
 
 // decoded reads a response whole, narrows an ApiVersions answer, runs the
 // filters that want it and relays it.
-func (rp *responsePump) decoded(size int, f wire.InFlight, s slot) error {
+func (rp *responsePump) decoded(size int, f frames.InFlight, s slot) error {
 	c := rp.c
 	if size > c.p.cfg.MaxFrameSize {
-		return fmt.Errorf("a %d-byte response to api key %d v%d is longer than the %d bytes the proxy decodes",
-			size, f.APIKey, f.APIVersion, c.p.cfg.MaxFrameSize)
+		return fmt.Errorf("a %d-byte response to api key %d v%d is longer than the %d bytes the proxy decodes (%w)",
+			size, f.APIKey, f.APIVersion, c.p.cfg.MaxFrameSize, errTooLargeToDecode)
 	}
 	frame, err := c.toClient.frame(size)
 	if err != nil {
 		return err
 	}
 	defer rp.release()
-	if f.APIKey == wire.APIVersionsKey {
+	if f.APIKey == generated.APIKeyAPIVersions {
 		if frame, err = rp.clampVersions(frame, f); err != nil {
 			return err
 		}
@@ -115,7 +116,7 @@ func (rp *responsePump) decoded(size int, f wire.InFlight, s slot) error {
 
 // clampVersions narrows an ApiVersions answer to the versions the proxy and
 // its filters read.
-func (rp *responsePump) clampVersions(frame []byte, f wire.InFlight) ([]byte, error) {
+func (rp *responsePump) clampVersions(frame []byte, f frames.InFlight) ([]byte, error) {
 	if err := rp.decoder.Decode(frame[4:], f, &rp.resp); err != nil {
 		return nil, fmt.Errorf("decoding an ApiVersions response: %w", err)
 	}
@@ -130,7 +131,7 @@ func (rp *responsePump) clampVersions(frame []byte, f wire.InFlight) ([]byte, er
 // filter decodes a response and runs the filters that want it; the frame to
 // relay is the one read, or the response encoded again if a filter changed
 // it.
-func (rp *responsePump) filter(frame []byte, f wire.InFlight, s slot) ([]byte, error) {
+func (rp *responsePump) filter(frame []byte, f frames.InFlight, s slot) ([]byte, error) {
 	c := rp.c
 	if err := rp.decoder.Decode(frame[4:], f, &rp.resp); err != nil {
 		return nil, fmt.Errorf("decoding a response for the filters: %w", err)
@@ -138,7 +139,7 @@ func (rp *responsePump) filter(frame []byte, f wire.InFlight, s slot) ([]byte, e
 	x := s.x
 	if x == nil {
 		x = &Exchange{Conn: &c.info, Started: time.Now(),
-			Header: wire.RequestHeader{APIKey: f.APIKey, APIVersion: f.APIVersion, CorrelationID: f.CorrelationID}}
+			Header: frames.RequestHeader{APIKey: f.APIKey, APIVersion: f.APIVersion, CorrelationID: f.CorrelationID}}
 	}
 	x.Response, x.ResponseVersion, x.edited, x.ResponseBytes = rp.resp.Body, rp.resp.Version, false, len(frame)
 	err := c.p.filters.response(x, s.filters, len(c.p.filters.filters))
@@ -149,7 +150,7 @@ func (rp *responsePump) filter(frame []byte, f wire.InFlight, s slot) ([]byte, e
 	// The encoding goes after the bytes of an ApiVersions answer that frame
 	// may point into.
 	start := len(rp.out)
-	out, err := wire.AppendResponseHeader(rp.out, &rp.resp.Header, rp.resp.Body, rp.resp.Version)
+	out, err := frames.AppendResponseHeader(rp.out, &rp.resp.Header, rp.resp.Body, rp.resp.Version)
 	if err != nil {
 		return nil, fmt.Errorf("encoding a response a filter changed: %w", err)
 	}

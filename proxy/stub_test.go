@@ -21,6 +21,8 @@ func testRequests(key int16) runtime.APIMessage {
 		return &produceRequest{stubAPI: stubAPI{"ProduceRequest", 0, false}}
 	case 3:
 		return &metadataRequest{stubAPI: stubAPI{"MetadataRequest", 3, false}}
+	case 10:
+		return findCoordinatorStub{stubAPI{"FindCoordinatorRequest", 10, false}}
 	}
 	return generated.NewRequest(key)
 }
@@ -31,6 +33,8 @@ func testResponses(key int16) runtime.APIMessage {
 		return &produceResponse{stubAPI: stubAPI{"ProduceResponse", 0, true}}
 	case 3:
 		return &metadataResponse{stubAPI: stubAPI{"MetadataResponse", 3, true}}
+	case 10:
+		return findCoordinatorStub{stubAPI{"FindCoordinatorResponse", 10, true}}
 	}
 	return generated.NewResponse(key)
 }
@@ -267,3 +271,21 @@ func (m *produceResponse) AppendJSON(dst []byte, v int16, _ runtime.JSONOptions)
 
 func (m *produceRequest) DecodeJSON([]byte, int16) error  { return errors.New("not needed") }
 func (m *produceResponse) DecodeJSON([]byte, int16) error { return errors.New("not needed") }
+
+// findCoordinatorStub is there because New refuses to rewrite addresses
+// without FindCoordinator; the fake broker never lists it, so the proxy
+// never advertises it and its codec is never called.
+type findCoordinatorStub struct{ stubAPI }
+
+func (findCoordinatorStub) Reset()         {}
+func (findCoordinatorStub) Size(int16) int { return -1 }
+func (s findCoordinatorStub) AppendTo(dst []byte, v int16) ([]byte, error) {
+	return dst, versionError(s.name, v)
+}
+func (s findCoordinatorStub) Decode(_ []byte, v int16) (int, error) {
+	return 0, versionError(s.name, v)
+}
+func (s findCoordinatorStub) DecodeAliased(src []byte, v int16) (int, error) {
+	return s.Decode(src, v)
+}
+func (findCoordinatorStub) VisitEndpoints(int16, func(int32, *string, *int32)) {}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
@@ -66,3 +67,15 @@ type UnknownTag struct {
 
 // Tags holds a struct's unknown tagged fields in the order they were read.
 type Tags []UnknownTag
+
+// Clone returns a copy of t sharing no memory with it (nil for nil).
+func (t Tags) Clone() Tags {
+	if t == nil {
+		return nil
+	}
+	c := make(Tags, len(t))
+	for i, tag := range t {
+		c[i] = UnknownTag{Tag: tag.Tag, Data: bytes.Clone(tag.Data)}
+	}
+	return c
+}

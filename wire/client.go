@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // ErrClientClosed is returned by calls on a Client after Close.
@@ -38,7 +39,7 @@ type ClientConfig struct {
 	// Valid).
 	ClientID runtime.NullString
 	// MaxFrameSize is the largest response accepted; 0 means
-	// DefaultMaxFrameSize.
+	// frames.DefaultMaxFrameSize.
 	MaxFrameSize int
 	// FirstCorrelationID is the correlation id of the first request.
 	FirstCorrelationID int32
@@ -121,7 +122,7 @@ func NewClient(conn net.Conn, cfg ClientConfig) *Client {
 		queue: make(chan *call), dead: make(chan struct{}),
 		readerDone: make(chan struct{}), writerDone: make(chan struct{}),
 	}
-	go c.readLoop(NewFrameReader(conn, cfg.MaxFrameSize))
+	go c.readLoop(frames.NewFrameReader(conn, cfg.MaxFrameSize))
 	go c.writeLoop()
 	return c
 }
@@ -166,8 +167,8 @@ func (c *Client) start(ctx context.Context, req runtime.APIMessage, version int1
 		return nil, err
 	}
 	buf := getFrame()
-	h := RequestHeader{APIKey: req.APIKey(), APIVersion: version, ClientID: c.clientID}
-	out, err := AppendRequest((*buf)[:0], &h, req)
+	h := frames.RequestHeader{APIKey: req.APIKey(), APIVersion: version, ClientID: c.clientID}
+	out, err := frames.AppendRequest((*buf)[:0], &h, req)
 	if err != nil {
 		putFrame(buf)
 		return nil, err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	kruntime "github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // The rows of issue 18's table about the client: deadlines honoured
@@ -45,11 +46,11 @@ func (bigRequest) HeaderVersion(int16) int16                { return 1 }
 type rawPeer struct {
 	t      testing.TB
 	conn   net.Conn
-	frames *FrameReader
+	frames *frames.FrameReader
 }
 
 func newRawPeer(t testing.TB, conn net.Conn) *rawPeer {
-	return &rawPeer{t: t, conn: conn, frames: NewFrameReader(conn, 1<<30)}
+	return &rawPeer{t: t, conn: conn, frames: frames.NewFrameReader(conn, 1<<30)}
 }
 
 // next reads one request frame and returns its correlation id.
@@ -61,7 +62,7 @@ func (p *rawPeer) next() int32 {
 
 // answer writes an empty StopReplica v0 response for corr.
 func (p *rawPeer) answer(corr int32) {
-	out, err := AppendResponse(nil, corr, generated.NewStopReplicaResponse(), 0)
+	out, err := frames.AppendResponse(nil, corr, generated.NewStopReplicaResponse(), 0)
 	require.NoError(p.t, err)
 	_, err = p.conn.Write(out)
 	require.NoError(p.t, err)

@@ -8,14 +8,16 @@ import (
 	"os"
 	"time"
 
-	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/generated"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/internal/readerr"
 )
 
 // readLoop reads responses and hands each to the oldest call in flight.
-func (c *Client) readLoop(frames *FrameReader) {
+func (c *Client) readLoop(fr *frames.FrameReader) {
 	defer close(c.readerDone)
 	for {
-		size, err := frames.readSize()
+		size, err := fr.ReadSize()
 		if err != nil {
 			c.fail(fmt.Errorf("kafka client: reading a response: %w", err))
 			return
@@ -30,7 +32,7 @@ func (c *Client) readLoop(frames *FrameReader) {
 		c.pending[0] = nil
 		c.pending = c.pending[1:]
 		c.mu.Unlock()
-		if err := c.readResponse(frames, size, cl); err != nil {
+		if err := c.readResponse(fr, size, cl); err != nil {
 			cl.finish(err)
 			c.fail(err)
 			return
@@ -42,40 +44,39 @@ func (c *Client) readLoop(frames *FrameReader) {
 // discards it as it arrives when cl's caller has given up, before or while
 // it is read. It returns an error only when the stream cannot be read
 // further.
-func (c *Client) readResponse(frames *FrameReader, size int, cl *call) error {
+func (c *Client) readResponse(fr *frames.FrameReader, size int, cl *call) error {
 	if cl.gaveUp() {
-		return c.skip(frames, size, nil, cl)
+		return c.skip(fr, size, nil, cl)
 	}
 	// A caller giving up in the middle of a large response wakes the
 	// reader (abandon), so that a response nobody waits for costs no more
 	// than a first chunk from then on.
-	large := size > firstChunk
+	large := size > largeResponse
 	if large {
 		c.watch(cl)
 	}
-	buf := frames.start(size)
-	for len(buf) < size {
-		var err error
-		buf, err = frames.fill(buf, size)
-		if err == nil {
-			continue
+	buf, err := fr.ReadBody(size, nil)
+	for err != nil {
+		if !large || !c.wokenUp(err) {
+			return fmt.Errorf("kafka client: reading the response to correlation id %d: %w", cl.id, err)
 		}
-		if large && c.wokenUp(err) {
-			if cl.gaveUp() {
-				c.unwatch()
-				frames.buf = nil
-				return c.skip(frames, size, buf, cl)
-			}
-			continue
+		if cl.gaveUp() {
+			c.unwatch()
+			fr.Release()
+			return c.skip(fr, size, buf, cl)
 		}
-		return fmt.Errorf("kafka client: reading the response to correlation id %d: %w", cl.id, shortFrame(size, len(buf), err))
+		buf, err = fr.ReadBody(size, buf)
 	}
 	if large {
 		c.unwatch()
 	}
-	frames.buf = buf
 	return c.deliver(buf, cl)
 }
+
+// largeResponse is the size above which a response takes more than the
+// first chunk frames.FrameReader reads a frame into, and so more than one
+// read: a caller giving up while it arrives wakes the reader.
+const largeResponse = 64 << 10
 
 // watch lets abandon wake the reader while it reads cl's response.
 func (c *Client) watch(cl *call) {
@@ -113,15 +114,15 @@ func (c *Client) wokenUp(err error) bool {
 
 // skip discards the rest of a size-byte response of which head has been
 // read, after checking that its correlation id is cl's.
-func (c *Client) skip(frames *FrameReader, size int, head []byte, cl *call) error {
+func (c *Client) skip(fr *frames.FrameReader, size int, head []byte, cl *call) error {
 	defer cl.finish(nil) // nobody waits for it
 	var id [4]byte
 	got := copy(id[:], head)
 	if got < len(id) {
-		n, err := io.ReadFull(frames.r, id[got:min(len(id), size)])
+		n, err := io.ReadFull(c.conn, id[got:min(len(id), size)])
 		got += n
 		if err != nil {
-			return fmt.Errorf("kafka client: reading the response to correlation id %d: %w", cl.id, shortFrame(size, got, err))
+			return fmt.Errorf("kafka client: reading the response to correlation id %d: %w", cl.id, readerr.ShortFrame(size, got, err))
 		}
 	}
 	if size < len(id) {
@@ -130,14 +131,14 @@ func (c *Client) skip(frames *FrameReader, size int, head []byte, cl *call) erro
 	if corr := int32(binary.BigEndian.Uint32(id[:])); corr != cl.id {
 		return &CorrelationError{Want: cl.id, Got: corr, APIKey: cl.key}
 	}
-	return frames.discard(size, max(len(head), got))
+	return fr.Discard(size, max(len(head), got))
 }
 
 // deliver decodes one response for cl. It returns an error only when the
 // stream cannot be trusted any more (a header that does not decode or does
 // not match); a body that does not decode fails the call alone.
 func (c *Client) deliver(frame []byte, cl *call) error {
-	var h ResponseHeader
+	var h frames.ResponseHeader
 	n, err := h.Decode(frame, cl.resp.HeaderVersion(cl.version), false)
 	if err != nil {
 		return fmt.Errorf("kafka client: response to correlation id %d: %w", cl.id, err)
@@ -152,7 +153,7 @@ func (c *Client) deliver(frame []byte, cl *call) error {
 		return nil
 	}
 	used, err := cl.resp.Decode(frame[n:], cl.version)
-	if (err != nil || n+used != len(frame)) && cl.key == APIVersionsKey && cl.version > 0 {
+	if (err != nil || n+used != len(frame)) && cl.key == generated.APIKeyAPIVersions && cl.version > 0 {
 		// KIP-511: a broker answers an ApiVersions request above its range
 		// with a v0 response (UNSUPPORTED_VERSION and its ApiVersions range).
 		// Kafka's clients read a body that does not fit the version sent at
@@ -161,10 +162,6 @@ func (c *Client) deliver(frame []byte, cl *call) error {
 			used, err = used0, nil
 		}
 	}
-	if err == nil && n+used != len(frame) {
-		err = &runtime.Error{Op: "decode", Message: cl.resp.SpecName(), Version: cl.version, Offset: n + used, Err: ErrTrailingBytes,
-			Detail: fmt.Sprintf("%d bytes after the %d-byte body", len(frame)-n-used, used)}
-	}
-	cl.finish(withOffset(err, n))
+	cl.finish(readerr.Check(err, cl.resp, cl.version, len(frame), n, used))
 	return nil
 }

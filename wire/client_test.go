@@ -15,6 +15,8 @@ import (
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // loopbackPair connects a client and a server socket on 127.0.0.1.
@@ -229,7 +231,7 @@ func TestClientConnectionEnds(t *testing.T) {
 		}},
 		{"body that does not decode", func(s *scriptServer) {
 			r := s.read()
-			frame, err := AppendFrame(nil, []byte{0, 0, 0, byte(r.Header.CorrelationID), 0, 0, 0xff})
+			frame, err := frames.AppendFrame(nil, []byte{0, 0, 0, byte(r.Header.CorrelationID), 0, 0, 0xff})
 			require.NoError(s.t, err)
 			_, _ = s.conn.Write(frame)
 		}, func(t *testing.T, err error) {
@@ -257,7 +259,7 @@ func TestClientUnexpectedResponse(t *testing.T) {
 	cconn, sconn := loopbackPair(t)
 	c := NewClient(cconn, ClientConfig{})
 	defer c.Close()
-	frame, err := AppendFrame(nil, []byte{0, 0, 0, 0})
+	frame, err := frames.AppendFrame(nil, []byte{0, 0, 0, 0})
 	require.NoError(t, err)
 	_, err = sconn.Write(frame)
 	require.NoError(t, err)
@@ -360,7 +362,7 @@ func TestClientAPIVersionsFallback(t *testing.T) {
 	cconn, sconn := loopbackPair(t)
 	served := make(chan error, 1)
 	go func() {
-		sc := NewServerConn(sconn, ServerConfig{NewRequest: testRequests, Supported: []VersionRange{{APIKey: APIVersionsKey, MinVersion: 0, MaxVersion: 2}}})
+		sc := NewServerConn(sconn, ServerConfig{NewRequest: testRequests, Supported: []VersionRange{{APIKey: generated.APIKeyAPIVersions, MinVersion: 0, MaxVersion: 2}}})
 		for range 2 {
 			req, err := sc.ReadRequest()
 			if err != nil {
@@ -370,7 +372,7 @@ func TestClientAPIVersionsFallback(t *testing.T) {
 				}
 				continue
 			}
-			resp := &apiVersionsResponseStub{Keys: []VersionRange{{APIKey: APIVersionsKey, MinVersion: 0, MaxVersion: 2}}, Throttle: 9}
+			resp := &apiVersionsResponseStub{Keys: []VersionRange{{APIKey: generated.APIKeyAPIVersions, MinVersion: 0, MaxVersion: 2}}, Throttle: 9}
 			if err := sc.WriteResponse(req, resp); err != nil {
 				served <- err
 				return
@@ -385,8 +387,8 @@ func TestClientAPIVersionsFallback(t *testing.T) {
 
 	var resp apiVersionsResponseStub
 	require.NoError(t, c.Do(ctx, apiVersionsStub{}, 3, &resp), "the v0 answer to a v3 request is read at v0")
-	assert.Equal(t, UnsupportedVersion.Code, resp.ErrorCode)
-	assert.Equal(t, []VersionRange{{APIKey: APIVersionsKey, MinVersion: 0, MaxVersion: 2}}, resp.Keys)
+	assert.Equal(t, kerrors.UnsupportedVersion.Code, resp.ErrorCode)
+	assert.Equal(t, []VersionRange{{APIKey: generated.APIKeyAPIVersions, MinVersion: 0, MaxVersion: 2}}, resp.Keys)
 
 	require.NoError(t, c.Do(ctx, apiVersionsStub{}, resp.Keys[0].MaxVersion, &resp))
 	assert.Equal(t, int16(0), resp.ErrorCode)
@@ -410,7 +412,7 @@ func TestClientAPIVersionsFallbackOnlyForV0Bodies(t *testing.T) {
 		// A v1 body (with the throttle time) and one byte more: neither v1
 		// nor v0 reads it whole.
 		body := (&apiVersionsResponseStub{}).mustAppend(1)
-		frame, _ := AppendFrame(nil, append(codec.AppendInt32(nil, req.Header.CorrelationID), append(body, 0)...))
+		frame, _ := frames.AppendFrame(nil, append(codec.AppendInt32(nil, req.Header.CorrelationID), append(body, 0)...))
 		_, _ = sconn.Write(frame)
 	}()
 	var resp apiVersionsResponseStub

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 )
 
@@ -18,12 +17,11 @@ import (
 // SASL session alive (KIP-368) while it is used. Many goroutines may call
 // it at once; their requests are pipelined.
 type Conn struct {
-	client      *Client
-	broker      map[int16]VersionRange
-	ranges      []VersionRange // the broker's, as listed
-	apiVersions *generated.APIVersionsResponse
-	avVersion   int16
-	sasl        SASLMechanism
+	client    *Client
+	broker    map[int16]VersionRange
+	ranges    []VersionRange // the broker's, as listed
+	avVersion int16          // the ApiVersions version the answer was read at
+	sasl      SASLMechanism
 
 	// Re-authentication (KIP-368): see conn_sasl.go.
 	reauthAt  atomic.Int64 // unix nanoseconds; 0: the session does not expire
@@ -84,10 +82,11 @@ func (c *Conn) Negotiated(newRequest func(apiKey int16) runtime.APIMessage) *Neg
 	return Negotiate(c.BrokerVersions(), newRequest)
 }
 
-// APIVersions is the broker's ApiVersions answer and the version it was
-// read at (after the KIP-511 retry, if the broker asked for one).
-func (c *Conn) APIVersions() (*generated.APIVersionsResponse, int16) {
-	return c.apiVersions, c.avVersion
+// APIVersions is the broker's ApiVersions answer as a table: its ranges
+// and the version the answer was read at (after the KIP-511 retry, if the
+// broker asked for one).
+func (c *Conn) APIVersions() Versions {
+	return Versions{Ranges: c.BrokerVersions(), ReadAt: c.avVersion}
 }
 
 // Client is the connection's Client. Calls made through it bypass the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The client connection against this package's own Server with TLS and
@@ -76,14 +77,14 @@ func TestConnAgainstServer(t *testing.T) {
 	require.NoError(t, err)
 	cases := []struct {
 		mech SASLMechanism
-		code *Error
+		code *kerrors.Error
 	}{
 		{PlainAuth("alice", "alice-secret"), nil},
 		{scram256, nil},
 		{scram512, nil},
-		{PlainAuth("alice", "wrong"), SaslAuthenticationFailed},
-		{wrong, SaslAuthenticationFailed},
-		{OAuthBearerAuth(func(context.Context) (string, map[string]string, error) { return "t", nil, nil }), UnsupportedSaslMechanism},
+		{PlainAuth("alice", "wrong"), kerrors.SaslAuthenticationFailed},
+		{wrong, kerrors.SaslAuthenticationFailed},
+		{OAuthBearerAuth(func(context.Context) (string, map[string]string, error) { return "t", nil, nil }), kerrors.UnsupportedSaslMechanism},
 	}
 	for _, tc := range cases {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -92,7 +93,7 @@ func TestConnAgainstServer(t *testing.T) {
 			require.ErrorIs(t, err, tc.code, tc.mech.Name())
 			var se *SASLError
 			require.ErrorAs(t, err, &se)
-			if tc.code == UnsupportedSaslMechanism {
+			if tc.code == kerrors.UnsupportedSaslMechanism {
 				assert.Equal(t, []string{SASLPlain, SASLScramSHA256, SASLScramSHA512}, se.Enabled)
 			} else {
 				assert.NotEmpty(t, se.Message, "the server's message travels with the code")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // connBroker is the stub broker of the Conn tests, on 127.0.0.1: it
@@ -115,7 +116,7 @@ func (b *connBroker) serve(conn net.Conn) {
 		conn = tc
 	}
 	supported := []VersionRange{
-		{APIKey: APIVersionsKey, MinVersion: 0, MaxVersion: b.apiVersionsMax},
+		{APIKey: generated.APIKeyAPIVersions, MinVersion: 0, MaxVersion: b.apiVersionsMax},
 		{APIKey: 17, MinVersion: 0, MaxVersion: b.handshakeMax},
 		{APIKey: 36, MinVersion: 0, MaxVersion: 2},
 		{APIKey: 5, MinVersion: 0, MaxVersion: 0},
@@ -157,7 +158,7 @@ func (b *connBroker) answer(req *Request, st *saslState, sc *ServerConn) (runtim
 	switch body := req.Body.(type) {
 	case *generated.APIVersionsRequest:
 		resp := generated.NewAPIVersionsResponse()
-		for _, r := range sc.Supported([]int16{APIVersionsKey, 17, 36, 5}) {
+		for _, r := range sc.Supported([]int16{generated.APIKeyAPIVersions, 17, 36, 5}) {
 			resp.APIKeys = append(resp.APIKeys, generated.APIVersionsResponseAPIVersion{APIKey: r.APIKey, MinVersion: r.MinVersion, MaxVersion: r.MaxVersion})
 		}
 		return resp, false
@@ -166,9 +167,9 @@ func (b *connBroker) answer(req *Request, st *saslState, sc *ServerConn) (runtim
 		resp.Mechanisms = []string{SASLPlain, SASLScramSHA256, SASLScramSHA512, SASLOAuthBearer}
 		switch {
 		case b.illegalState || st.mechanism != "" || (st.done && st.expires.IsZero()):
-			resp.ErrorCode = IllegalSaslState.Code
+			resp.ErrorCode = kerrors.IllegalSaslState.Code
 		case !contains(resp.Mechanisms, body.Mechanism):
-			resp.ErrorCode = UnsupportedSaslMechanism.Code
+			resp.ErrorCode = kerrors.UnsupportedSaslMechanism.Code
 		default:
 			st.mechanism = body.Mechanism
 		}
@@ -212,7 +213,7 @@ func (b *connBroker) authenticate(msg []byte, st *saslState) (runtime.APIMessage
 		if b.silentFailure {
 			return nil, true
 		}
-		resp.ErrorCode = SaslAuthenticationFailed.Code
+		resp.ErrorCode = kerrors.SaslAuthenticationFailed.Code
 		resp.ErrorMessage = runtime.NewNullString(message)
 		return resp, true
 	}

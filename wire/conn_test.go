@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkagen/kafkagen/generated"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 func dialTest(t *testing.T, addr string, cfg ConnConfig) (*Conn, error) {
@@ -30,9 +31,14 @@ func TestDialNegotiates(t *testing.T) {
 	b := startConnBroker(t, nil)
 	c, err := dialTest(t, b.addr(), ConnConfig{ClientID: "negotiates"})
 	require.NoError(t, err)
-	resp, v := c.APIVersions()
-	assert.Equal(t, int16(4), v)
-	assert.Len(t, resp.APIKeys, 4)
+	versions := c.APIVersions()
+	assert.Equal(t, int16(4), versions.ReadAt)
+	assert.Len(t, versions.Ranges, 4)
+	sasl, listed := versions.Lookup(36)
+	assert.True(t, listed)
+	assert.Equal(t, VersionRange{36, 0, 2}, sasl)
+	_, listed = versions.Lookup(50)
+	assert.False(t, listed, "BrokerHeartbeat is not listed")
 	assert.Equal(t, []VersionRange{{18, 0, 4}, {17, 0, 1}, {36, 0, 2}, {5, 0, 0}}, c.BrokerVersions())
 
 	sv, err := c.Version(generated.NewSaslAuthenticateRequest())
@@ -66,8 +72,7 @@ func TestDialRetriesAPIVersions(t *testing.T) {
 	b := startConnBroker(t, func(b *connBroker) { b.apiVersionsMax = 2 })
 	c, err := dialTest(t, b.addr(), ConnConfig{})
 	require.NoError(t, err)
-	_, v := c.APIVersions()
-	assert.Equal(t, int16(2), v)
+	assert.Equal(t, int16(2), c.APIVersions().ReadAt)
 	assert.Equal(t, []string{"ApiVersions v3 refused", "ApiVersions v2"}, b.logged())
 }
 
@@ -88,28 +93,28 @@ func TestDialSASL(t *testing.T) {
 	cases := []struct {
 		name    string
 		mech    SASLMechanism
-		code    *Error
+		code    *kerrors.Error
 		message string
 	}{
 		{"PLAIN", PlainAuth("alice", "secret"), nil, ""},
 		{"SCRAM-SHA-256", scram256, nil, ""},
 		{"SCRAM-SHA-512", scram512, nil, ""},
 		{"OAUTHBEARER", token("good-token"), nil, ""},
-		{"PLAIN wrong password", PlainAuth("alice", "nope"), SaslAuthenticationFailed, "broker says: Authentication failed: Invalid username or password"},
-		{"SCRAM wrong password", wrong512, SaslAuthenticationFailed, "with SASL mechanism SCRAM-SHA-512"},
-		{"OAUTHBEARER bad token", token("bad-token"), SaslAuthenticationFailed, "broker says: invalid token"},
-		{"unknown mechanism", PlainAuth("alice", "secret"), UnsupportedSaslMechanism, "the broker enables PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER"},
-		{"illegal state", PlainAuth("alice", "secret"), IllegalSaslState, "kafka sasl PLAIN: SaslHandshake: ILLEGAL_SASL_STATE (kafka error 34)"},
+		{"PLAIN wrong password", PlainAuth("alice", "nope"), kerrors.SaslAuthenticationFailed, "broker says: Authentication failed: Invalid username or password"},
+		{"SCRAM wrong password", wrong512, kerrors.SaslAuthenticationFailed, "with SASL mechanism SCRAM-SHA-512"},
+		{"OAUTHBEARER bad token", token("bad-token"), kerrors.SaslAuthenticationFailed, "broker says: invalid token"},
+		{"unknown mechanism", PlainAuth("alice", "secret"), kerrors.UnsupportedSaslMechanism, "the broker enables PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER"},
+		{"illegal state", PlainAuth("alice", "secret"), kerrors.IllegalSaslState, "kafka sasl PLAIN: SaslHandshake: ILLEGAL_SASL_STATE (kafka error 34)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			b := startConnBroker(t, func(b *connBroker) {
 				b.passwords = map[string]string{"alice": "secret"}
 				b.tokens = map[string]bool{"good-token": true}
-				b.illegalState = tc.code == IllegalSaslState
+				b.illegalState = tc.code == kerrors.IllegalSaslState
 			})
 			mech := tc.mech
-			if tc.code == UnsupportedSaslMechanism {
+			if tc.code == kerrors.UnsupportedSaslMechanism {
 				mech = renamed{mech, "GSSAPI"}
 			}
 			c, err := dialTest(t, b.addr(), ConnConfig{SASL: mech})
@@ -246,9 +251,9 @@ func TestBrokerVersions(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int16(0), v)
 
-	other.ErrorCode = UnsupportedVersion.Code
+	other.ErrorCode = kerrors.UnsupportedVersion.Code
 	_, err = BrokerVersions(other)
-	require.ErrorIs(t, err, UnsupportedVersion)
+	require.ErrorIs(t, err, kerrors.UnsupportedVersion)
 	_, err = BrokerVersions(generated.NewStopReplicaResponse())
 	assert.EqualError(t, err, "kafka negotiate: StopReplicaResponse is not an ApiVersions response")
 }

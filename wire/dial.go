@@ -12,6 +12,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // ConnConfig configures Dial and NewConn. The zero value is a plaintext
@@ -160,12 +161,12 @@ func (c *Conn) askVersions(ctx context.Context, cfg ConnConfig) error {
 		if err := c.client.Do(ctx, req, v, resp); err != nil {
 			return fmt.Errorf("kafka conn: ApiVersions v%d: %w", v, err)
 		}
-		if resp.ErrorCode != UnsupportedVersion.Code || retried || v == 0 {
+		if resp.ErrorCode != kerrors.UnsupportedVersion.Code || retried || v == 0 {
 			break
 		}
 		next := int16(0)
 		for _, k := range resp.APIKeys {
-			if k.APIKey == APIVersionsKey && k.MaxVersion < v {
+			if k.APIKey == generated.APIKeyAPIVersions && k.MaxVersion < v {
 				next = max(k.MaxVersion, 0)
 			}
 		}
@@ -179,6 +180,6 @@ func (c *Conn) askVersions(ctx context.Context, cfg ConnConfig) error {
 	for _, r := range ranges {
 		c.broker[r.APIKey] = r
 	}
-	c.ranges, c.apiVersions, c.avVersion = ranges, resp, v
+	c.ranges, c.avVersion = ranges, v
 	return nil
 }

@@ -1,5 +1,6 @@
-// Package wire is the connection layer between Kafka's byte streams and the
-// messages kafkagen generates. It works with any generated package through
+// Package wire connects to Kafka brokers and serves Kafka clients with the
+// messages kafkagen generates: Dial and Conn for client code, Server and
+// Handler for servers. It works with any generated package through
 // runtime's interfaces; besides the standard library and runtime it imports
 // the module's own generated package (ApiVersions and SASL messages, for
 // connection setup whatever package the caller generated) and
@@ -21,41 +22,13 @@
 //	var resp kafkamsg.MetadataResponse
 //	err = conn.Do(ctx, req, &resp) // at the highest version both sides support
 //
-// The layers, from the bytes up:
+// Its neighbours speak to other readers: package wire/frames holds the
+// frame, header and pairing plumbing of proxies and sniffers (and what
+// Client and Server are built on), package wire/kerrors Kafka's error codes
+// (kerrors.ErrorCode turns a response's code into an error for errors.Is).
 //
-//   - Frames: FrameReader reads 4-byte size-prefixed frames into one reused
-//     buffer, refusing a negative size or one above a limit (by default
-//     Kafka's socket.request.max.bytes, 100 MiB) before allocating anything.
-//     The buffer grows with the bytes that arrive, never from the size
-//     prefix alone, and one grown past the retain size is given back at the
-//     next frame; Skip discards a frame nobody waits for without buffering
-//     it. BeginFrame/EndFrame and AppendFrame write frames.
-//   - Headers: RequestHeader (v0, v1, v2) and ResponseHeader (v0, v1), with
-//     the client id and the header tag section kept so that a header
-//     re-encodes to the bytes it came from. The version each message
-//     version travels with is its HeaderVersion method.
-//   - Server side: Server serves the connections of any generated package
-//     for a Handler, which is given each decoded request of a connection in
-//     arrival order with the Peer that sent it (address, TLS state, SASL
-//     principal) and returns the response, nothing (acks 0) or an error
-//     that closes the connection. It holds under load and attack with
-//     Kafka-named Limits: connections per listener and per client address,
-//     a request read timeout (slowloris), idle reaping, a write timeout
-//     (peers that do not read), and the bytes of requests being read and
-//     responses being written bounded in total, a connection waiting for
-//     room before reading a large body. Its accept loop backs off on
-//     EMFILE as net/http's does; idle connections give back their buffers.
-//     It serves TLS and SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, KIP-368
-//     re-authentication) with credentials the application looks up, and
-//     refuses requests before authentication as Kafka does. Shutdown ends
-//     it gracefully. Underneath, RequestDecoder and ServerConn decode a
-//     request frame into its header and the generated request type of its
-//     api key, and write responses behind the right header. Requests that
-//     cannot be served get Kafka's answer: an ApiVersions request above the
-//     supported range gets a v0 ApiVersionsResponse with
-//     UNSUPPORTED_VERSION and the supported ApiVersions range
-//     (AppendAPIVersionsUnsupported); anything else is an
-//     *UnsupportedRequestError after which Kafka closes the connection.
+// What it holds:
+//
 //   - Client connections: Dial (or NewConn on a connection of the
 //     caller's) opens a Conn: TCP within a context, TLS when
 //     ConnConfig.TLS is set (the server name taken from the address, client
@@ -84,17 +57,30 @@
 //     deadline) breaks the connection, since part of a frame may have
 //     left. An ApiVersions answer that does not read at the version sent
 //     is read at v0 (KIP-511).
-//   - Watching a connection one did not open (proxies, sniffers): Pairing
-//     pairs each response with its request by the correlation id its first
-//     4 bytes hold, reading no more of a request than it must (8 bytes, or a
-//     Produce's header and acks: acks 0 is never answered); requests newer
-//     than the package pass by their header alone, and a bounded number wait
-//     at once. ResponseDecoder decodes a paired response, reading an
-//     ApiVersions answer that does not fit the version asked at v0.
+//   - Server side: Server serves the connections of any generated package
+//     for a Handler, which is given each decoded request of a connection in
+//     arrival order with the Peer that sent it (address, TLS state, SASL
+//     principal) and returns the response, nothing (acks 0) or an error
+//     that closes the connection. It holds under load and attack with
+//     Kafka-named Limits: connections per listener and per client address,
+//     a request read timeout (slowloris), idle reaping, a write timeout
+//     (peers that do not read), and the bytes of requests being read and
+//     responses being written bounded in total, a connection waiting for
+//     room before reading a large body. Its accept loop backs off on
+//     EMFILE as net/http's does; idle connections give back their buffers.
+//     It serves TLS and SASL (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, KIP-368
+//     re-authentication) with credentials the application looks up, and
+//     refuses requests before authentication as Kafka does. Shutdown ends
+//     it gracefully. Underneath, RequestDecoder and ServerConn decode a
+//     request frame into its header and the generated request type of its
+//     api key, and write responses behind the right header. Requests that
+//     cannot be served get Kafka's answer: an ApiVersions request above the
+//     supported range gets a v0 ApiVersionsResponse with
+//     UNSUPPORTED_VERSION and the supported ApiVersions range
+//     (frames.AppendAPIVersionsUnsupported); anything else is an
+//     *UnsupportedRequestError after which Kafka closes the connection.
 //   - Version negotiation: Negotiate intersects a broker's ApiVersions answer
 //     (BrokerVersions reads one of any generated package) with a package's
-//     Min/MaxVersion and picks the highest common version.
-//   - Error codes: every error code of Kafka 4.0 as an *Error with Kafka's
-//     name, message and retriable flag; ErrorCode(code) turns a response's
-//     code into an error for errors.Is.
+//     Min/MaxVersion and picks the highest common version;
+//     Conn.APIVersions is the broker's answer as a Versions table.
 package wire

@@ -11,6 +11,7 @@ import (
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // serve is a minimal server loop: read a request, answer it, and let
@@ -91,7 +92,7 @@ func Example() {
 		panic(err)
 	}
 	for _, p := range resp.PartitionErrors {
-		fmt.Printf("%s-%d: %v\n", p.TopicName, p.PartitionIndex, wire.ErrorCode(p.ErrorCode))
+		fmt.Printf("%s-%d: %v\n", p.TopicName, p.PartitionIndex, kerrors.ErrorCode(p.ErrorCode))
 	}
 	// Output:
 	// orders-3: <nil>
@@ -110,8 +111,7 @@ func ExampleDial() {
 		panic(err)
 	}
 	defer conn.Close()
-	_, v := conn.APIVersions()
-	fmt.Println("ApiVersions answered at", v)
+	fmt.Println("ApiVersions answered at", conn.APIVersions().ReadAt)
 
 	req := generated.NewStopReplicaRequest()
 	req.Partitions = []generated.StopReplicaRequestStopReplicaPartition{{TopicName: "orders", PartitionIndex: 3}}
@@ -128,9 +128,9 @@ func ExampleDial() {
 
 // Response error codes become errors that errors.Is understands.
 func ExampleErrorCode() {
-	err := wire.ErrorCode(6)
-	fmt.Println(errors.Is(err, wire.NotLeaderOrFollower), wire.IsRetriable(err))
-	fmt.Println(wire.ErrorCode(0) == nil)
+	err := kerrors.ErrorCode(6)
+	fmt.Println(errors.Is(err, kerrors.NotLeaderOrFollower), kerrors.IsRetriable(err))
+	fmt.Println(kerrors.ErrorCode(0) == nil)
 	// Output:
 	// true true
 	// true

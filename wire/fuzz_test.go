@@ -3,8 +3,10 @@ package wire
 import (
 	"bytes"
 	"errors"
-	"github.com/kafkagen/kafkagen/runtime"
 	"testing"
+
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // FuzzDecodeRequest feeds arbitrary frames to the request decoder: it never
@@ -57,9 +59,9 @@ func reencode(t *testing.T, req *Request) (out []byte, ok bool) {
 }
 
 func requestFrameBytes(f *testing.F, key, version int16, corr int32) []byte {
-	h := RequestHeader{APIKey: key, APIVersion: version, CorrelationID: corr, ClientID: runtime.NewNullString("fuzz")}
+	h := frames.RequestHeader{APIKey: key, APIVersion: version, CorrelationID: corr, ClientID: runtime.NewNullString("fuzz")}
 	body := testRequests(key)
-	frame, err := AppendRequest(nil, &h, body)
+	frame, err := frames.AppendRequest(nil, &h, body)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package wire
 import (
 	"fmt"
 	"time"
+
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // Defaults of the Server's limits, named after the Kafka settings they stand
@@ -54,10 +56,10 @@ type Limits struct {
 
 	// MaxRequestSize is socket.request.max.bytes: the largest request
 	// frame. A larger size prefix closes the connection before anything is
-	// allocated for it. 0: DefaultMaxFrameSize (100 MiB).
+	// allocated for it. 0: frames.DefaultMaxFrameSize (100 MiB).
 	MaxRequestSize int
 	// MaxResponseSize is the largest response frame the server writes; a
-	// handler's answer over it closes the connection. 0: DefaultMaxFrameSize.
+	// handler's answer over it closes the connection. 0: frames.DefaultMaxFrameSize.
 	MaxResponseSize int
 	// QueuedMaxRequestBytes is queued.max.request.bytes: the bytes of
 	// requests being read and served, over every connection. A connection
@@ -114,10 +116,10 @@ func (l Limits) resolve(alias bool) (limits, error) {
 		}
 	}
 	if r.MaxRequestSize == 0 {
-		r.MaxRequestSize = DefaultMaxFrameSize
+		r.MaxRequestSize = frames.DefaultMaxFrameSize
 	}
 	if r.MaxResponseSize == 0 {
-		r.MaxResponseSize = DefaultMaxFrameSize
+		r.MaxResponseSize = frames.DefaultMaxFrameSize
 	}
 	r.requestCharge = func(size int) int64 { return int64(size) }
 	if !alias {

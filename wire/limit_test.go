@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 func TestLimitsDefaults(t *testing.T) {
@@ -18,11 +20,11 @@ func TestLimitsDefaults(t *testing.T) {
 		read, idle, write    time.Duration
 		maxRequest, maxReply int
 	}{
-		{"zero, copying", Limits{}, false, 2 * DefaultMaxFrameSize, DefaultMaxFrameSize, 30 * time.Second, 10 * time.Minute, 30 * time.Second, DefaultMaxFrameSize, DefaultMaxFrameSize},
-		{"zero, aliasing", Limits{}, true, DefaultMaxFrameSize, DefaultMaxFrameSize, 30 * time.Second, 10 * time.Minute, 30 * time.Second, DefaultMaxFrameSize, DefaultMaxFrameSize},
+		{"zero, copying", Limits{}, false, 2 * frames.DefaultMaxFrameSize, frames.DefaultMaxFrameSize, 30 * time.Second, 10 * time.Minute, 30 * time.Second, frames.DefaultMaxFrameSize, frames.DefaultMaxFrameSize},
+		{"zero, aliasing", Limits{}, true, frames.DefaultMaxFrameSize, frames.DefaultMaxFrameSize, 30 * time.Second, 10 * time.Minute, 30 * time.Second, frames.DefaultMaxFrameSize, frames.DefaultMaxFrameSize},
 		{"sizes set", Limits{MaxRequestSize: 1 << 20, MaxResponseSize: 2 << 20}, true, 1 << 20, 2 << 20, 30 * time.Second, 10 * time.Minute, 30 * time.Second, 1 << 20, 2 << 20},
-		{"negative turns off", Limits{QueuedMaxRequestBytes: -1, QueuedMaxResponseBytes: -1, RequestReadTimeout: -1, ConnectionsMaxIdle: -1, WriteTimeout: -1}, false, 0, 0, 0, 0, 0, DefaultMaxFrameSize, DefaultMaxFrameSize},
-		{"set", Limits{QueuedMaxRequestBytes: 1 << 30, RequestReadTimeout: time.Second, ConnectionsMaxIdle: time.Minute, WriteTimeout: 2 * time.Second}, true, 1 << 30, DefaultMaxFrameSize, time.Second, time.Minute, 2 * time.Second, DefaultMaxFrameSize, DefaultMaxFrameSize},
+		{"negative turns off", Limits{QueuedMaxRequestBytes: -1, QueuedMaxResponseBytes: -1, RequestReadTimeout: -1, ConnectionsMaxIdle: -1, WriteTimeout: -1}, false, 0, 0, 0, 0, 0, frames.DefaultMaxFrameSize, frames.DefaultMaxFrameSize},
+		{"set", Limits{QueuedMaxRequestBytes: 1 << 30, RequestReadTimeout: time.Second, ConnectionsMaxIdle: time.Minute, WriteTimeout: 2 * time.Second}, true, 1 << 30, frames.DefaultMaxFrameSize, time.Second, time.Minute, 2 * time.Second, frames.DefaultMaxFrameSize, frames.DefaultMaxFrameSize},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

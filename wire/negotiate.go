@@ -7,11 +7,31 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // ErrNoCommonVersion is wrapped by Negotiated.Version when the broker and the
 // package share no version of an api, or one of them lacks the api.
 var ErrNoCommonVersion = errors.New("no version in common")
+
+// Versions is a broker's ApiVersions answer as a table: the versions it
+// serves of each api, and the ApiVersions version the answer was read at.
+type Versions struct {
+	// Ranges are the broker's, in the order of its answer.
+	Ranges []VersionRange
+	// ReadAt is the ApiVersions version the answer was read at.
+	ReadAt int16
+}
+
+// Lookup returns the broker's range of an api key, if it lists the key.
+func (v Versions) Lookup(apiKey int16) (VersionRange, bool) {
+	for _, r := range v.Ranges {
+		if r.APIKey == apiKey {
+			return r, true
+		}
+	}
+	return VersionRange{}, false
+}
 
 // Negotiated is the outcome of intersecting a broker's ApiVersions answer
 // with the versions a generated package can encode and decode.
@@ -111,14 +131,14 @@ func SupportedVersions(newRequest func(apiKey int16) runtime.APIMessage, keys []
 // BrokerVersions returns the ranges a broker listed in its ApiVersions
 // response, resp being the ApiVersionsResponse of any generated package,
 // or an error for a response carrying an error code (UNSUPPORTED_VERSION
-// and the like; errors.Is matches the code's *Error). A response of
+// and the like; errors.Is matches the code's *kerrors.Error). A response of
 // another package is read by re-encoding it at the highest version both
 // that package and this module's generated package know, and decoding
 // that with generated.APIVersionsResponse.
 func BrokerVersions(resp runtime.APIMessage) ([]VersionRange, error) {
 	own, ok := resp.(*generated.APIVersionsResponse)
 	if !ok {
-		if resp.APIKey() != APIVersionsKey || resp.IsRequest() {
+		if resp.APIKey() != generated.APIKeyAPIVersions || resp.IsRequest() {
 			return nil, fmt.Errorf("kafka negotiate: %s is not an ApiVersions response", resp.SpecName())
 		}
 		own = generated.NewAPIVersionsResponse()
@@ -135,7 +155,7 @@ func BrokerVersions(resp runtime.APIMessage) ([]VersionRange, error) {
 			return nil, fmt.Errorf("kafka negotiate: reading %s at v%d: %w", resp.SpecName(), v, err)
 		}
 	}
-	if err := ErrorCode(own.ErrorCode); err != nil {
+	if err := kerrors.ErrorCode(own.ErrorCode); err != nil {
 		return nil, fmt.Errorf("kafka negotiate: the ApiVersions response carries %w", err)
 	}
 	out := make([]VersionRange, len(own.APIKeys))

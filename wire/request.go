@@ -4,13 +4,11 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/runtime/codec"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/internal/readerr"
 )
-
-// APIVersionsKey is the api key of ApiVersions, the one request Kafka
-// answers even at a version it does not support (KIP-511).
-const APIVersionsKey int16 = 18
 
 // Errors of requests that a server cannot serve. Kafka answers an ApiVersions
 // request at an unsupported version (see UnsupportedRequestError.Answerable)
@@ -21,8 +19,9 @@ var (
 	// ErrUnsupportedRequestVersion: the key is known, the version is not
 	// supported. It wraps runtime.ErrUnsupportedVersion.
 	ErrUnsupportedRequestVersion = fmt.Errorf("request %w", runtime.ErrUnsupportedVersion)
-	// ErrTrailingBytes: a frame holds bytes after the message it carries.
-	ErrTrailingBytes = errors.New("bytes left after the message")
+	// ErrTrailingBytes: a frame holds bytes after the message it carries
+	// (the same error as frames.ErrTrailingBytes).
+	ErrTrailingBytes = readerr.ErrTrailingBytes
 )
 
 // UnsupportedRequestError is a request with an unknown api key or a version
@@ -30,7 +29,7 @@ var (
 // request header (key, version and correlation id always; the client id and
 // tags when the key is known).
 type UnsupportedRequestError struct {
-	Header RequestHeader
+	Header frames.RequestHeader
 	// Min and Max are the supported versions of the key; both -1 for an
 	// unknown key.
 	Min, Max int16
@@ -53,15 +52,15 @@ func (e *UnsupportedRequestError) Unwrap() error { return e.Err }
 
 // Answerable reports whether Kafka answers this request instead of closing
 // the connection: an ApiVersions request above the supported range, answered
-// by AppendAPIVersionsUnsupported.
+// by frames.AppendAPIVersionsUnsupported.
 func (e *UnsupportedRequestError) Answerable() bool {
-	return e.Header.APIKey == APIVersionsKey && e.Min >= 0
+	return e.Header.APIKey == generated.APIKeyAPIVersions && e.Min >= 0
 }
 
 // Request is a decoded request: its header and its body, a generated message
 // of the right type for the api key.
 type Request struct {
-	Header RequestHeader
+	Header frames.RequestHeader
 	// HeaderVersion is the version Header was read at (the body's
 	// HeaderVersion for its version); -1 when the api key is unknown.
 	HeaderVersion int16
@@ -168,14 +167,14 @@ func (d *RequestDecoder) Range(key int16) (VersionRange, bool) {
 // *UnsupportedRequestError; a malformed header or body gives the
 // *runtime.Error naming the field and byte offset.
 func (d *RequestDecoder) Decode(frame []byte, req *Request) error {
-	key, version, err := PeekRequestKey(frame)
+	key, version, err := frames.PeekRequestKey(frame)
 	if err != nil {
 		return err
 	}
 	req.Frame, req.Body, req.BodyOffset = frame, nil, 0
 	m := d.body(key)
 	if m == nil {
-		req.Header = RequestHeader{APIKey: key, APIVersion: version, CorrelationID: peekCorrelation(frame)}
+		req.Header = frames.RequestHeader{APIKey: key, APIVersion: version, CorrelationID: peekCorrelation(frame)}
 		req.HeaderVersion = -1
 		return &UnsupportedRequestError{Header: req.Header, Min: -1, Max: -1, Err: ErrUnknownAPIKey}
 	}
@@ -194,12 +193,8 @@ func (d *RequestDecoder) Decode(frame []byte, req *Request) error {
 	} else {
 		used, err = m.Decode(frame[n:], version)
 	}
-	if err != nil {
-		return withOffset(err, n)
-	}
-	if left := len(frame) - n - used; left != 0 {
-		return &runtime.Error{Op: "decode", Message: m.SpecName(), Version: version, Offset: n + used, Err: ErrTrailingBytes,
-			Detail: fmt.Sprintf("%d bytes after the %d-byte body", left, used)}
+	if err := readerr.Check(err, m, version, len(frame), n, used); err != nil {
+		return err
 	}
 	req.Body, req.BodyOffset = m, n
 	return nil
@@ -211,77 +206,4 @@ func peekCorrelation(frame []byte) int32 {
 		return 0
 	}
 	return int32(uint32(frame[4])<<24 | uint32(frame[5])<<16 | uint32(frame[6])<<8 | uint32(frame[7]))
-}
-
-// withOffset moves the byte offset of a body's decode error from the body's
-// start to the frame's.
-func withOffset(err error, base int) error {
-	var e *runtime.Error
-	if errors.As(err, &e) && e.Offset >= 0 {
-		e.Offset += base
-	}
-	return err
-}
-
-// AppendRequest appends one request frame to dst: size, header (h, at
-// req's header version for h.APIVersion) and req encoded at h.APIVersion.
-// h.APIKey must be req's api key.
-func AppendRequest(dst []byte, h *RequestHeader, req runtime.APIMessage) ([]byte, error) {
-	if h.APIKey != req.APIKey() {
-		return dst, fmt.Errorf("kafka request: header api key %d, but the body is %s (key %d)", h.APIKey, req.SpecName(), req.APIKey())
-	}
-	b, start := BeginFrame(dst)
-	b, err := h.AppendTo(b, req.HeaderVersion(h.APIVersion))
-	if err != nil {
-		return dst, err
-	}
-	if b, err = req.AppendTo(b, h.APIVersion); err != nil {
-		return dst, err
-	}
-	if err := EndFrame(b, start); err != nil {
-		return dst, err
-	}
-	return b, nil
-}
-
-// AppendResponse appends one response frame to dst: size, a response header
-// holding correlationID at resp's header version for version, and resp
-// encoded at version.
-func AppendResponse(dst []byte, correlationID int32, resp runtime.APIMessage, version int16) ([]byte, error) {
-	h := ResponseHeader{CorrelationID: correlationID}
-	return AppendResponseHeader(dst, &h, resp, version)
-}
-
-// AppendResponseHeader is AppendResponse with a whole header, tags included.
-func AppendResponseHeader(dst []byte, h *ResponseHeader, resp runtime.APIMessage, version int16) ([]byte, error) {
-	b, start := BeginFrame(dst)
-	b, err := h.AppendTo(b, resp.HeaderVersion(version))
-	if err != nil {
-		return dst, err
-	}
-	if b, err = resp.AppendTo(b, version); err != nil {
-		return dst, err
-	}
-	if err := EndFrame(b, start); err != nil {
-		return dst, err
-	}
-	return b, nil
-}
-
-// AppendAPIVersionsUnsupported appends the frame Kafka sends for an
-// ApiVersions request above the supported range: response header v0 with
-// the request's correlation id, and an ApiVersionsResponse v0 body with
-// error UNSUPPORTED_VERSION (35) listing one api, ApiVersions itself with
-// its supported range, so that the client retries at a version it has in
-// common with the server (Kafka's ApiVersionsRequest.getErrorResponse).
-func AppendAPIVersionsUnsupported(dst []byte, correlationID int32, supported VersionRange) []byte {
-	b, start := BeginFrame(dst)
-	b = codec.AppendInt32(b, correlationID)
-	b = codec.AppendInt16(b, UnsupportedVersion.Code)
-	b = codec.AppendInt32(b, 1) // ApiKeys: one element
-	b = codec.AppendInt16(b, supported.APIKey)
-	b = codec.AppendInt16(b, supported.MinVersion)
-	b = codec.AppendInt16(b, supported.MaxVersion)
-	_ = EndFrame(b, start) // 20 bytes always fit
-	return b
 }

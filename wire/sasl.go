@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The SASL mechanism names of Kafka's SaslHandshake request, shared by
@@ -44,7 +46,7 @@ type SASLExchange interface {
 // SASLError is an authentication the broker refused: its error code (one
 // of UNSUPPORTED_SASL_MECHANISM, ILLEGAL_SASL_STATE,
 // SASL_AUTHENTICATION_FAILED, or another) and its message. errors.Is
-// matches the code's *Error, such as SaslAuthenticationFailed.
+// matches the code's *kerrors.Error, such as kerrors.SaslAuthenticationFailed.
 type SASLError struct {
 	Mechanism string
 	Request   string // "SaslHandshake" or "SaslAuthenticate"
@@ -56,7 +58,7 @@ type SASLError struct {
 // Error names the mechanism, the request, Kafka's error and the broker's
 // message or enabled mechanisms.
 func (e *SASLError) Error() string {
-	s := fmt.Sprintf("kafka sasl %s: %s: %v", e.Mechanism, e.Request, ErrorCode(e.Code))
+	s := fmt.Sprintf("kafka sasl %s: %s: %v", e.Mechanism, e.Request, kerrors.ErrorCode(e.Code))
 	if e.Message != "" {
 		s += ": broker says: " + e.Message
 	}
@@ -67,4 +69,4 @@ func (e *SASLError) Error() string {
 }
 
 // Unwrap returns the code's error, for errors.Is.
-func (e *SASLError) Unwrap() error { return ErrorCode(e.Code) }
+func (e *SASLError) Unwrap() error { return kerrors.ErrorCode(e.Code) }

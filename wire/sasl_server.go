@@ -8,6 +8,8 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The api keys of the SASL exchange.
@@ -170,7 +172,7 @@ func (a *saslConn) intercept(c *serverConn, frame []byte) (handled bool, err err
 	if a.stage == stageRawTokens {
 		return true, a.rawToken(c, frame)
 	}
-	key, version, err := PeekRequestKey(frame)
+	key, version, err := frames.PeekRequestKey(frame)
 	if err != nil {
 		return true, err
 	}
@@ -191,7 +193,7 @@ func (a *saslConn) intercept(c *serverConn, frame []byte) (handled bool, err err
 		switch {
 		case key == saslHandshakeKey:
 			return true, a.handshake(c, frame)
-		case key == APIVersionsKey && a.stage == stageStart:
+		case key == generated.APIKeyAPIVersions && a.stage == stageStart:
 			if c.apiVersionsServed(version) {
 				a.stage = stageHandshake
 			}
@@ -233,11 +235,11 @@ func (a *saslConn) handshake(c *serverConn, frame []byte) error {
 	resp := generated.NewSaslHandshakeResponse()
 	resp.Mechanisms = a.srv.mechanisms
 	if !slices.Contains(a.srv.mechanisms, mechanism) {
-		resp.ErrorCode = UnsupportedSaslMechanism.Code
+		resp.ErrorCode = kerrors.UnsupportedSaslMechanism.Code
 		if err := c.respond(&a.req.Header, resp); err != nil {
 			return err
 		}
-		return fmt.Errorf("kafka sasl: mechanism %q (enabled: %v): %w", mechanism, a.srv.mechanisms, UnsupportedSaslMechanism)
+		return fmt.Errorf("kafka sasl: mechanism %q (enabled: %v): %w", mechanism, a.srv.mechanisms, kerrors.UnsupportedSaslMechanism)
 	}
 	if a.stage == stageDone {
 		a.reauthenticating, a.lastReauth = true, time.Now()
@@ -262,12 +264,12 @@ func (a *saslConn) authenticate(c *serverConn, frame []byte) error {
 	reply, done, failure := a.step(c, token)
 	resp := generated.NewSaslAuthenticateResponse()
 	if failure != nil {
-		resp.ErrorCode = SaslAuthenticationFailed.Code
+		resp.ErrorCode = kerrors.SaslAuthenticationFailed.Code
 		resp.ErrorMessage = runtime.NewNullString(failure.Error())
 		if err := c.respond(&a.req.Header, resp); err != nil {
 			return err
 		}
-		return fmt.Errorf("kafka sasl: %v: %w", failure, SaslAuthenticationFailed)
+		return fmt.Errorf("kafka sasl: %v: %w", failure, kerrors.SaslAuthenticationFailed)
 	}
 	resp.AuthBytes = reply
 	if done {
@@ -281,12 +283,12 @@ func (a *saslConn) authenticate(c *serverConn, frame []byte) error {
 func (a *saslConn) rawToken(c *serverConn, token []byte) error {
 	reply, done, failure := a.step(c, token)
 	if failure != nil {
-		return fmt.Errorf("kafka sasl: %v: %w", failure, SaslAuthenticationFailed)
+		return fmt.Errorf("kafka sasl: %v: %w", failure, kerrors.SaslAuthenticationFailed)
 	}
 	if done {
 		a.complete(c)
 	}
-	return c.send(4+len(reply), func(dst []byte) ([]byte, error) { return AppendFrame(dst, reply) })
+	return c.send(4+len(reply), func(dst []byte) ([]byte, error) { return frames.AppendFrame(dst, reply) })
 }
 
 // step runs one step of the exchange and, when it completes, checks what a
@@ -326,16 +328,16 @@ func (a *saslConn) illegalState(c *serverConn, frame []byte, closeAfter bool) er
 	switch a.req.Body.(type) {
 	case *generated.SaslHandshakeRequest:
 		hs := generated.NewSaslHandshakeResponse()
-		hs.ErrorCode = IllegalSaslState.Code
+		hs.ErrorCode = kerrors.IllegalSaslState.Code
 		resp = hs
 	default:
 		au := generated.NewSaslAuthenticateResponse()
-		au.ErrorCode = IllegalSaslState.Code
+		au.ErrorCode = kerrors.IllegalSaslState.Code
 		au.ErrorMessage = runtime.NewNullString("SaslAuthenticate request received after successful authentication")
 		resp = au
 	}
 	if err := c.respond(&a.req.Header, resp); err != nil || !closeAfter {
 		return err
 	}
-	return fmt.Errorf("kafka sasl: api key %d during authentication: %w", a.req.Header.APIKey, IllegalSaslState)
+	return fmt.Errorf("kafka sasl: api key %d during authentication: %w", a.req.Header.APIKey, kerrors.IllegalSaslState)
 }

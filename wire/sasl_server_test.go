@@ -12,6 +12,8 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	kruntime "github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The users of the SASL tests.
@@ -73,11 +75,11 @@ func (c *saslClient) handshake(t *testing.T, mechanism string) *generated.SaslHa
 func (c *saslClient) token(t *testing.T, token []byte) ([]byte, int16, string) {
 	t.Helper()
 	if c.handshakeVersion == 0 {
-		frame, err := AppendFrame(nil, token)
+		frame, err := frames.AppendFrame(nil, token)
 		require.NoError(t, err)
 		_, err = c.conn.Write(frame)
 		require.NoError(t, err)
-		reply, err := NewFrameReader(c.conn, 0).Next()
+		reply, err := frames.NewFrameReader(c.conn, 0).Next()
 		if err != nil {
 			return nil, -1, err.Error()
 		}
@@ -168,14 +170,14 @@ func TestSASLAuthenticationFails(t *testing.T) {
 				client := &saslClient{conn: conn, handshakeVersion: handshake, authVersion: 1}
 				code, msg := client.login(t, c.mechanism, c.user, c.password)
 				if handshake == 1 {
-					assert.Equal(t, SaslAuthenticationFailed.Code, code)
+					assert.Equal(t, kerrors.SaslAuthenticationFailed.Code, code)
 					assert.Contains(t, msg, c.want)
 				} else {
 					assert.Equal(t, int16(-1), code, "v0: the connection closes, no answer")
 				}
 				requireClosed(t, conn)
 				end := ts.nextEnd(t)
-				assert.ErrorIs(t, end.err, SaslAuthenticationFailed)
+				assert.ErrorIs(t, end.err, kerrors.SaslAuthenticationFailed)
 				assert.Contains(t, end.err.Error(), c.want)
 			})
 		}
@@ -187,10 +189,10 @@ func TestSASLUnsupportedMechanism(t *testing.T) {
 	conn := dial(t, ts.addr)
 	c := &saslClient{conn: conn, handshakeVersion: 1}
 	hs := c.handshake(t, "GSSAPI")
-	assert.Equal(t, UnsupportedSaslMechanism.Code, hs.ErrorCode)
+	assert.Equal(t, kerrors.UnsupportedSaslMechanism.Code, hs.ErrorCode)
 	assert.Equal(t, []string{SASLScramSHA512, SASLPlain}, hs.Mechanisms, "the enabled list, in the configured order")
 	requireClosed(t, conn)
-	assert.ErrorIs(t, ts.nextEnd(t).err, UnsupportedSaslMechanism)
+	assert.ErrorIs(t, ts.nextEnd(t).err, kerrors.UnsupportedSaslMechanism)
 }
 
 // Before authentication only ApiVersions (once) and SaslHandshake pass;
@@ -218,12 +220,12 @@ func TestSASLRefusesRequestsBeforeAuthentication(t *testing.T) {
 		}, ErrNotAuthenticated},
 		{"a second handshake during authentication", func(t *testing.T, c *saslClient) { c.handshake(t, SASLPlain) }, func(t *testing.T, c *saslClient) {
 			hs := c.handshake(t, SASLPlain)
-			assert.Equal(t, IllegalSaslState.Code, hs.ErrorCode)
-		}, IllegalSaslState},
+			assert.Equal(t, kerrors.IllegalSaslState.Code, hs.ErrorCode)
+		}, kerrors.IllegalSaslState},
 		{"a frame above sasl.server.max.receive.size", func(*testing.T, *saslClient) {}, func(t *testing.T, c *saslClient) {
 			_, err := c.conn.Write(unhex(t, "00080001"))
 			require.NoError(t, err)
-		}, ErrFrameSize},
+		}, frames.ErrFrameSize},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -254,9 +256,9 @@ func TestSASLAfterAuthentication(t *testing.T) {
 	c := &saslClient{conn: conn, handshakeVersion: 1, authVersion: 2}
 	code, _ := c.login(t, SASLScramSHA256, "bob", "bob-secret")
 	require.Zero(t, code)
-	assert.Equal(t, IllegalSaslState.Code, c.handshake(t, SASLScramSHA256).ErrorCode, "no re-authentication without a session lifetime")
+	assert.Equal(t, kerrors.IllegalSaslState.Code, c.handshake(t, SASLScramSHA256).ErrorCode, "no re-authentication without a session lifetime")
 	_, code, msg := c.token(t, []byte("x"))
-	assert.Equal(t, IllegalSaslState.Code, code)
+	assert.Equal(t, kerrors.IllegalSaslState.Code, code)
 	assert.Equal(t, "SaslAuthenticate request received after successful authentication", msg)
 	beat(t, conn, 50)
 }
@@ -276,7 +278,7 @@ func TestSASLReauthentication(t *testing.T) {
 	beat(t, conn, 10)
 	code, _ = c.login(t, SASLScramSHA512, "alice", "alice-secret")
 	require.Zero(t, code, "re-authenticated at once: the first authentication does not count")
-	assert.Equal(t, IllegalSaslState.Code, c.handshake(t, SASLScramSHA512).ErrorCode, "a second re-authentication within a second is refused")
+	assert.Equal(t, kerrors.IllegalSaslState.Code, c.handshake(t, SASLScramSHA512).ErrorCode, "a second re-authentication within a second is refused")
 	beat(t, conn, 11)
 	time.Sleep(minReauthInterval)
 	code, _ = c.login(t, SASLScramSHA512, "alice", "alice-secret")
@@ -302,10 +304,10 @@ func TestSASLReauthentication(t *testing.T) {
 		code, _ := c.login(t, SASLScramSHA512, "alice", "alice-secret")
 		require.Zero(t, code)
 		code, msg := c.login(t, change.mechanism, change.user, change.password)
-		assert.Equal(t, SaslAuthenticationFailed.Code, code)
+		assert.Equal(t, kerrors.SaslAuthenticationFailed.Code, code)
 		assert.Equal(t, change.want, msg)
 		requireClosed(t, conn)
-		assert.ErrorIs(t, ts.nextEnd(t).err, SaslAuthenticationFailed)
+		assert.ErrorIs(t, ts.nextEnd(t).err, kerrors.SaslAuthenticationFailed)
 	}
 }
 
@@ -368,7 +370,7 @@ func TestSASLUsers(t *testing.T) {
 		for _, login := range []struct {
 			user, password string
 			want           int16
-		}{{"alice", "alice-secret", 0}, {"bob", "alice-secret", SaslAuthenticationFailed.Code}} {
+		}{{"alice", "alice-secret", 0}, {"bob", "alice-secret", kerrors.SaslAuthenticationFailed.Code}} {
 			c := &saslClient{conn: dial(t, ts.addr), handshakeVersion: 1, authVersion: 1}
 			code, msg := c.login(t, mechanism, login.user, login.password)
 			assert.Equal(t, login.want, code, "%s %s: %s", mechanism, login.user, msg)

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // ServerConfig configures a ServerConn.
@@ -21,7 +23,7 @@ type ServerConfig struct {
 	// what the server implements (see NewRequestDecoder).
 	Supported []VersionRange
 	// MaxFrameSize is the largest request accepted; 0 means
-	// DefaultMaxFrameSize.
+	// frames.DefaultMaxFrameSize.
 	MaxFrameSize int
 }
 
@@ -31,7 +33,7 @@ type ServerConfig struct {
 // should a server built on ServerConn.
 type ServerConn struct {
 	w       io.Writer
-	frames  *FrameReader
+	frames  *frames.FrameReader
 	decoder *RequestDecoder
 	req     Request
 	out     []byte
@@ -41,7 +43,7 @@ type ServerConn struct {
 func NewServerConn(rw io.ReadWriter, cfg ServerConfig) *ServerConn {
 	return &ServerConn{
 		w:       rw,
-		frames:  NewFrameReader(rw, cfg.MaxFrameSize),
+		frames:  frames.NewFrameReader(rw, cfg.MaxFrameSize),
 		decoder: NewRequestDecoder(cfg.NewRequest, cfg.Alias, cfg.Supported),
 	}
 }
@@ -73,8 +75,8 @@ func (c *ServerConn) Answer(err error) error {
 	if !errors.As(err, &u) || !u.Answerable() {
 		return err
 	}
-	r, _ := c.decoder.Range(APIVersionsKey)
-	c.out = AppendAPIVersionsUnsupported(c.out[:0], u.Header.CorrelationID, r)
+	r, _ := c.decoder.Range(generated.APIKeyAPIVersions)
+	c.out = frames.AppendAPIVersionsUnsupported(c.out[:0], u.Header.CorrelationID, r.MinVersion, r.MaxVersion)
 	if _, werr := c.w.Write(c.out); werr != nil {
 		return fmt.Errorf("kafka server: answering ApiVersions v%d: %w", u.Header.APIVersion, werr)
 	}
@@ -100,7 +102,7 @@ func (c *ServerConn) WriteResponse(req *Request, resp runtime.APIMessage) error 
 	if resp.APIKey() != req.Header.APIKey {
 		return fmt.Errorf("kafka server: answering api key %d with %s (key %d)", req.Header.APIKey, resp.SpecName(), resp.APIKey())
 	}
-	out, err := AppendResponse(c.out[:0], req.Header.CorrelationID, resp, req.Header.APIVersion)
+	out, err := frames.AppendResponse(c.out[:0], req.Header.CorrelationID, resp, req.Header.APIVersion)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	kruntime "github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // BenchmarkServerPipelined measures the cost of the Server's limits
@@ -66,8 +67,8 @@ func benchPipeline(b *testing.B, addr string) {
 		b.Fatal(err)
 	}
 	defer conn.Close()
-	h := RequestHeader{APIKey: 50, CorrelationID: 1, ClientID: kruntime.NewNullString("bench")}
-	frame, err := AppendRequest(nil, &h, heartbeat(1))
+	h := frames.RequestHeader{APIKey: 50, CorrelationID: 1, ClientID: kruntime.NewNullString("bench")}
+	frame, err := frames.AppendRequest(nil, &h, heartbeat(1))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,9 +84,9 @@ func benchPipeline(b *testing.B, addr string) {
 		}
 		written <- nil
 	}()
-	frames := NewFrameReader(conn, 0)
+	fr := frames.NewFrameReader(conn, 0)
 	for range b.N {
-		if _, err := frames.Next(); err != nil {
+		if _, err := fr.Next(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,6 +11,9 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/kafkagen/kafkagen/generated"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // Why a Server closed a connection: ConnClosed receives errors wrapping these.
@@ -45,7 +48,7 @@ type serverConn struct {
 	cancel context.CancelFunc
 
 	size    sizePrefix
-	frames  *FrameReader
+	frames  *frames.FrameReader
 	decoder *RequestDecoder // nil until a request needs it, and when idle
 	req     Request
 	auth    *saslConn // nil without SASL
@@ -62,7 +65,7 @@ func newServerConn(s *Server, nc net.Conn, host string) *serverConn {
 	}
 	c.ctx, c.cancel = context.WithCancel(s.base)
 	c.size.r = c.nc
-	c.frames = NewFrameReader(&c.size, s.limits.MaxRequestSize)
+	c.frames = frames.NewFrameReader(&c.size, s.limits.MaxRequestSize)
 	if s.sasl != nil {
 		c.auth = &saslConn{srv: s.sasl}
 	}
@@ -228,7 +231,7 @@ func (c *serverConn) serveFrame(size int, first time.Time) error {
 		limit = min(limit, c.auth.srv.maxReceive)
 	}
 	if size < 0 || size > limit {
-		return &FrameSizeError{Size: int32(size), Max: limit}
+		return &frames.FrameSizeError{Size: int32(size), Max: limit}
 	}
 	charge := c.srv.limits.requestCharge(size)
 	start := time.Now()
@@ -250,7 +253,7 @@ func (c *serverConn) serveFrame(size int, first time.Time) error {
 		}
 	}
 	err = c.serveRequest(frame)
-	if size > DefaultRetainSize {
+	if size > frames.DefaultRetainSize {
 		c.release() // a large request's buffers go now, not at the next one
 	}
 	return err
@@ -264,9 +267,9 @@ func (c *serverConn) serveRequest(frame []byte) error {
 		if !errors.As(err, &u) || !u.Answerable() {
 			return err // Kafka closes the connection
 		}
-		r, _ := c.decoder.Range(APIVersionsKey)
+		r, _ := c.decoder.Range(generated.APIKeyAPIVersions)
 		return c.send(20, func(dst []byte) ([]byte, error) {
-			return AppendAPIVersionsUnsupported(dst, u.Header.CorrelationID, r), nil
+			return frames.AppendAPIVersionsUnsupported(dst, u.Header.CorrelationID, r.MinVersion, r.MaxVersion), nil
 		})
 	}
 	resp, err := c.srv.handler.ServeKafka(c.ctx, &c.peer, &c.req)
@@ -297,7 +300,7 @@ func (c *serverConn) ensureDecoder() {
 // the connection).
 func (c *serverConn) apiVersionsServed(v int16) bool {
 	c.ensureDecoder()
-	r, ok := c.decoder.Range(APIVersionsKey)
+	r, ok := c.decoder.Range(generated.APIKeyAPIVersions)
 	return ok && v >= r.MinVersion && v <= r.MaxVersion
 }
 
@@ -318,9 +321,9 @@ func isTimeout(err error) bool {
 	return errors.Is(err, os.ErrDeadlineExceeded)
 }
 
-// sizePrefix is the reader of a connection's FrameReader: the server reads
+// sizePrefix is the reader of a connection's frames.FrameReader: the server reads
 // a frame's size itself (to time its first byte and wait for room before
-// the body), then replays it to the FrameReader, which reads the body.
+// the body), then replays it to the frames.FrameReader, which reads the body.
 type sizePrefix struct {
 	r      io.Reader
 	prefix [4]byte
@@ -330,7 +333,7 @@ type sizePrefix struct {
 func (p *sizePrefix) Read(b []byte) (int, error) {
 	if p.replay {
 		p.replay = false
-		return copy(b, p.prefix[:]), nil // FrameReader reads the size with a 4-byte buffer
+		return copy(b, p.prefix[:]), nil // frames.FrameReader reads the size with a 4-byte buffer
 	}
 	return p.r.Read(b)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	kruntime "github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // A peer that sends a request a byte at a time (slowloris) is closed once
@@ -119,7 +120,7 @@ func TestServerAnnouncedFramesCostWhatArrives(t *testing.T) {
 	ts := startServer(t, &echoHandler{}, ServerOptions{Limits: Limits{QueuedMaxRequestBytes: -1, RequestReadTimeout: time.Second}})
 	before := heapInUse()
 	var prefix [4]byte
-	binary.BigEndian.PutUint32(prefix[:], DefaultMaxFrameSize)
+	binary.BigEndian.PutUint32(prefix[:], frames.DefaultMaxFrameSize)
 	for range conns {
 		conn := dial(t, ts.addr)
 		_, err := conn.Write(append(prefix[:], make([]byte, sent)...))
@@ -127,8 +128,8 @@ func TestServerAnnouncedFramesCostWhatArrives(t *testing.T) {
 	}
 	time.Sleep(200 * time.Millisecond) // the server reads what was sent
 	held := heapInUse() - before
-	t.Logf("%d connections announcing %d MiB and sending %d KiB hold %d KiB", conns, DefaultMaxFrameSize>>20, sent>>10, held>>10)
-	assert.Less(t, held, int64(conns*(2*sent+(64<<10))+(4<<20)), "at most twice what arrived (buffers double), not %d MiB", conns*DefaultMaxFrameSize>>20)
+	t.Logf("%d connections announcing %d MiB and sending %d KiB hold %d KiB", conns, frames.DefaultMaxFrameSize>>20, sent>>10, held>>10)
+	assert.Less(t, held, int64(conns*(2*sent+(64<<10))+(4<<20)), "at most twice what arrived (buffers double), not %d MiB", conns*frames.DefaultMaxFrameSize>>20)
 	beat(t, dial(t, ts.addr), 1) // others are served meanwhile
 	for range conns {
 		assert.ErrorIs(t, ts.nextEnd(t).err, ErrRequestTimeout)
@@ -220,7 +221,7 @@ func TestServerQueuedResponseBytes(t *testing.T) {
 	var wg sync.WaitGroup
 	for i, conn := range clients {
 		wg.Go(func() {
-			frame, err := NewFrameReader(conn, 0).Next()
+			frame, err := frames.NewFrameReader(conn, 0).Next()
 			assert.NoError(t, err)
 			lengths[i] = len(frame)
 		})
@@ -272,9 +273,9 @@ func TestServerKeepsNoClientIDs(t *testing.T) {
 	var frame []byte
 	for i := range int32(requests) {
 		binary.BigEndian.PutUint32(id, uint32(i))
-		h := RequestHeader{APIKey: 50, CorrelationID: i, ClientID: kruntime.NewNullString(string(id))}
+		h := frames.RequestHeader{APIKey: 50, CorrelationID: i, ClientID: kruntime.NewNullString(string(id))}
 		var err error
-		frame, err = AppendRequest(frame[:0], &h, heartbeat(int64(i)))
+		frame, err = frames.AppendRequest(frame[:0], &h, heartbeat(int64(i)))
 		require.NoError(t, err)
 		_, err = conn.Write(frame)
 		require.NoError(t, err)

@@ -15,6 +15,8 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	kruntime "github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // testServer is a Server on a loopback listener, closed when the test ends.
@@ -99,9 +101,9 @@ func send(t *testing.T, conn net.Conn, key, version int16, corr int32, req krunt
 // receive reads one response frame into resp, checking the correlation id.
 func receive(t *testing.T, conn net.Conn, version int16, corr int32, resp kruntime.APIMessage) {
 	t.Helper()
-	frame, err := NewFrameReader(conn, 0).Next()
+	frame, err := frames.NewFrameReader(conn, 0).Next()
 	require.NoError(t, err)
-	var h ResponseHeader
+	var h frames.ResponseHeader
 	n, err := h.Decode(frame, resp.HeaderVersion(version), false)
 	require.NoError(t, err)
 	require.Equal(t, corr, h.CorrelationID)
@@ -223,8 +225,8 @@ func TestServerClosesOnUnservableRequests(t *testing.T) {
 			f := requestFrame(t, 5, 0, 10, stopReplica())[4:]
 			return frameOf(t, f, []byte{0xee})
 		}, ErrTrailingBytes, "1 bytes after the 29-byte body"},
-		{"size above the limit", func(t *testing.T) []byte { return unhex(t, "00100001") }, ErrFrameSize, "size 1048577 is above the limit of 1048576 bytes"},
-		{"negative size", func(t *testing.T) []byte { return unhex(t, "ffffffff") }, ErrFrameSize, "negative size -1"},
+		{"size above the limit", func(t *testing.T) []byte { return unhex(t, "00100001") }, frames.ErrFrameSize, "size 1048577 is above the limit of 1048576 bytes"},
+		{"negative size", func(t *testing.T) []byte { return unhex(t, "ffffffff") }, frames.ErrFrameSize, "negative size -1"},
 		{"ends inside a frame", func(t *testing.T) []byte { return unhex(t, "00000010"+"0032") }, io.ErrUnexpectedEOF, "reading a request"},
 	}
 	ts := startServer(t, &echoHandler{}, ServerOptions{Limits: Limits{MaxRequestSize: 1 << 20, MaxResponseSize: 1 << 20}})
@@ -256,7 +258,7 @@ func TestServerAnswersApiVersionsAboveRange(t *testing.T) {
 	send(t, conn, 18, 3, 1, generated.NewAPIVersionsRequest())
 	resp := generated.NewAPIVersionsResponse()
 	receive(t, conn, 0, 1, resp)
-	assert.Equal(t, UnsupportedVersion.Code, resp.ErrorCode)
+	assert.Equal(t, kerrors.UnsupportedVersion.Code, resp.ErrorCode)
 	assert.Equal(t, []generated.APIVersionsResponseAPIVersion{{APIKey: 18, MinVersion: 0, MaxVersion: 2}}, resp.APIKeys)
 	beat(t, conn, 2)
 }

@@ -13,16 +13,11 @@ import (
 
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/internal/wiretest"
 )
 
-func stopReplica() *generated.StopReplicaRequest {
-	req := generated.NewStopReplicaRequest()
-	req.ControllerID, req.ControllerEpoch, req.AckTimeoutMs = 1, 7, 3000
-	req.Partitions = []generated.StopReplicaRequestStopReplicaPartition{
-		{TopicName: "orders", PartitionIndex: 2, DeletePartition: true},
-	}
-	return req
-}
+func stopReplica() *generated.StopReplicaRequest { return wiretest.StopReplica() }
 
 // frameOf frames the concatenation of parts.
 func frameOf(t *testing.T, parts ...[]byte) []byte {
@@ -31,15 +26,15 @@ func frameOf(t *testing.T, parts ...[]byte) []byte {
 	for _, p := range parts {
 		body = append(body, p...)
 	}
-	f, err := AppendFrame(nil, body)
+	f, err := frames.AppendFrame(nil, body)
 	require.NoError(t, err)
 	return f
 }
 
 func requestFrame(t *testing.T, key, version int16, corr int32, body runtime.APIMessage) []byte {
 	t.Helper()
-	h := RequestHeader{APIKey: key, APIVersion: version, CorrelationID: corr, ClientID: runtime.NewNullString("test-client")}
-	frame, err := AppendRequest(nil, &h, body)
+	h := frames.RequestHeader{APIKey: key, APIVersion: version, CorrelationID: corr, ClientID: runtime.NewNullString("test-client")}
+	frame, err := frames.AppendRequest(nil, &h, body)
 	require.NoError(t, err)
 	return frame
 }
@@ -103,16 +98,16 @@ func echoLoop(seen chan<- any) func(*ServerConn) {
 func TestServerConnDispatch(t *testing.T) {
 	seen := make(chan any, 10)
 	conn := pipeServer(t, ServerConfig{NewRequest: testRequests}, echoLoop(seen))
-	frames := NewFrameReader(conn, 0)
+	fr := frames.NewFrameReader(conn, 0)
 
 	// StopReplica v0 travels with request header v1 and response header v0.
 	go func() { _, _ = conn.Write(requestFrame(t, 5, 0, 41, stopReplica())) }()
 	got := <-seen
-	require.IsType(t, RequestHeader{}, got)
-	assert.Equal(t, RequestHeader{APIKey: 5, CorrelationID: 41, ClientID: runtime.NewNullString("test-client")}, got)
-	frame, err := frames.Next()
+	require.IsType(t, frames.RequestHeader{}, got)
+	assert.Equal(t, frames.RequestHeader{APIKey: 5, CorrelationID: 41, ClientID: runtime.NewNullString("test-client")}, got)
+	frame, err := fr.Next()
 	require.NoError(t, err)
-	var rh ResponseHeader
+	var rh frames.ResponseHeader
 	n, err := rh.Decode(frame, 0, false)
 	require.NoError(t, err)
 	assert.Equal(t, int32(41), rh.CorrelationID)
@@ -127,8 +122,8 @@ func TestServerConnDispatch(t *testing.T) {
 	hb.BrokerEpoch = 99
 	go func() { _, _ = conn.Write(requestFrame(t, 50, 0, 42, hb)) }()
 	got = <-seen
-	assert.Equal(t, int16(50), got.(RequestHeader).APIKey)
-	frame, err = frames.Next()
+	assert.Equal(t, int16(50), got.(frames.RequestHeader).APIKey)
+	frame, err = fr.Next()
 	require.NoError(t, err)
 	n, err = rh.Decode(frame, 1, false)
 	require.NoError(t, err)
@@ -146,7 +141,7 @@ func TestServerConnDispatch(t *testing.T) {
 func TestServerConnAnswersApiVersionsAboveRange(t *testing.T) {
 	seen := make(chan any, 10)
 	conn := pipeServer(t, ServerConfig{NewRequest: testRequests}, echoLoop(seen))
-	frames := NewFrameReader(conn, 0)
+	fr := frames.NewFrameReader(conn, 0)
 
 	// ApiVersions v4 with request header v2 (client id, empty tags) and the
 	// v4 body a client sends (two compact strings and tags).
@@ -161,15 +156,15 @@ func TestServerConnAnswersApiVersionsAboveRange(t *testing.T) {
 	assert.Equal(t, int32(42), u.Header.CorrelationID)
 	assert.Equal(t, runtime.NewNullString("c"), u.Header.ClientID)
 
-	frame, err := frames.Next()
+	frame, err := fr.Next()
 	require.NoError(t, err)
 	// correlation id 42, error 35, one api: key 18, versions 0 to 3.
 	assert.Equal(t, "0000002a"+"0023"+"00000001"+"0012"+"0000"+"0003", hex.EncodeToString(frame))
 
 	// The connection still serves requests.
 	go func() { _, _ = conn.Write(requestFrame(t, 5, 0, 43, stopReplica())) }()
-	assert.Equal(t, int32(43), (<-seen).(RequestHeader).CorrelationID)
-	frame, err = frames.Next()
+	assert.Equal(t, int32(43), (<-seen).(frames.RequestHeader).CorrelationID)
+	frame, err = fr.Next()
 	require.NoError(t, err)
 	assert.Equal(t, "0000002b", hex.EncodeToString(frame[:4]))
 }
@@ -187,7 +182,7 @@ func TestServerConnClosesOnUnservableRequests(t *testing.T) {
 			return unhex(t, "0000000a"+"03e7"+"0000"+"00000007"+"ffff")
 		}, ErrUnknownAPIKey, "api key 999 (version 0, correlation id 7): unknown api key"},
 		{"version above the range", func(t *testing.T) []byte {
-			h := RequestHeader{APIKey: 5, APIVersion: 1, CorrelationID: 8, ClientID: runtime.NewNullString("test-client")}
+			h := frames.RequestHeader{APIKey: 5, APIVersion: 1, CorrelationID: 8, ClientID: runtime.NewNullString("test-client")}
 			head, err := h.AppendTo(nil, 1)
 			require.NoError(t, err)
 			body, err := stopReplica().AppendTo(nil, 0)

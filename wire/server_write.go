@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // responseBuffers pools response buffers of up to maxPooledResponse bytes;
@@ -13,18 +14,18 @@ import (
 // garbage collections, so a burst's memory is given back.
 var responseBuffers sync.Pool
 
-const maxPooledResponse = DefaultRetainSize
+const maxPooledResponse = frames.DefaultRetainSize
 
 // respond writes resp as the answer to the request with header h.
-func (c *serverConn) respond(h *RequestHeader, resp runtime.APIMessage) error {
+func (c *serverConn) respond(h *frames.RequestHeader, resp runtime.APIMessage) error {
 	if resp.APIKey() != h.APIKey {
 		return fmt.Errorf("kafka server: api key %d answered with %s (key %d)", h.APIKey, resp.SpecName(), resp.APIKey())
 	}
 	v := h.APIVersion
-	rh := ResponseHeader{CorrelationID: h.CorrelationID}
+	rh := frames.ResponseHeader{CorrelationID: h.CorrelationID}
 	size := 4 + rh.Size(resp.HeaderVersion(v)) + resp.Size(v)
 	return c.send(size, func(dst []byte) ([]byte, error) {
-		return AppendResponse(dst, h.CorrelationID, resp, v)
+		return frames.AppendResponse(dst, h.CorrelationID, resp, v)
 	})
 }
 

@@ -1,9 +1,12 @@
 package wire
 
 import (
+	"testing"
+
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"github.com/kafkagen/kafkagen/wire/internal/wiretest"
 )
 
 // apiVersionsStub stands in for a generated ApiVersionsRequest (the main
@@ -58,7 +61,7 @@ func (apiVersionsStub) HeaderVersion(v int16) int16 {
 // testRequests is the server factory of the tests: generated/'s requests
 // plus the ApiVersions stub.
 func testRequests(key int16) runtime.APIMessage {
-	if key == APIVersionsKey {
+	if key == generated.APIKeyAPIVersions {
 		return apiVersionsStub{}
 	}
 	return generated.NewRequest(key)
@@ -128,7 +131,7 @@ func (s *apiVersionsResponseStub) DecodeAliased(src []byte, v int16) (int, error
 }
 func (s *apiVersionsResponseStub) Reset()                  { *s = apiVersionsResponseStub{} }
 func (*apiVersionsResponseStub) SpecName() string          { return "ApiVersionsResponse" }
-func (*apiVersionsResponseStub) APIKey() int16             { return APIVersionsKey }
+func (*apiVersionsResponseStub) APIKey() int16             { return generated.APIKeyAPIVersions }
 func (*apiVersionsResponseStub) MinVersion() int16         { return 0 }
 func (*apiVersionsResponseStub) MaxVersion() int16         { return 3 }
 func (*apiVersionsResponseStub) IsFlexible(int16) bool     { return false }
@@ -139,3 +142,6 @@ func (s *apiVersionsResponseStub) mustAppend(v int16) []byte {
 	b, _ := s.AppendTo(nil, v)
 	return b
 }
+
+// unhex decodes a hex string of a test's bytes.
+func unhex(t testing.TB, s string) []byte { t.Helper(); return wiretest.Unhex(t, s) }

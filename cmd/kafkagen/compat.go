@@ -29,6 +29,15 @@ are two spec files, or two folders searched recursively whose *.json files are
 paired by file name. Each violation is printed on stdout as
 file:line:col: Message.Field: what changed
 located in the new file, or in the old one for what the new file no longer has.
+Two kinds of findings are not violations and say so before their text:
+"removed:" for request, response or header versions (or a whole API, as Kafka
+4.0 removed LeaderAndIsr) that the new specs no longer have, which a peer
+still sending them finds refused; "early access:" for changes at versions the
+old specs declared early access (latestVersionUnstable, the response of such
+a request, or a comment saying the schema "is subject to
+non-backwards-compatible changes"), which promised nothing. Notes ("note:")
+print with -v. To check two Kafka releases, give their checkouts (every spec
+folder is searched) and the -old-release/-new-release of a 2.x one.
 
 Flags:
 `
@@ -41,11 +50,11 @@ func runCompat(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	newPath := flags.String("new", "", "the new spec file or folder")
 	oldRelease := flags.String("old-release", "", "Kafka release of the old specs, such as 2.8: load them as that release's generator did (default: the current rules)")
 	newRelease := flags.String("new-release", "", "Kafka release of the new specs (default: the current rules)")
-	verbose := flags.Bool("v", false, "also print notes: specs in one tree only, dropped request versions, renamed struct types...")
+	verbose := flags.Bool("v", false, "also print notes: specs in one tree only, renamed struct types, retyped coordinator records...")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, compatUsage)
 		flags.PrintDefaults()
-		fmt.Fprintf(stderr, "\nExit status: 0 no violations, 1 violations, 2 misuse, 3 a spec that does not\nload or a file that cannot be read (what it holds is not checked).\n")
+		fmt.Fprintf(stderr, "\nExit status: 0 no violations, 1 violations, 2 misuse, 3 a spec that does not\nload or a file that cannot be read (what it holds is not checked), 4 no\nviolations but removals.\n")
 	}
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -112,24 +121,33 @@ func isDir(flagName, path string) (bool, error) {
 // from "incompatible" (1).
 const exitUnchecked = 3
 
+// exitRemoved is compat's exit status when the only findings that matter
+// are removals: versions (or APIs) the new specs no longer have, which
+// break the peers still using them but change no shared version's bytes.
+const exitRemoved = 4
+
 // printReport prints the findings (notes only when verbose) and a summary
 // on stderr, and returns the exit status.
 func printReport(r *compat.Report, verbose bool, stdout, stderr io.Writer) int {
-	notes, unloaded := 0, 0
+	unloaded := 0
 	for _, f := range r.Findings {
 		if f.Rule == compat.RuleLoad {
 			unloaded++
 		}
-		if f.Note {
-			notes++
-			if !verbose {
-				continue
-			}
+		if f.Severity == compat.Note && !verbose {
+			continue
 		}
 		fmt.Fprintln(stdout, f)
 	}
 	violations := r.Violations() - unloaded
+	removals, early, notes := r.Count(compat.Removal), r.Count(compat.EarlyAccess), r.Count(compat.Note)
 	fmt.Fprintf(stderr, "kafkagen compat: %d of %d spec pairs compared, %d violation(s)", r.Compared, r.Pairs, violations)
+	if removals > 0 {
+		fmt.Fprintf(stderr, ", %d removal(s)", removals)
+	}
+	if early > 0 {
+		fmt.Fprintf(stderr, ", %d early-access change(s)", early)
+	}
 	if unloaded > 0 {
 		fmt.Fprintf(stderr, ", %d load problem(s)", unloaded)
 	}
@@ -146,6 +164,8 @@ func printReport(r *compat.Report, verbose bool, stdout, stderr io.Writer) int {
 		return exitUnchecked
 	case violations > 0:
 		return 1
+	case removals > 0:
+		return exitRemoved
 	}
 	return 0
 }

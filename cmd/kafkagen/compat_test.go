@@ -36,7 +36,7 @@ func TestCompatUsage(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Empty(t, stdout)
 	assert.True(t, strings.HasPrefix(stderr, "Usage: kafkagen compat -old PATH -new PATH"), stderr)
-	for _, want := range []string{"-old-release", "-new-release", "-v", "Exit status: 0 no violations, 1 violations, 2 misuse, 3 a spec that does not\nload or a file that cannot be read"} {
+	for _, want := range []string{"-old-release", "-new-release", "-v", "Exit status: 0 no violations, 1 violations, 2 misuse, 3 a spec that does not\nload or a file that cannot be read (what it holds is not checked), 4 no\nviolations but removals."} {
 		assert.Contains(t, stderr, want)
 	}
 	_, _, stderr = runMain(t, "-h")
@@ -52,11 +52,14 @@ func TestCompatCases(t *testing.T) {
 		code    int
 		summary string
 	}{
-		{"clean", false, 0, "kafkagen compat: 2 of 2 spec pairs compared, 0 violation(s), 2 note(s) (-v prints them)\n"},
-		{"clean", true, 0, "kafkagen compat: 2 of 2 spec pairs compared, 0 violation(s), 2 note(s)\n"},
-		{"unstable", false, 0, "kafkagen compat: 2 of 2 spec pairs compared, 0 violation(s)\n"},
+		{"clean", false, 4, "kafkagen compat: 2 of 2 spec pairs compared, 0 violation(s), 1 removal(s), 1 note(s) (-v prints them)\n"},
+		{"clean", true, 4, "kafkagen compat: 2 of 2 spec pairs compared, 0 violation(s), 1 removal(s), 1 note(s)\n"},
+		{"unstable", false, 0, "kafkagen compat: 2 of 2 spec pairs compared, 0 violation(s), 2 early-access change(s)\n"},
+		{"removed", false, 4, "kafkagen compat: 1 of 1 spec pairs compared, 0 violation(s), 1 removal(s)\n"},
+		{"early-access", false, 0, "kafkagen compat: 3 of 3 spec pairs compared, 0 violation(s), 3 early-access change(s)\n"},
+		{"coordinator", true, 1, "kafkagen compat: 4 of 4 spec pairs compared, 2 violation(s), 4 note(s)\n"},
 		{"tag", false, 1, "kafkagen compat: 1 of 1 spec pairs compared, 2 violation(s)\n"},
-		{"field-removed", true, 1, "kafkagen compat: 1 of 1 spec pairs compared, 2 violation(s), 1 note(s)\n"},
+		{"field-removed", true, 1, "kafkagen compat: 1 of 1 spec pairs compared, 2 violation(s), 1 removal(s)\n"},
 		{"nested", false, 1, "kafkagen compat: 1 of 1 spec pairs compared, 2 violation(s)\n"},
 		{"load", false, 3, "kafkagen compat: 0 of 1 spec pairs compared, 0 violation(s), 1 load problem(s)\n"},
 		{"unpaired", true, 0, "kafkagen compat: 1 of 1 spec pairs compared, 0 violation(s), 2 note(s)\n"},
@@ -138,4 +141,39 @@ func TestCompatMisuse(t *testing.T) {
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "flag provided but not defined: -nope")
 	assert.Contains(t, stderr, "Usage: kafkagen compat")
+}
+
+// TestCompatAcrossReleases runs the command over whole Kafka release
+// checkouts, as a user upgrading would: 4.0 removed versions (exit status
+// 1 for the three Vote fields it renamed, removals counted apart), and
+// 4.2.0-rc1 changes nothing 4.1.1 had. The findings themselves are pinned
+// by generator/compat's TestReleaseChain.
+func TestCompatAcrossReleases(t *testing.T) {
+	root := releasesDir(t)
+	tests := []struct {
+		old, new string
+		code     int
+		summary  string
+		line     string // one line stdout must hold, "" for none
+	}{
+		{"3.9.1", "4.0.0", 1, "kafkagen compat: 245 of 245 spec pairs compared, 3 violation(s), 51 removal(s), 5 early-access change(s), 17 note(s) (-v prints them)\n",
+			"ProduceRequest: removed: validVersions changed from 0-11 to 3-12: versions 0-2 removed: a peer still sending them is refused\n"},
+		{"4.1.1", "4.2.0-rc1", 0, "kafkagen compat: 284 of 284 spec pairs compared, 0 violation(s), 1 note(s) (-v prints them)\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.old+"-"+tt.new, func(t *testing.T) {
+			oldDir, newDir := filepath.Join(root, tt.old), filepath.Join(root, tt.new)
+			if _, err := os.Stat(newDir); err != nil {
+				t.Skipf("release %s not found under %s", tt.new, root)
+			}
+			code, stdout, stderr := runMain(t, "compat", "-old", oldDir, "-new", newDir)
+			assert.Equal(t, tt.code, code)
+			assert.Equal(t, tt.summary, stderr)
+			if tt.line == "" {
+				assert.Empty(t, stdout)
+			} else {
+				assert.Contains(t, stdout, tt.line)
+			}
+		})
+	}
 }

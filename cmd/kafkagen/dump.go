@@ -11,7 +11,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/dynamic"
 	"github.com/kafkagen/kafkagen/generator/schema"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 func init() {
@@ -246,11 +246,11 @@ func (d *dumper) stream(name string, r io.Reader) {
 // ends inside a frame or announces an impossible size stops with an error:
 // the frames after it cannot be found.
 func eachFrame(r io.Reader, maxFrame int, fn func(i, pos int, frame []byte)) error {
-	frames := wire.NewFrameReader(r, maxFrame)
+	fr := frames.NewFrameReader(r, maxFrame)
 	pos := 0
 	for i := 0; ; i++ {
-		frame, err := frames.Next()
-		var refused *wire.FrameSizeError
+		frame, err := fr.Next()
+		var refused *frames.FrameSizeError
 		switch {
 		case err == io.EOF:
 			return nil

@@ -29,6 +29,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // serveOldBroker answers the ApiVersions requests of one connection as a
@@ -37,9 +38,9 @@ import (
 // of the same range. Both have response header v0: the correlation id.
 func serveOldBroker(conn net.Conn) error {
 	defer conn.Close()
-	frames := wire.NewFrameReader(conn, 0)
+	fr := frames.NewFrameReader(conn, 0)
 	for {
-		req, err := frames.Next()
+		req, err := fr.Next()
 		if err != nil {
 			return err
 		}

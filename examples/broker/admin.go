@@ -6,7 +6,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 func (b *Broker) handleCreateTopics(c *call, req *kafkamsg.CreateTopicsRequest) *kafkamsg.CreateTopicsResponse {
@@ -24,7 +24,7 @@ func (b *Broker) handleCreateTopics(c *call, req *kafkamsg.CreateTopicsRequest) 
 		var msg string
 		switch {
 		case rt.ReplicationFactor != -1 && rt.ReplicationFactor != 1 && len(rt.Assignments) == 0:
-			code, msg = wire.InvalidReplicationFactor.Code, fmt.Sprintf("replication factor %d is larger than the 1 available broker", rt.ReplicationFactor)
+			code, msg = kerrors.InvalidReplicationFactor.Code, fmt.Sprintf("replication factor %d is larger than the 1 available broker", rt.ReplicationFactor)
 		case req.ValidateOnly:
 			partitions, code, msg = b.checkNewTopic(rt.Name, partitions)
 		default:
@@ -72,9 +72,9 @@ func (b *Broker) handleDeleteTopics(c *call, req *kafkamsg.DeleteTopicsRequest) 
 		res.TopicID = rt.TopicID
 		switch {
 		case t == nil && rt.Name.Valid:
-			res.ErrorCode = wire.UnknownTopicOrPartition.Code
+			res.ErrorCode = kerrors.UnknownTopicOrPartition.Code
 		case t == nil:
-			res.ErrorCode = wire.UnknownTopicID.Code
+			res.ErrorCode = kerrors.UnknownTopicID.Code
 		default:
 			res.Name, res.TopicID = runtime.NewNullString(t.name), t.id
 			b.deleteTopic(t)

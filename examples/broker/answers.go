@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // smallAnswer is the size up to which an answer never waits for the
@@ -31,7 +32,7 @@ type answerBudget struct {
 
 // newAnswerBudget bounds answers as wire bounds the responses of a
 // listener with limits: QueuedMaxResponseBytes, by default
-// MaxResponseSize, by default wire.DefaultMaxFrameSize; negative: no limit.
+// MaxResponseSize, by default frames.DefaultMaxFrameSize; negative: no limit.
 func newAnswerBudget(l wire.Limits) *answerBudget {
 	limit := l.QueuedMaxResponseBytes
 	switch {
@@ -40,7 +41,7 @@ func newAnswerBudget(l wire.Limits) *answerBudget {
 	case limit == 0 && l.MaxResponseSize > 0:
 		limit = int64(l.MaxResponseSize)
 	case limit == 0:
-		limit = wire.DefaultMaxFrameSize
+		limit = frames.DefaultMaxFrameSize
 	}
 	return &answerBudget{limit: limit, freed: make(chan struct{})}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 func TestAnswerBudgetLimit(t *testing.T) {
@@ -18,7 +19,7 @@ func TestAnswerBudgetLimit(t *testing.T) {
 		limits wire.Limits
 		want   int64
 	}{
-		{"defaults", wire.Limits{}, wire.DefaultMaxFrameSize},
+		{"defaults", wire.Limits{}, frames.DefaultMaxFrameSize},
 		{"the largest response", wire.Limits{MaxResponseSize: 8 << 20}, 8 << 20},
 		{"the queued response bytes", wire.Limits{MaxResponseSize: 8 << 20, QueuedMaxResponseBytes: 32 << 20}, 32 << 20},
 		{"no limit", wire.Limits{QueuedMaxResponseBytes: -1}, math.MaxInt64},

@@ -12,7 +12,8 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 func TestAPIVersions(t *testing.T) {
@@ -93,17 +94,17 @@ func rawRequest(t *testing.T, addr string, frame []byte) ([]byte, error) {
 	require.NoError(t, err)
 	defer conn.Close()
 	require.NoError(t, conn.SetDeadline(time.Now().Add(5*time.Second)))
-	sized, err := wire.AppendFrame(nil, frame)
+	sized, err := frames.AppendFrame(nil, frame)
 	require.NoError(t, err)
 	_, err = conn.Write(sized)
 	require.NoError(t, err)
-	resp, err := wire.NewFrameReader(conn, 0).Next()
+	resp, err := frames.NewFrameReader(conn, 0).Next()
 	return append([]byte{}, resp...), err
 }
 
 // header encodes a request header v1, or v2 for flexible.
 func header(t *testing.T, key, version int16, clientID string, flexible bool) []byte {
-	h := wire.RequestHeader{APIKey: key, APIVersion: version, CorrelationID: 7, ClientID: runtime.NewNullString(clientID)}
+	h := frames.RequestHeader{APIKey: key, APIVersion: version, CorrelationID: 7, ClientID: runtime.NewNullString(clientID)}
 	hv := int16(1)
 	if flexible {
 		hv = 2
@@ -120,14 +121,14 @@ func TestUnsupportedRequests(t *testing.T) {
 	// UNSUPPORTED_VERSION and the range, as Kafka gives (KIP-511).
 	resp, err := rawRequest(t, tb.addr, header(t, kafkamsg.APIKeyAPIVersions, 9, "future", true))
 	require.NoError(t, err)
-	var rh wire.ResponseHeader
+	var rh frames.ResponseHeader
 	n, err := rh.Decode(resp, 0, false)
 	require.NoError(t, err)
 	assert.Equal(t, int32(7), rh.CorrelationID)
 	av := kafkamsg.NewAPIVersionsResponse()
 	_, err = av.Decode(resp[n:], 0)
 	require.NoError(t, err)
-	assert.Equal(t, wire.UnsupportedVersion.Code, av.ErrorCode)
+	assert.Equal(t, kerrors.UnsupportedVersion.Code, av.ErrorCode)
 	require.NotEmpty(t, av.APIKeys)
 	assert.Equal(t, kafkamsg.APIVersionsResponseAPIVersion{APIKey: kafkamsg.APIKeyAPIVersions, MinVersion: 0, MaxVersion: 4}, av.APIKeys[0])
 
@@ -169,12 +170,12 @@ func TestMetadata(t *testing.T) {
 	}
 
 	resp := ask(4, false, named("absent"))
-	assert.Equal(t, wire.UnknownTopicOrPartition.Code, resp.Topics[0].ErrorCode, "no auto-creation when the client says no")
+	assert.Equal(t, kerrors.UnknownTopicOrPartition.Code, resp.Topics[0].ErrorCode, "no auto-creation when the client says no")
 	resp = ask(1, false, named("auto"))
 	require.Equal(t, codeNone, resp.Topics[0].ErrorCode, "before v4 Kafka always creates")
 	assert.Len(t, resp.Topics[0].Partitions, 3)
 	resp = ask(12, true, named("bad/name"))
-	assert.Equal(t, wire.InvalidTopicException.Code, resp.Topics[0].ErrorCode)
+	assert.Equal(t, kerrors.InvalidTopicException.Code, resp.Topics[0].ErrorCode)
 
 	resp = ask(12, true, named("second"))
 	require.Len(t, resp.Brokers, 1)
@@ -189,7 +190,7 @@ func TestMetadata(t *testing.T) {
 	byID := ask(12, false, kafkamsg.MetadataRequestTopic{TopicID: id})
 	assert.Equal(t, "second", byID.Topics[0].Name.Value)
 	unknownID := ask(12, false, kafkamsg.MetadataRequestTopic{TopicID: runtime.UUID{9}})
-	assert.Equal(t, wire.UnknownTopicID.Code, unknownID.Topics[0].ErrorCode)
+	assert.Equal(t, kerrors.UnknownTopicID.Code, unknownID.Topics[0].ErrorCode)
 
 	none := kafkamsg.NewMetadataRequest()
 	none.Topics = []kafkamsg.MetadataRequestTopic{}
@@ -223,14 +224,14 @@ func TestCreateAndDeleteTopics(t *testing.T) {
 	for _, r := range res {
 		codes = append(codes, r.ErrorCode)
 	}
-	assert.Equal(t, []int16{codeNone, codeNone, wire.TopicAlreadyExists.Code, wire.InvalidPartitions.Code,
-		wire.InvalidReplicationFactor.Code, wire.InvalidTopicException.Code}, codes)
+	assert.Equal(t, []int16{codeNone, codeNone, kerrors.TopicAlreadyExists.Code, kerrors.InvalidPartitions.Code,
+		kerrors.InvalidReplicationFactor.Code, kerrors.InvalidTopicException.Code}, codes)
 	assert.Equal(t, int32(4), res[0].NumPartitions)
 	assert.Equal(t, int32(2), res[1].NumPartitions, "-1 takes the broker's default")
 	assert.True(t, res[2].ErrorMessage.Valid)
 
 	res = create(7, true, topic("e", -1, 1), topic("a", 1, 1), topic("f", 0, 1), topic("a/b", 1, 1))
-	assert.Equal(t, []int16{codeNone, wire.TopicAlreadyExists.Code, wire.InvalidPartitions.Code, wire.InvalidTopicException.Code},
+	assert.Equal(t, []int16{codeNone, kerrors.TopicAlreadyExists.Code, kerrors.InvalidPartitions.Code, kerrors.InvalidTopicException.Code},
 		[]int16{res[0].ErrorCode, res[1].ErrorCode, res[2].ErrorCode, res[3].ErrorCode}, "validate-only checks what creating would")
 	assert.Equal(t, int32(2), res[0].NumPartitions, "validate-only answers the partitions the topic would get")
 	res = create(1, true, topic("e", 1, 1))
@@ -242,7 +243,7 @@ func TestCreateAndDeleteTopics(t *testing.T) {
 	del.TopicNames = []string{"a", "zzz"}
 	dr := do(t, cl, del, 5, kafkamsg.NewDeleteTopicsResponse())
 	assert.Equal(t, codeNone, dr.Responses[0].ErrorCode)
-	assert.Equal(t, wire.UnknownTopicOrPartition.Code, dr.Responses[1].ErrorCode)
+	assert.Equal(t, kerrors.UnknownTopicOrPartition.Code, dr.Responses[1].ErrorCode)
 
 	idOfB := tb.topics["b"].id
 	del = kafkamsg.NewDeleteTopicsRequest()
@@ -250,6 +251,6 @@ func TestCreateAndDeleteTopics(t *testing.T) {
 	dr = do(t, cl, del, 6, kafkamsg.NewDeleteTopicsResponse())
 	assert.Equal(t, "b", dr.Responses[0].Name.Value)
 	assert.Equal(t, codeNone, dr.Responses[0].ErrorCode)
-	assert.Equal(t, wire.UnknownTopicID.Code, dr.Responses[1].ErrorCode)
+	assert.Equal(t, kerrors.UnknownTopicID.Code, dr.Responses[1].ErrorCode)
 	assert.Equal(t, []string{"e"}, tb.sortedTopicNames())
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // versionRange is the versions of one API the broker serves.
@@ -71,11 +72,11 @@ func (b *Broker) handleAPIVersions(c *call, req *kafkamsg.APIVersionsRequest) *k
 func (b *Broker) handleSASLWithoutSASL(body runtime.APIMessage) runtime.APIMessage {
 	if _, ok := body.(*kafkamsg.SaslHandshakeRequest); ok {
 		resp := kafkamsg.NewSaslHandshakeResponse()
-		resp.ErrorCode = wire.IllegalSaslState.Code
+		resp.ErrorCode = kerrors.IllegalSaslState.Code
 		return resp
 	}
 	resp := kafkamsg.NewSaslAuthenticateResponse()
-	resp.ErrorCode = wire.IllegalSaslState.Code
+	resp.ErrorCode = kerrors.IllegalSaslState.Code
 	resp.ErrorMessage = runtime.NewNullString("SaslAuthenticate request received after successful authentication")
 	return resp
 }

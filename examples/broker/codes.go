@@ -1,5 +1,5 @@
 package main
 
 // codeNone is the error code of success; every other code the broker
-// answers with comes from wire's table (wire.UnknownTopicOrPartition.Code...).
+// answers with comes from wire/kerrors' table (kerrors.UnknownTopicOrPartition.Code...).
 const codeNone int16 = 0

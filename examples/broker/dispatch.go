@@ -5,7 +5,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // Handle serves one decoded request and returns its response, or nil when
@@ -76,7 +76,7 @@ func (b *Broker) produceAnswer(req *kafkamsg.ProduceRequest, resp *kafkamsg.Prod
 	for _, t := range resp.Responses {
 		for _, p := range t.PartitionResponses {
 			if p.ErrorCode != codeNone {
-				return nil, fmt.Errorf("acks 0 Produce to %s[%d] failed (%v), which Kafka answers by closing the connection", t.Name, p.Index, wire.ErrorCode(p.ErrorCode))
+				return nil, fmt.Errorf("acks 0 Produce to %s[%d] failed (%v), which Kafka answers by closing the connection", t.Name, p.Index, kerrors.ErrorCode(p.ErrorCode))
 			}
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // Isolation levels of Fetch and ListOffsets.
@@ -47,7 +47,7 @@ func (b *Broker) handleFetch(c *call, req *kafkamsg.FetchRequest) *kafkamsg.Fetc
 	// tells the client so, and it keeps sending full fetches. An
 	// incremental fetch of a session this broker never created is refused.
 	if c.version >= 7 && (req.SessionID != 0 || req.SessionEpoch > 0) {
-		resp.ErrorCode = wire.FetchSessionIDNotFound.Code
+		resp.ErrorCode = kerrors.FetchSessionIDNotFound.Code
 		return resp
 	}
 	deadline := time.Now().Add(time.Duration(req.MaxWaitMs) * time.Millisecond)
@@ -99,9 +99,9 @@ func (b *Broker) fillFetch(c *call, req *kafkamsg.FetchRequest, resp *kafkamsg.F
 	for _, ft := range req.Topics {
 		var t *topic
 		rt := kafkamsg.FetchResponseFetchableTopicResponse{}
-		missing := wire.UnknownTopicOrPartition.Code
+		missing := kerrors.UnknownTopicOrPartition.Code
 		if c.version >= 13 {
-			t, rt.TopicID, missing = b.topicIDs[ft.TopicID], ft.TopicID, wire.UnknownTopicID.Code
+			t, rt.TopicID, missing = b.topicIDs[ft.TopicID], ft.TopicID, kerrors.UnknownTopicID.Code
 		} else {
 			t, rt.Topic = b.topics[ft.Topic], ft.Topic
 		}
@@ -127,7 +127,7 @@ func (b *Broker) fillFetch(c *call, req *kafkamsg.FetchRequest, resp *kafkamsg.F
 				p.LogStartOffset = log.start
 			}
 			if fp.FetchOffset < log.start || fp.FetchOffset > log.next {
-				p.ErrorCode = wire.OffsetOutOfRange.Code
+				p.ErrorCode = kerrors.OffsetOutOfRange.Code
 				rt.Partitions = append(rt.Partitions, p)
 				failed = true
 				continue

@@ -11,7 +11,7 @@ import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 func TestFetchLimits(t *testing.T) {
@@ -86,16 +86,16 @@ func TestFetchErrors(t *testing.T) {
 	id := createTopic(t, cl, "t", 1)
 
 	p := fetchOne(t, cl, 12, fetchReq(12, "t", id, 0, 7))
-	assert.Equal(t, wire.OffsetOutOfRange.Code, p.ErrorCode)
+	assert.Equal(t, kerrors.OffsetOutOfRange.Code, p.ErrorCode)
 	p = fetchOne(t, cl, 12, fetchReq(12, "nope", id, 0, 0))
-	assert.Equal(t, wire.UnknownTopicOrPartition.Code, p.ErrorCode)
+	assert.Equal(t, kerrors.UnknownTopicOrPartition.Code, p.ErrorCode)
 	p = fetchOne(t, cl, 13, fetchReq(13, "", runtime.UUID{1}, 0, 0))
-	assert.Equal(t, wire.UnknownTopicID.Code, p.ErrorCode)
+	assert.Equal(t, kerrors.UnknownTopicID.Code, p.ErrorCode)
 
 	req := fetchReq(12, "t", id, 0, 0)
 	req.SessionID, req.SessionEpoch = 42, 3
 	resp := do(t, cl, req, 12, kafkamsg.NewFetchResponse())
-	assert.Equal(t, wire.FetchSessionIDNotFound.Code, resp.ErrorCode, "incremental fetch sessions are not kept")
+	assert.Equal(t, kerrors.FetchSessionIDNotFound.Code, resp.ErrorCode, "incremental fetch sessions are not kept")
 	req.SessionID, req.SessionEpoch = 0, 0
 	resp = do(t, cl, req, 12, kafkamsg.NewFetchResponse())
 	assert.Equal(t, codeNone, resp.ErrorCode)

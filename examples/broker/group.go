@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The classic consumer group protocol (JoinGroup, SyncGroup, Heartbeat,
@@ -218,11 +218,11 @@ func (g *group) removeMember(id string) {
 		return
 	}
 	if m.joinWait != nil {
-		m.joinWait <- joinResult{errorCode: wire.UnknownMemberID.Code, memberID: id, generation: -1}
+		m.joinWait <- joinResult{errorCode: kerrors.UnknownMemberID.Code, memberID: id, generation: -1}
 		m.joinWait = nil
 	}
 	if m.syncWait != nil {
-		m.syncWait <- syncResult{errorCode: wire.UnknownMemberID.Code}
+		m.syncWait <- syncResult{errorCode: kerrors.UnknownMemberID.Code}
 		m.syncWait = nil
 	}
 	delete(g.members, id)

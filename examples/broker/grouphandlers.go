@@ -8,7 +8,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // Coordinator key types of FindCoordinator.
@@ -23,7 +23,7 @@ func (b *Broker) handleFindCoordinator(c *call, req *kafkamsg.FindCoordinatorReq
 	resp := kafkamsg.NewFindCoordinatorResponse()
 	code := codeNone
 	if req.KeyType != coordinatorGroup && req.KeyType != coordinatorTransaction {
-		code = wire.InvalidRequest.Code
+		code = kerrors.InvalidRequest.Code
 	}
 	if c.version < 4 {
 		resp.ErrorCode = code
@@ -150,11 +150,11 @@ func (b *Broker) handleDescribeGroups(c *call, req *kafkamsg.DescribeGroupsReque
 		dg.ProtocolType, dg.ProtocolData = s.protocolType, s.protocol
 		switch {
 		case id == "":
-			dg.ErrorCode = wire.InvalidGroupID.Code
+			dg.ErrorCode = kerrors.InvalidGroupID.Code
 		case !found && c.version >= 6:
 			// KIP-1043: v6 says a group is unknown instead of describing
 			// it as Dead.
-			dg.ErrorCode = wire.GroupIDNotFound.Code
+			dg.ErrorCode = kerrors.GroupIDNotFound.Code
 			dg.ErrorMessage = runtime.NewNullString("Group " + id + " not found.")
 		}
 		if c.version >= 3 {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // groupCoordinator holds every group. One lock guards them all; requests
@@ -60,7 +60,7 @@ type joinRequest struct {
 // with an error), or when ctx ends.
 func (c *groupCoordinator) join(ctx context.Context, r joinRequest) joinResult {
 	return await(ctx, &c.mu, func() (joinResult, chan joinResult) { return c.joinLocked(r) },
-		joinResult{errorCode: wire.RebalanceInProgress.Code, memberID: r.memberID, generation: -1})
+		joinResult{errorCode: kerrors.RebalanceInProgress.Code, memberID: r.memberID, generation: -1})
 }
 
 // await runs start under mu. When start hands back a channel instead of an
@@ -86,10 +86,10 @@ func (c *groupCoordinator) joinLocked(r joinRequest) (joinResult, chan joinResul
 		return joinResult{errorCode: code, memberID: r.memberID, generation: -1}, nil
 	}
 	if r.groupID == "" {
-		return fail(wire.InvalidGroupID.Code)
+		return fail(kerrors.InvalidGroupID.Code)
 	}
 	if r.sessionTimeout <= 0 {
-		return fail(wire.InvalidSessionTimeout.Code)
+		return fail(kerrors.InvalidSessionTimeout.Code)
 	}
 	g := c.groups[r.groupID]
 	if g == nil {
@@ -100,16 +100,16 @@ func (c *groupCoordinator) joinLocked(r joinRequest) (joinResult, chan joinResul
 	m := g.members[r.memberID]
 	if m == nil || r.memberID == "" {
 		if _, pending := g.pending[r.memberID]; r.memberID != "" && !pending {
-			return fail(wire.UnknownMemberID.Code)
+			return fail(kerrors.UnknownMemberID.Code)
 		}
 		if !g.supports(r.protocolType, r.protocols) {
-			return fail(wire.InconsistentGroupProtocol.Code)
+			return fail(kerrors.InconsistentGroupProtocol.Code)
 		}
 		if r.memberID == "" {
 			r.memberID = r.clientID + "-" + newUUID().String()
 			if r.requireKnownMemberID && !r.instanceID.Valid {
 				g.pending[r.memberID] = now.Add(r.sessionTimeout)
-				return joinResult{errorCode: wire.MemberIDRequired.Code, memberID: r.memberID, generation: -1}, nil
+				return joinResult{errorCode: kerrors.MemberIDRequired.Code, memberID: r.memberID, generation: -1}, nil
 			}
 		}
 		if old := g.memberByInstance(r.instanceID); old != nil {
@@ -121,14 +121,14 @@ func (c *groupCoordinator) joinLocked(r joinRequest) (joinResult, chan joinResul
 		m = &member{id: r.memberID, instanceID: r.instanceID}
 		g.addMember(m)
 	} else if !g.supports(r.protocolType, r.protocols) && len(g.members) > 1 {
-		return fail(wire.InconsistentGroupProtocol.Code)
+		return fail(kerrors.InconsistentGroupProtocol.Code)
 	}
 	m.clientID, m.clientHost = r.clientID, r.clientHost
 	m.protocols = r.protocols
 	m.sessionTimeout, m.rebalanceTimeout = r.sessionTimeout, r.rebalanceTimeout
 	m.lastHeartbeat = now
 	if m.joinWait != nil { // a repeated JoinGroup replaces the one waiting
-		m.joinWait <- joinResult{errorCode: wire.RebalanceInProgress.Code, memberID: m.id, generation: -1}
+		m.joinWait <- joinResult{errorCode: kerrors.RebalanceInProgress.Code, memberID: m.id, generation: -1}
 	}
 	m.joinWait = make(chan joinResult, 1)
 	wait := m.joinWait
@@ -148,7 +148,7 @@ func (c *groupCoordinator) prepareRebalance(g *group) {
 	if g.state == groupCompletingRebalance {
 		for _, m := range g.members {
 			if m.syncWait != nil {
-				m.syncWait <- syncResult{errorCode: wire.RebalanceInProgress.Code}
+				m.syncWait <- syncResult{errorCode: kerrors.RebalanceInProgress.Code}
 				m.syncWait = nil
 			}
 		}
@@ -236,33 +236,33 @@ type syncRequest struct {
 // sync runs a SyncGroup: followers wait for the leader's assignments.
 func (c *groupCoordinator) sync(ctx context.Context, r syncRequest) syncResult {
 	return await(ctx, &c.mu, func() (syncResult, chan syncResult) { return c.syncLocked(r) },
-		syncResult{errorCode: wire.RebalanceInProgress.Code})
+		syncResult{errorCode: kerrors.RebalanceInProgress.Code})
 }
 
 func (c *groupCoordinator) syncLocked(r syncRequest) (syncResult, chan syncResult) {
 	g := c.groups[r.groupID]
 	if g == nil || g.members[r.memberID] == nil {
-		return syncResult{errorCode: wire.UnknownMemberID.Code}, nil
+		return syncResult{errorCode: kerrors.UnknownMemberID.Code}, nil
 	}
 	m := g.members[r.memberID]
 	switch {
 	case r.generation != g.generation:
-		return syncResult{errorCode: wire.IllegalGeneration.Code}, nil
+		return syncResult{errorCode: kerrors.IllegalGeneration.Code}, nil
 	case r.protocolType.Valid && r.protocolType.Value != g.protocolType,
 		r.protocol.Valid && r.protocol.Value != g.protocol:
-		return syncResult{errorCode: wire.InconsistentGroupProtocol.Code}, nil
+		return syncResult{errorCode: kerrors.InconsistentGroupProtocol.Code}, nil
 	}
 	done := syncResult{protocolType: g.protocolType, protocol: g.protocol}
 	switch g.state {
 	case groupPreparingRebalance:
-		return syncResult{errorCode: wire.RebalanceInProgress.Code}, nil
+		return syncResult{errorCode: kerrors.RebalanceInProgress.Code}, nil
 	case groupStable:
 		done.assignment = m.assignment
 		return done, nil
 	case groupCompletingRebalance:
 		m.lastHeartbeat = time.Now()
 		if m.syncWait != nil {
-			m.syncWait <- syncResult{errorCode: wire.RebalanceInProgress.Code}
+			m.syncWait <- syncResult{errorCode: kerrors.RebalanceInProgress.Code}
 		}
 		m.syncWait = make(chan syncResult, 1)
 		wait := m.syncWait
@@ -280,5 +280,5 @@ func (c *groupCoordinator) syncLocked(r syncRequest) (syncResult, chan syncResul
 		}
 		return syncResult{}, wait
 	}
-	return syncResult{errorCode: wire.UnknownMemberID.Code}, nil
+	return syncResult{errorCode: kerrors.UnknownMemberID.Code}, nil
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // heartbeat keeps a member alive and tells it whether a rebalance started.
@@ -15,17 +15,17 @@ func (c *groupCoordinator) heartbeat(groupID, memberID string, generation int32)
 	defer c.mu.Unlock()
 	g := c.groups[groupID]
 	if g == nil || g.members[memberID] == nil {
-		return wire.UnknownMemberID.Code
+		return kerrors.UnknownMemberID.Code
 	}
 	if generation != g.generation {
-		return wire.IllegalGeneration.Code
+		return kerrors.IllegalGeneration.Code
 	}
 	g.members[memberID].lastHeartbeat = time.Now()
 	switch g.state {
 	case groupPreparingRebalance:
-		return wire.RebalanceInProgress.Code
+		return kerrors.RebalanceInProgress.Code
 	case groupEmpty, groupDead:
-		return wire.UnknownMemberID.Code
+		return kerrors.UnknownMemberID.Code
 	}
 	return codeNone
 }
@@ -56,7 +56,7 @@ func (c *groupCoordinator) leave(groupID string, leaving []leavingMember) (codes
 			}
 		}
 		if m == nil || (l.instanceID.Valid && m.instanceID != l.instanceID) {
-			codes[i] = wire.UnknownMemberID.Code
+			codes[i] = kerrors.UnknownMemberID.Code
 			continue
 		}
 		ids[i] = m.id

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // maxOffsetMetadata is Kafka's offset.metadata.max.bytes default.
@@ -24,12 +24,12 @@ type offsetOwner struct {
 // GroupCoordinator.handleCommitOffsets rules).
 func (c *groupCoordinator) groupForCommit(o offsetOwner) (*group, int16) {
 	if o.groupID == "" {
-		return nil, wire.InvalidGroupID.Code
+		return nil, kerrors.InvalidGroupID.Code
 	}
 	g := c.groups[o.groupID]
 	if g == nil {
 		if o.generation >= 0 {
-			return nil, wire.IllegalGeneration.Code
+			return nil, kerrors.IllegalGeneration.Code
 		}
 		g = newGroup(o.groupID)
 		c.groups[o.groupID] = g
@@ -39,11 +39,11 @@ func (c *groupCoordinator) groupForCommit(o offsetOwner) (*group, int16) {
 	case o.generation < 0 && g.state == groupEmpty:
 		return g, codeNone
 	case g.state == groupCompletingRebalance:
-		return nil, wire.RebalanceInProgress.Code
+		return nil, kerrors.RebalanceInProgress.Code
 	case g.members[o.memberID] == nil:
-		return nil, wire.UnknownMemberID.Code
+		return nil, kerrors.UnknownMemberID.Code
 	case o.generation != g.generation:
-		return nil, wire.IllegalGeneration.Code
+		return nil, kerrors.IllegalGeneration.Code
 	}
 	return g, codeNone
 }
@@ -67,7 +67,7 @@ func storeOffsets(refused int16, parts []topicPartition, offsets []committedOffs
 		case refused != codeNone:
 			codes[i] = refused
 		case len(offsets[i].metadata.Value) > maxOffsetMetadata:
-			codes[i] = wire.OffsetMetadataTooLarge.Code
+			codes[i] = kerrors.OffsetMetadataTooLarge.Code
 		default:
 			store(parts[i], offsets[i])
 		}
@@ -84,14 +84,14 @@ func (c *groupCoordinator) txnCommit(o offsetOwner, producerID int64, parts []to
 	g := c.groups[o.groupID]
 	switch {
 	case o.groupID == "":
-		code = wire.InvalidGroupID.Code
+		code = kerrors.InvalidGroupID.Code
 	case g == nil:
 		g = newGroup(o.groupID)
 		c.groups[o.groupID] = g
 	case o.memberID != "" && g.members[o.memberID] == nil:
-		code = wire.UnknownMemberID.Code
+		code = kerrors.UnknownMemberID.Code
 	case o.memberID != "" && o.generation >= 0 && o.generation != g.generation:
-		code = wire.IllegalGeneration.Code
+		code = kerrors.IllegalGeneration.Code
 	}
 	return storeOffsets(code, parts, offsets, func(tp topicPartition, o committedOffset) {
 		pending := g.txnOffsets[producerID]
@@ -150,7 +150,7 @@ func (c *groupCoordinator) fetchOffsets(groupID string, parts []topicPartition, 
 				f.committedOffset = o
 			}
 			if requireStable && g.pendingTxnOffset(tp) {
-				f.errorCode = wire.UnstableOffsetCommit.Code
+				f.errorCode = kerrors.UnstableOffsetCommit.Code
 			}
 		}
 		out[i] = f

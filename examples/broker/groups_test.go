@@ -13,6 +13,7 @@ import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // joinReq is a JoinGroup of the "consumer" protocol type with one assignor.
@@ -30,7 +31,7 @@ func joinReq(group, memberID string, sessionMs int32, metadata string) *kafkamsg
 func joinAsNew(t *testing.T, cl *wire.Client, version int16, group string, metadata string) *kafkamsg.JoinGroupResponse {
 	t.Helper()
 	first := do(t, cl, joinReq(group, "", 10000, metadata), version, kafkamsg.NewJoinGroupResponse())
-	require.Equal(t, wire.MemberIDRequired.Code, first.ErrorCode)
+	require.Equal(t, kerrors.MemberIDRequired.Code, first.ErrorCode)
 	require.NotEmpty(t, first.MemberID)
 	return do(t, cl, joinReq(group, first.MemberID, 10000, metadata), version, kafkamsg.NewJoinGroupResponse())
 }
@@ -109,8 +110,8 @@ func TestConsumerGroupRebalance(t *testing.T) {
 	assert.Equal(t, "range", fs.ProtocolName.Value)
 
 	assert.Equal(t, codeNone, heartbeat(t, a, "g", joinA.MemberID, 1))
-	assert.Equal(t, wire.IllegalGeneration.Code, heartbeat(t, a, "g", joinA.MemberID, 7))
-	assert.Equal(t, wire.UnknownMemberID.Code, heartbeat(t, a, "g", "stranger", 1))
+	assert.Equal(t, kerrors.IllegalGeneration.Code, heartbeat(t, a, "g", joinA.MemberID, 7))
+	assert.Equal(t, kerrors.UnknownMemberID.Code, heartbeat(t, a, "g", "stranger", 1))
 
 	d := describeGroup(t, a, "g")
 	assert.Equal(t, "Stable", d.GroupState)
@@ -133,7 +134,7 @@ func TestConsumerGroupRebalance(t *testing.T) {
 	lr := do(t, followerCl, leave, 5, kafkamsg.NewLeaveGroupResponse())
 	require.Len(t, lr.Members, 1)
 	assert.Equal(t, codeNone, lr.Members[0].ErrorCode)
-	assert.Equal(t, wire.RebalanceInProgress.Code, heartbeat(t, leaderCl, "g", leader.MemberID, 1))
+	assert.Equal(t, kerrors.RebalanceInProgress.Code, heartbeat(t, leaderCl, "g", leader.MemberID, 1))
 	rejoin := do(t, leaderCl, joinReq("g", leader.MemberID, 10000, "meta"), 7, kafkamsg.NewJoinGroupResponse())
 	require.Equal(t, codeNone, rejoin.ErrorCode)
 	assert.Equal(t, int32(2), rejoin.GenerationID)
@@ -153,7 +154,7 @@ func TestGroupSessionExpiry(t *testing.T) {
 	assert.Equal(t, "all", string(sync.Assignment))
 	require.Eventually(t, func() bool { return describeGroup(t, cl, "g").GroupState == "Empty" },
 		5*time.Second, 50*time.Millisecond, "the member without heartbeats expires")
-	assert.Equal(t, wire.UnknownMemberID.Code, heartbeat(t, cl, "g", join.MemberID, join.GenerationID))
+	assert.Equal(t, kerrors.UnknownMemberID.Code, heartbeat(t, cl, "g", join.MemberID, join.GenerationID))
 }
 
 func TestJoinGroupErrors(t *testing.T) {
@@ -164,10 +165,10 @@ func TestJoinGroupErrors(t *testing.T) {
 		req  *kafkamsg.JoinGroupRequest
 		code int16
 	}{
-		{"empty group id", joinReq("", "", 1000, "m"), wire.InvalidGroupID.Code},
-		{"unknown member id", joinReq("g", "who", 1000, "m"), wire.UnknownMemberID.Code},
-		{"no protocols", func() *kafkamsg.JoinGroupRequest { r := joinReq("g", "", 1000, "m"); r.Protocols = nil; return r }(), wire.InconsistentGroupProtocol.Code},
-		{"zero session timeout", joinReq("g", "", 0, "m"), wire.InvalidSessionTimeout.Code},
+		{"empty group id", joinReq("", "", 1000, "m"), kerrors.InvalidGroupID.Code},
+		{"unknown member id", joinReq("g", "who", 1000, "m"), kerrors.UnknownMemberID.Code},
+		{"no protocols", func() *kafkamsg.JoinGroupRequest { r := joinReq("g", "", 1000, "m"); r.Protocols = nil; return r }(), kerrors.InconsistentGroupProtocol.Code},
+		{"zero session timeout", joinReq("g", "", 0, "m"), kerrors.InvalidSessionTimeout.Code},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,21 +196,21 @@ func TestOffsetCommitFetch(t *testing.T) {
 	// Storage-only commits: no generation, no member.
 	assert.Equal(t, codeNone, commit(commitReq("simple", "", -1, "t", 0, 42, "meta"), 8))
 	assert.Equal(t, codeNone, commit(commitReq("simple", "", -1, "t", 1, 7, ""), 2))
-	assert.Equal(t, wire.UnknownTopicOrPartition.Code, commit(commitReq("simple", "", -1, "nope", 0, 1, ""), 8))
-	assert.Equal(t, wire.OffsetMetadataTooLarge.Code, commit(commitReq("simple", "", -1, "t", 0, 1, strings.Repeat("x", 5000)), 8))
-	assert.Equal(t, wire.IllegalGeneration.Code, commit(commitReq("other", "m", 3, "t", 0, 1, ""), 8),
+	assert.Equal(t, kerrors.UnknownTopicOrPartition.Code, commit(commitReq("simple", "", -1, "nope", 0, 1, ""), 8))
+	assert.Equal(t, kerrors.OffsetMetadataTooLarge.Code, commit(commitReq("simple", "", -1, "t", 0, 1, strings.Repeat("x", 5000)), 8))
+	assert.Equal(t, kerrors.IllegalGeneration.Code, commit(commitReq("other", "m", 3, "t", 0, 1, ""), 8),
 		"a generation for a group that does not exist")
 
 	// A member of a generation commits; strangers and old generations cannot.
 	join := joinAsNew(t, cl, 5, "live", "m")
 	require.Equal(t, codeNone, join.ErrorCode)
-	assert.Equal(t, wire.RebalanceInProgress.Code, commit(commitReq("live", join.MemberID, join.GenerationID, "t", 0, 5, ""), 8),
+	assert.Equal(t, kerrors.RebalanceInProgress.Code, commit(commitReq("live", join.MemberID, join.GenerationID, "t", 0, 5, ""), 8),
 		"commits wait until SyncGroup completes the rebalance")
 	sync := do(t, cl, syncReq("live", join.MemberID, join.GenerationID, map[string]string{join.MemberID: "x"}), 5, kafkamsg.NewSyncGroupResponse())
 	require.Equal(t, codeNone, sync.ErrorCode)
 	assert.Equal(t, codeNone, commit(commitReq("live", join.MemberID, join.GenerationID, "t", 0, 5, ""), 8))
-	assert.Equal(t, wire.IllegalGeneration.Code, commit(commitReq("live", join.MemberID, join.GenerationID+1, "t", 0, 6, ""), 8))
-	assert.Equal(t, wire.UnknownMemberID.Code, commit(commitReq("live", "stranger", join.GenerationID, "t", 0, 6, ""), 8))
+	assert.Equal(t, kerrors.IllegalGeneration.Code, commit(commitReq("live", join.MemberID, join.GenerationID+1, "t", 0, 6, ""), 8))
+	assert.Equal(t, kerrors.UnknownMemberID.Code, commit(commitReq("live", "stranger", join.GenerationID, "t", 0, 6, ""), 8))
 
 	// OffsetFetch v1 (named partitions), v7 (all partitions: null topics)
 	// and v8 (batched groups).
@@ -262,7 +263,7 @@ func TestFindCoordinator(t *testing.T) {
 	assert.Equal(t, int32(0), resp.Coordinators[1].NodeID)
 	req.KeyType = 9
 	resp = do(t, cl, req, 6, kafkamsg.NewFindCoordinatorResponse())
-	assert.Equal(t, wire.InvalidRequest.Code, resp.Coordinators[0].ErrorCode)
+	assert.Equal(t, kerrors.InvalidRequest.Code, resp.Coordinators[0].ErrorCode)
 }
 
 func TestStaticMemberRestart(t *testing.T) {
@@ -283,7 +284,7 @@ func TestStaticMemberRestart(t *testing.T) {
 	assert.NotEqual(t, first.MemberID, restarted.MemberID)
 	assert.Equal(t, restarted.MemberID, restarted.Leader)
 	assert.Len(t, restarted.Members, 1, "the new id replaced the old")
-	assert.Equal(t, wire.UnknownMemberID.Code, heartbeat(t, cl, "g", first.MemberID, restarted.GenerationID))
+	assert.Equal(t, kerrors.UnknownMemberID.Code, heartbeat(t, cl, "g", first.MemberID, restarted.GenerationID))
 }
 
 func TestListGroupsFilters(t *testing.T) {

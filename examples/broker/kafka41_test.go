@@ -9,7 +9,7 @@ import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The versions Kafka 4.1 and 4.2 added to the APIs the broker serves,
@@ -39,7 +39,7 @@ func TestProduce13ByTopicID(t *testing.T) {
 	// with auto-creation on.
 	req.TopicData[0].TopicID = runtime.UUID{9, 9, 9}
 	resp = do(t, cl, req, 13, kafkamsg.NewProduceResponse())
-	assert.Equal(t, wire.UnknownTopicID.Code, resp.Responses[0].PartitionResponses[0].ErrorCode)
+	assert.Equal(t, kerrors.UnknownTopicID.Code, resp.Responses[0].PartitionResponses[0].ErrorCode)
 	assert.Equal(t, int64(-1), resp.Responses[0].PartitionResponses[0].BaseOffset)
 	all := kafkamsg.NewMetadataRequest()
 	all.Topics = nil // every topic
@@ -60,7 +60,7 @@ func TestOffsetCommitFetch10ByTopicID(t *testing.T) {
 
 	req.Topics[0].TopicID = runtime.UUID{1}
 	commit = do(t, cl, req, 10, kafkamsg.NewOffsetCommitResponse())
-	assert.Equal(t, wire.UnknownTopicID.Code, commit.Topics[0].Partitions[0].ErrorCode)
+	assert.Equal(t, kerrors.UnknownTopicID.Code, commit.Topics[0].Partitions[0].ErrorCode)
 
 	fetch := kafkamsg.NewOffsetFetchRequest()
 	g := defaults[kafkamsg.OffsetFetchRequestGroup]()
@@ -76,7 +76,7 @@ func TestOffsetCommitFetch10ByTopicID(t *testing.T) {
 	require.Len(t, known.Partitions, 2, "one topic entry for both partitions")
 	assert.Equal(t, int64(-1), known.Partitions[0].CommittedOffset)
 	assert.Equal(t, int64(99), known.Partitions[1].CommittedOffset)
-	assert.Equal(t, wire.UnknownTopicID.Code, byID[runtime.UUID{2}].Partitions[0].ErrorCode)
+	assert.Equal(t, kerrors.UnknownTopicID.Code, byID[runtime.UUID{2}].Partitions[0].ErrorCode)
 
 	// Every offset of the group (null topics), answered by id.
 	g.Topics = nil
@@ -94,7 +94,7 @@ func TestDescribeGroups6UnknownGroup(t *testing.T) {
 	for _, c := range []struct {
 		version int16
 		code    int16
-	}{{5, codeNone}, {6, wire.GroupIDNotFound.Code}} {
+	}{{5, codeNone}, {6, kerrors.GroupIDNotFound.Code}} {
 		resp := do(t, cl, req, c.version, kafkamsg.NewDescribeGroupsResponse())
 		require.Len(t, resp.Groups, 1)
 		assert.Equal(t, c.code, resp.Groups[0].ErrorCode, "v%d", c.version)

@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // Special timestamps of ListOffsets.
@@ -35,7 +35,7 @@ func (b *Broker) handleListOffsets(c *call, req *kafkamsg.ListOffsetsRequest) *k
 			p.PartitionIndex = rp.PartitionIndex
 			log := t.partition(rp.PartitionIndex)
 			if log == nil {
-				p.ErrorCode = wire.UnknownTopicOrPartition.Code
+				p.ErrorCode = kerrors.UnknownTopicOrPartition.Code
 				if c.version == 0 {
 					p.OldStyleOffsets = []int64{}
 				}

@@ -54,7 +54,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -96,7 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Int64Var(&o.requestReadTimeoutMs, "request-read-timeout-ms", 30000, "a request (and a TLS handshake) must arrive whole within this long of its first byte; -1: no limit")
 	fs.IntVar(&o.maxConnections, "max-connections", 0, "connections open at once on the listener, more are closed when accepted; 0: no limit (Kafka's max.connections)")
 	fs.IntVar(&o.maxConnectionsPerIP, "max-connections-per-ip", 0, "connections open at once from one client address; 0: no limit (Kafka's max.connections.per.ip)")
-	fs.IntVar(&o.socketRequestMaxBytes, "socket-request-max-bytes", wire.DefaultMaxFrameSize, "the largest request; a larger size prefix closes the connection (Kafka's socket.request.max.bytes)")
+	fs.IntVar(&o.socketRequestMaxBytes, "socket-request-max-bytes", frames.DefaultMaxFrameSize, "the largest request; a larger size prefix closes the connection (Kafka's socket.request.max.bytes)")
 	fs.Int64Var(&o.queuedMaxRequestBytes, "queued-max-request-bytes", 0, "the bytes of requests being read and served at once, each counted twice (its frame, and its decoded copy, charged before the api key is read even where Produce is decoded aliased); a request that does not fit waits unread; 0: twice -socket-request-max-bytes, -1: no limit (Kafka's queued.max.request.bytes)")
 	if err := fs.Parse(args); err != nil {
 		return o, err

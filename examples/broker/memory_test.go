@@ -19,7 +19,8 @@ import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
 	rt "github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // distinctClientIDs returns n distinct client ids of size bytes each, all
@@ -54,8 +55,8 @@ func TestStatsAndCaptureBoundClientIDs(t *testing.T) {
 	capture, err := NewCapture(t.TempDir())
 	require.NoError(t, err)
 	for _, id := range ids {
-		stats.Count(id, wire.APIVersionsKey, 3)
-		require.NoError(t, capture.Frame(id, wire.APIVersionsKey, 3, []byte{1}))
+		stats.Count(id, kafkamsg.APIKeyAPIVersions, 3)
+		require.NoError(t, capture.Frame(id, kafkamsg.APIKeyAPIVersions, 3, []byte{1}))
 	}
 	requests, _ := stats.Snapshot()
 	assert.Equal(t, int64(len(ids)), requests)
@@ -112,12 +113,12 @@ func liveHeap() int64 {
 // rawExchange writes frames on conn and reads one answer per frame,
 // returning the last; it bypasses wire.Client so that the test keeps no
 // buffers of its own.
-func rawExchange(t *testing.T, conn net.Conn, frames ...[]byte) []byte {
+func rawExchange(t *testing.T, conn net.Conn, requests ...[]byte) []byte {
 	t.Helper()
 	require.NoError(t, conn.SetDeadline(time.Now().Add(20*time.Second)))
-	fr := wire.NewFrameReader(conn, 0)
+	fr := frames.NewFrameReader(conn, 0)
 	var answer []byte
-	for _, f := range frames {
+	for _, f := range requests {
 		_, err := conn.Write(f)
 		require.NoError(t, err)
 		answer, err = fr.Next()
@@ -128,8 +129,8 @@ func rawExchange(t *testing.T, conn net.Conn, frames ...[]byte) []byte {
 
 func requestFrame(t *testing.T, clientID string, correlation int32, req rt.APIMessage, version int16) []byte {
 	t.Helper()
-	h := wire.RequestHeader{APIKey: req.APIKey(), APIVersion: version, CorrelationID: correlation, ClientID: rt.NewNullString(clientID)}
-	out, err := wire.AppendRequest(nil, &h, req)
+	h := frames.RequestHeader{APIKey: req.APIKey(), APIVersion: version, CorrelationID: correlation, ClientID: rt.NewNullString(clientID)}
+	out, err := frames.AppendRequest(nil, &h, req)
 	require.NoError(t, err)
 	return out
 }
@@ -173,7 +174,7 @@ func TestIdleConnectionsReleaseBuffers(t *testing.T) {
 				return [][]byte{bigFrame}
 			},
 			check: func(t *testing.T, answer []byte) {
-				assert.Equal(t, wire.MessageTooLarge.Code, produceAnswerCode(t, answer))
+				assert.Equal(t, kerrors.MessageTooLarge.Code, produceAnswerCode(t, answer))
 			},
 			bound: 24 << 20,
 		},
@@ -183,7 +184,7 @@ func TestIdleConnectionsReleaseBuffers(t *testing.T) {
 				return [][]byte{bombFrame}
 			},
 			check: func(t *testing.T, answer []byte) {
-				assert.Equal(t, wire.CorruptMessage.Code, produceAnswerCode(t, answer))
+				assert.Equal(t, kerrors.CorruptMessage.Code, produceAnswerCode(t, answer))
 			},
 			bound: 24 << 20,
 		},

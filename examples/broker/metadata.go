@@ -5,7 +5,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 func (b *Broker) handleMetadata(c *call, req *kafkamsg.MetadataRequest) *kafkamsg.MetadataResponse {
@@ -32,7 +32,7 @@ func (b *Broker) handleMetadata(c *call, req *kafkamsg.MetadataRequest) *kafkams
 		case !rt.Name.Valid: // by id (v10+)
 			t := b.topicIDs[rt.TopicID]
 			if t == nil {
-				mt := b.metadataTopic(&topic{id: rt.TopicID}, wire.UnknownTopicID.Code)
+				mt := b.metadataTopic(&topic{id: rt.TopicID}, kerrors.UnknownTopicID.Code)
 				mt.Name = runtime.Null
 				resp.Topics = append(resp.Topics, mt)
 				continue

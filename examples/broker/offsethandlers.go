@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 func (b *Broker) handleOffsetCommit(c *call, req *kafkamsg.OffsetCommitRequest) *kafkamsg.OffsetCommitResponse {
@@ -32,8 +32,8 @@ func (b *Broker) handleOffsetCommit(c *call, req *kafkamsg.OffsetCommitRequest) 
 		rt := kafkamsg.OffsetCommitResponseTopic{Name: t.Name, TopicID: t.TopicID}
 		for _, p := range t.Partitions {
 			code := codes[i]
-			if byID && code == wire.UnknownTopicOrPartition.Code && parts[i].topic == "" {
-				code = wire.UnknownTopicID.Code
+			if byID && code == kerrors.UnknownTopicOrPartition.Code && parts[i].topic == "" {
+				code = kerrors.UnknownTopicID.Code
 			}
 			rt.Partitions = append(rt.Partitions, kafkamsg.OffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: code})
 			i++
@@ -55,7 +55,7 @@ func (b *Broker) commitKnown(parts []topicPartition, offsets []committedOffset, 
 		if b.partitionExists(tp) {
 			known, knownOffsets, at = append(known, tp), append(knownOffsets, offsets[i]), append(at, i)
 		} else {
-			codes[i] = wire.UnknownTopicOrPartition.Code
+			codes[i] = kerrors.UnknownTopicOrPartition.Code
 		}
 	}
 	if len(known) > 0 {
@@ -139,7 +139,7 @@ func unknownTopicIDOffsets(id runtime.UUID, partitions []int32) kafkamsg.OffsetF
 	rt := kafkamsg.OffsetFetchResponseTopics{TopicID: id}
 	for _, p := range partitions {
 		rp := defaults[kafkamsg.OffsetFetchResponsePartitions]()
-		rp.PartitionIndex, rp.CommittedOffset, rp.ErrorCode = p, -1, wire.UnknownTopicID.Code
+		rp.PartitionIndex, rp.CommittedOffset, rp.ErrorCode = p, -1, kerrors.UnknownTopicID.Code
 		rp.Metadata = runtime.NewNullString("")
 		rt.Partitions = append(rt.Partitions, rp)
 	}

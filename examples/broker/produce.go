@@ -7,7 +7,7 @@ import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // incomingBatch is a batch of a Produce request ready to append: v2, with
@@ -45,7 +45,7 @@ func (b *Broker) handleProduce(c *call, req *kafkamsg.ProduceRequest) *kafkamsg.
 		for _, p := range t.PartitionData {
 			if !known {
 				rp := defaults[kafkamsg.ProduceResponsePartitionProduceResponse]()
-				rp.Index, rp.ErrorCode, rp.BaseOffset, rp.LogStartOffset = p.Index, wire.UnknownTopicID.Code, -1, -1
+				rp.Index, rp.ErrorCode, rp.BaseOffset, rp.LogStartOffset = p.Index, kerrors.UnknownTopicID.Code, -1, -1
 				rp.ErrorMessage = runtime.NewNullString(fmt.Sprintf("no topic with id %s", t.TopicID))
 				rt.PartitionResponses = append(rt.PartitionResponses, rp)
 				continue
@@ -75,7 +75,7 @@ func (b *Broker) handleProduce(c *call, req *kafkamsg.ProduceRequest) *kafkamsg.
 		if err := d.file.syncTo(d.pos); err != nil {
 			rp := &resp.Responses[d.topic].PartitionResponses[d.partition]
 			b.cfg.Logger.Printf("produce %s[%d] from %q: %v", resp.Responses[d.topic].Name, rp.Index, c.clientID, err)
-			rp.ErrorCode, rp.BaseOffset = wire.KafkaStorageError.Code, -1
+			rp.ErrorCode, rp.BaseOffset = kerrors.KafkaStorageError.Code, -1
 			if c.version >= 8 {
 				rp.ErrorMessage = runtime.NewNullString(err.Error())
 			}
@@ -110,7 +110,7 @@ func (b *Broker) producePartition(c *call, req *kafkamsg.ProduceRequest, tp topi
 		return partitionResult{code: code, message: msg, baseOffset: -1, logStart: -1}
 	}
 	if req.Acks != 0 && req.Acks != 1 && req.Acks != -1 {
-		return fail(wire.InvalidRequiredAcks.Code, "acks %d: must be 0, 1 or -1", req.Acks)
+		return fail(kerrors.InvalidRequiredAcks.Code, "acks %d: must be 0, 1 or -1", req.Acks)
 	}
 	b.mu.Lock()
 	t, code := b.topicForWrite(tp.topic, true)
@@ -118,9 +118,9 @@ func (b *Broker) producePartition(c *call, req *kafkamsg.ProduceRequest, tp topi
 	b.mu.Unlock()
 	switch {
 	case code != codeNone:
-		return fail(code, "topic %q: %s", tp.topic, wire.ErrorCode(code))
+		return fail(code, "topic %q: %s", tp.topic, kerrors.ErrorCode(code))
 	case !exists:
-		return fail(wire.UnknownTopicOrPartition.Code, "topic %q has no partition %d", tp.topic, tp.partition)
+		return fail(kerrors.UnknownTopicOrPartition.Code, "topic %q has no partition %d", tp.topic, tp.partition)
 	}
 	in, err := c.rec.incoming(blob, c.version, b.limits, time.Now().UnixMilli())
 	if err != nil {
@@ -139,7 +139,7 @@ func (b *Broker) producePartition(c *call, req *kafkamsg.ProduceRequest, tp topi
 		b.txns.mu.Lock()
 		defer b.txns.mu.Unlock()
 		if code := b.txns.producingLocked(in.meta.ProducerID, in.meta.ProducerEpoch, tp); code != codeNone {
-			return fail(code, "transactional batch of producer %d epoch %d: %s", in.meta.ProducerID, in.meta.ProducerEpoch, wire.ErrorCode(code))
+			return fail(code, "transactional batch of producer %d epoch %d: %s", in.meta.ProducerID, in.meta.ProducerEpoch, kerrors.ErrorCode(code))
 		}
 	}
 
@@ -147,21 +147,21 @@ func (b *Broker) producePartition(c *call, req *kafkamsg.ProduceRequest, tp topi
 	defer b.mu.Unlock()
 	log := b.topics[tp.topic].partition(tp.partition)
 	if log == nil { // deleted meanwhile
-		return fail(wire.UnknownTopicOrPartition.Code, "topic %q was deleted", tp.topic)
+		return fail(kerrors.UnknownTopicOrPartition.Code, "topic %q was deleted", tp.topic)
 	}
 	res := partitionResult{baseOffset: -1, logStart: log.start, file: log.file}
 	check := log.checkSequence(in.meta)
 	switch {
 	case check.errorCode != codeNone:
 		return fail(check.errorCode, "batch of producer %d epoch %d, sequence %d: %s",
-			in.meta.ProducerID, in.meta.ProducerEpoch, in.meta.BaseSequence, wire.ErrorCode(check.errorCode))
+			in.meta.ProducerID, in.meta.ProducerEpoch, in.meta.BaseSequence, kerrors.ErrorCode(check.errorCode))
 	case check.duplicateOffset >= 0: // durable once what is written now is
 		res.baseOffset, res.syncPos = check.duplicateOffset, log.syncPosition()
 		return res
 	}
 	res.baseOffset, res.syncPos, err = log.appendBatch(in.meta, in.data)
 	if err != nil {
-		return fail(wire.KafkaStorageError.Code, "%v", err)
+		return fail(kerrors.KafkaStorageError.Code, "%v", err)
 	}
 	log.recordSequence(in.meta, res.baseOffset)
 	b.notifyAppend()

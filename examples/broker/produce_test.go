@@ -18,6 +18,7 @@ import (
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // produceReq is a Produce of one partition's records.
@@ -181,7 +182,7 @@ func TestProduceLegacyMessageSets(t *testing.T) {
 
 	// Produce v3 and later take only v2 batches.
 	res := produce(t, cl, 3, "legacy", 0, message(1, 0, "k", "v"))
-	assert.Equal(t, wire.InvalidRecord.Code, res.ErrorCode)
+	assert.Equal(t, kerrors.InvalidRecord.Code, res.ErrorCode)
 }
 
 func TestProduceRejects(t *testing.T) {
@@ -201,15 +202,15 @@ func TestProduceRejects(t *testing.T) {
 		blob      []byte
 		code      int16
 	}{
-		{"crc", 9, "t", 0, 1, badCRC, wire.CorruptMessage.Code},
-		{"truncated", 9, "t", 0, 1, good[:len(good)-3], wire.InvalidRecord.Code}, // no whole batch, as Kafka answers
-		{"empty", 9, "t", 0, 1, []byte{}, wire.InvalidRecord.Code},
-		{"two batches", 9, "t", 0, 1, append(slices.Clone(good), good...), wire.InvalidRecord.Code},
-		{"zstd before v7", 6, "t", 0, 1, zstd, wire.UnsupportedCompressionType.Code},
-		{"acks", 9, "t", 0, 2, good, wire.InvalidRequiredAcks.Code},
-		{"partition", 9, "t", 5, 1, good, wire.UnknownTopicOrPartition.Code},
-		{"no auto-create", 9, "missing", 0, 1, good, wire.UnknownTopicOrPartition.Code},
-		{"bad name", 9, "a/b", 0, 1, good, wire.UnknownTopicOrPartition.Code},
+		{"crc", 9, "t", 0, 1, badCRC, kerrors.CorruptMessage.Code},
+		{"truncated", 9, "t", 0, 1, good[:len(good)-3], kerrors.InvalidRecord.Code}, // no whole batch, as Kafka answers
+		{"empty", 9, "t", 0, 1, []byte{}, kerrors.InvalidRecord.Code},
+		{"two batches", 9, "t", 0, 1, append(slices.Clone(good), good...), kerrors.InvalidRecord.Code},
+		{"zstd before v7", 6, "t", 0, 1, zstd, kerrors.UnsupportedCompressionType.Code},
+		{"acks", 9, "t", 0, 2, good, kerrors.InvalidRequiredAcks.Code},
+		{"partition", 9, "t", 5, 1, good, kerrors.UnknownTopicOrPartition.Code},
+		{"no auto-create", 9, "missing", 0, 1, good, kerrors.UnknownTopicOrPartition.Code},
+		{"bad name", 9, "a/b", 0, 1, good, kerrors.UnknownTopicOrPartition.Code},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -285,7 +286,7 @@ func TestIdempotentProducer(t *testing.T) {
 		{"next", batch(2, "c"), codeNone, 2},
 		{"retry of the first", batch(0, "a", "b"), codeNone, 0},
 		{"retry of the last", batch(2, "c"), codeNone, 2},
-		{"gap", batch(5, "x"), wire.OutOfOrderSequenceNumber.Code, -1},
+		{"gap", batch(5, "x"), kerrors.OutOfOrderSequenceNumber.Code, -1},
 		{"in order again", batch(3, "d"), codeNone, 3},
 	}
 	for _, s := range steps {

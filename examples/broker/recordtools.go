@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/kafkagen/kafkagen/records"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // recordTools are one connection's reusable record readers, decompressor
@@ -124,14 +124,14 @@ func storable(rb *records.Batch, maxTimestamp int64) incomingBatch {
 func (t *recordTools) convertLegacy(lim produceLimits) (incomingBatch, error) {
 	data, err := t.builder.AppendTo(nil)
 	if err != nil {
-		return incomingBatch{}, reject(wire.InvalidRecord.Code, "converting the message set to a v2 batch: %v", err)
+		return incomingBatch{}, reject(kerrors.InvalidRecord.Code, "converting the message set to a v2 batch: %v", err)
 	}
 	if len(data) > lim.maxMessageBytes {
-		return incomingBatch{}, reject(wire.MessageTooLarge.Code, "the message set converted to a v2 batch is %d bytes, over the limit of %d (max.message.bytes)", len(data), lim.maxMessageBytes)
+		return incomingBatch{}, reject(kerrors.MessageTooLarge.Code, "the message set converted to a v2 batch is %d bytes, over the limit of %d (max.message.bytes)", len(data), lim.maxMessageBytes)
 	}
 	var rb records.Batch
 	if err := records.ReadBatch(&rb, data, 0); err != nil {
-		return incomingBatch{}, reject(wire.CorruptMessage.Code, "reading the converted message set: %v", err)
+		return incomingBatch{}, reject(kerrors.CorruptMessage.Code, "reading the converted message set: %v", err)
 	}
 	return incomingBatch{meta: metaOf(&rb), data: data}, nil
 }

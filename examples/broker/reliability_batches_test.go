@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The rows of record batches Kafka's LogValidator refuses, each sent after
@@ -25,14 +25,14 @@ func batchRows(t *testing.T) []row {
 		name    string
 		version int16
 		blob    []byte
-		code    *wire.Error
+		code    *kerrors.Error
 	}{
-		{"lastOffsetDelta -100 (CRC valid)", 9, resealed(recordsOf(t, 1, now), putInt32(testLastOffsetDeltaPos, -100)), wire.InvalidRecord},
-		{"lastOffsetDelta 0 with 10 records", 9, resealed(recordsOf(t, 10, now), putInt32(testLastOffsetDeltaPos, 0)), wire.InvalidRecord},
-		{"lastOffsetDelta 2^31-1", 9, resealed(recordsOf(t, 3, now), putInt32(testLastOffsetDeltaPos, math.MaxInt32)), wire.InvalidRecord},
-		{"offset deltas 0,0,0", 9, resealed(recordsOf(t, 3, now), zeroOffsetDeltas), wire.InvalidRecord},
-		{"a control batch from a client", 9, clientControlBatch(t, now), wire.InvalidRecord},
-		{"magic 0, 1 and 2 mixed in one Produce v2", 2, concat(legacyMessage(t, 0, "m0"), legacyMessage(t, 1, "m1"), recordsOf(t, 1, now)), wire.InvalidRecord},
+		{"lastOffsetDelta -100 (CRC valid)", 9, resealed(recordsOf(t, 1, now), putInt32(testLastOffsetDeltaPos, -100)), kerrors.InvalidRecord},
+		{"lastOffsetDelta 0 with 10 records", 9, resealed(recordsOf(t, 10, now), putInt32(testLastOffsetDeltaPos, 0)), kerrors.InvalidRecord},
+		{"lastOffsetDelta 2^31-1", 9, resealed(recordsOf(t, 3, now), putInt32(testLastOffsetDeltaPos, math.MaxInt32)), kerrors.InvalidRecord},
+		{"offset deltas 0,0,0", 9, resealed(recordsOf(t, 3, now), zeroOffsetDeltas), kerrors.InvalidRecord},
+		{"a control batch from a client", 9, clientControlBatch(t, now), kerrors.InvalidRecord},
+		{"magic 0, 1 and 2 mixed in one Produce v2", 2, concat(legacyMessage(t, 0, "m0"), legacyMessage(t, 1, "m1"), recordsOf(t, 1, now)), kerrors.InvalidRecord},
 	}
 	var rows []row
 	for _, tt := range tests {
@@ -65,7 +65,7 @@ func batchRows(t *testing.T) []row {
 
 // codeName is an error code as Kafka names it, with the number.
 func codeName(code int16) string {
-	if e, ok := wire.LookupError(code); ok {
+	if e, ok := kerrors.LookupError(code); ok {
 		return fmt.Sprintf("%s (%d)", e.Name, code)
 	}
 	return fmt.Sprintf("code %d", code)

@@ -15,7 +15,8 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The rows of large or many requests: frames that stall, Produce frames of
@@ -49,7 +50,7 @@ func frameRows(t *testing.T) []row {
 // queued bytes allow (two copies of one such request by default), each
 // into a buffer that grows with what arrived; the others wait unread.
 func stalledFrames(t *testing.T, b *rowBroker) attackResult {
-	const conns, size = 20, wire.DefaultMaxFrameSize
+	const conns, size = 20, frames.DefaultMaxFrameSize
 	head, err := frameOf("stall", 1, kafkamsg.NewProduceRequest(), 9)
 	require.NoError(t, err)
 	binary.BigEndian.PutUint32(head, size) // the announced size; the header is real
@@ -93,14 +94,14 @@ func stalledFrames(t *testing.T, b *rowBroker) attackResult {
 // Produce bodies are decoded aliased, so each frame is held once.
 func hugeProduces(t *testing.T, b *rowBroker) attackResult {
 	const conns = 5
-	value := make([]byte, wire.DefaultMaxFrameSize-4096)
+	value := make([]byte, frames.DefaultMaxFrameSize-4096)
 	batch := v2Batch(t, records.CompressionNone, testRecord{value: value, timestamp: time.Now().UnixMilli()})
 	frame, err := frameOf("huge", 1, produceReq(normalTopic, 0, 1, batch), 9)
 	require.NoError(t, err)
-	require.LessOrEqual(t, len(frame)-4, wire.DefaultMaxFrameSize)
+	require.LessOrEqual(t, len(frame)-4, frames.DefaultMaxFrameSize)
 	open := openConns(t, b.addr, conns)
 	for _, answer := range exchangeOnEach(t, open, frame) {
-		assert.Equal(t, wire.MessageTooLarge.Code, produceAnswerCode(t, answer))
+		assert.Equal(t, kerrors.MessageTooLarge.Code, produceAnswerCode(t, answer))
 	}
 	return attackResult{
 		release: func() { closeAll(open) },
@@ -115,7 +116,7 @@ func gzipBombs(t *testing.T, b *rowBroker, frame []byte, bombLen int) attackResu
 	const conns = 30
 	open := openConns(t, b.addr, conns)
 	for _, answer := range exchangeOnEach(t, open, frame) {
-		assert.Equal(t, wire.CorruptMessage.Code, produceAnswerCode(t, answer))
+		assert.Equal(t, kerrors.CorruptMessage.Code, produceAnswerCode(t, answer))
 	}
 	return attackResult{
 		release: func() { closeAll(open) },

@@ -18,7 +18,8 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The rows of malformed input: what Kafka cannot parse closes the
@@ -50,7 +51,7 @@ func closedAfter(t *testing.T, addr string, frame []byte) bool {
 	require.NoError(t, conn.SetDeadline(time.Now().Add(5*time.Second)))
 	_, err = conn.Write(frame)
 	require.NoError(t, err)
-	_, err = wire.NewFrameReader(conn, 0).Next()
+	_, err = frames.NewFrameReader(conn, 0).Next()
 	require.False(t, errors.Is(err, os.ErrDeadlineExceeded), "neither answered nor closed within 5 s")
 	return err != nil
 }
@@ -69,7 +70,7 @@ func closeEach(t *testing.T, b *rowBroker, frames map[string][]byte) attackResul
 
 // sized puts a size prefix before body.
 func sized(t *testing.T, body []byte) []byte {
-	out, err := wire.AppendFrame(nil, body)
+	out, err := frames.AppendFrame(nil, body)
 	require.NoError(t, err)
 	return out
 }
@@ -115,7 +116,7 @@ func unknownKeysAndVersions(t *testing.T, b *rowBroker) attackResult {
 		av := kafkamsg.NewAPIVersionsResponse()
 		_, err = av.Decode(answer[4:], 0) // after the correlation id of a v0 response header
 		require.NoError(t, err)
-		assert.Equal(t, wire.UnsupportedVersion.Code, av.ErrorCode, "ApiVersions v%d", version)
+		assert.Equal(t, kerrors.UnsupportedVersion.Code, av.ErrorCode, "ApiVersions v%d", version)
 	}
 	res.note = ", ApiVersions v99 and v-1 answered UNSUPPORTED_VERSION with the versions, as Kafka answers them"
 	return res

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	rt "github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // Raw connections for the attacks: no wire.Client, so that the test's side
@@ -27,14 +27,14 @@ func exchange(conn net.Conn, frame []byte) ([]byte, error) {
 	if _, err := conn.Write(frame); err != nil {
 		return nil, err
 	}
-	answer, err := wire.NewFrameReader(conn, 0).Next()
+	answer, err := frames.NewFrameReader(conn, 0).Next()
 	return append([]byte{}, answer...), err
 }
 
 // frameOf encodes a request frame, size prefix included.
 func frameOf(clientID string, correlation int32, req rt.APIMessage, version int16) ([]byte, error) {
-	h := wire.RequestHeader{APIKey: req.APIKey(), APIVersion: version, CorrelationID: correlation, ClientID: rt.NewNullString(clientID)}
-	return wire.AppendRequest(nil, &h, req)
+	h := frames.RequestHeader{APIKey: req.APIKey(), APIVersion: version, CorrelationID: correlation, ClientID: rt.NewNullString(clientID)}
+	return frames.AppendRequest(nil, &h, req)
 }
 
 // inParallel runs f(0) to f(n-1) at once and returns the first error.

@@ -28,6 +28,7 @@ import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // testTLSFiles makes a certificate authority and a certificate for
@@ -210,12 +211,12 @@ func TestSecurityProtocols(t *testing.T) {
 				}
 				cl := dialWith(t, addr, cfg, "wrong")
 				code, msg := saslLogin(t, cl, m, "alice", "not-her-password")
-				assert.Equal(t, wire.SaslAuthenticationFailed.Code, code, "%s with a wrong password", m)
+				assert.Equal(t, kerrors.SaslAuthenticationFailed.Code, code, "%s with a wrong password", m)
 				assert.NotEmpty(t, msg)
 				assertClosed(t, cl, "%s: the connection ends after a failed authentication", m)
 				cl = dialWith(t, addr, cfg, "stranger")
 				code, _ = saslLogin(t, cl, m, "mallory", "alice-secret")
-				assert.Equal(t, wire.SaslAuthenticationFailed.Code, code, "%s with an unknown user", m)
+				assert.Equal(t, kerrors.SaslAuthenticationFailed.Code, code, "%s with an unknown user", m)
 			}
 			cl := dialWith(t, addr, cfg, "impatient")
 			assertClosed(t, cl, "a Metadata before authentication closes the connection")
@@ -243,11 +244,11 @@ func TestSASLRequestsWithoutSASL(t *testing.T) {
 	hs := kafkamsg.NewSaslHandshakeRequest()
 	hs.Mechanism = "PLAIN"
 	for v := int16(0); v <= 1; v++ {
-		assert.Equal(t, wire.IllegalSaslState.Code, do(t, cl, hs, v, kafkamsg.NewSaslHandshakeResponse()).ErrorCode)
+		assert.Equal(t, kerrors.IllegalSaslState.Code, do(t, cl, hs, v, kafkamsg.NewSaslHandshakeResponse()).ErrorCode)
 	}
 	for v := int16(0); v <= 2; v++ {
 		resp := do(t, cl, kafkamsg.NewSaslAuthenticateRequest(), v, kafkamsg.NewSaslAuthenticateResponse())
-		assert.Equal(t, wire.IllegalSaslState.Code, resp.ErrorCode)
+		assert.Equal(t, kerrors.IllegalSaslState.Code, resp.ErrorCode)
 	}
 	metadataRoundTrip(t, cl, tb.addr)
 }

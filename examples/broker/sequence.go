@@ -1,6 +1,6 @@
 package main
 
-import "github.com/kafkagen/kafkagen/wire"
+import "github.com/kafkagen/kafkagen/wire/kerrors"
 
 // Idempotent producers: per partition and producer id, the broker remembers
 // the last few batches' sequence ranges so that a retried batch is answered
@@ -41,7 +41,7 @@ func (l *partitionLog) checkSequence(m batchMeta) sequenceCheck {
 		// producer on a log that lost its state, as this one never does).
 		return ok
 	case m.ProducerEpoch < s.epoch:
-		return sequenceCheck{duplicateOffset: -1, errorCode: wire.InvalidProducerEpoch.Code}
+		return sequenceCheck{duplicateOffset: -1, errorCode: kerrors.InvalidProducerEpoch.Code}
 	}
 	last := m.BaseSequence + int32(m.LastOffset-m.BaseOffset)
 	for _, r := range s.recent {
@@ -54,7 +54,7 @@ func (l *partitionLog) checkSequence(m batchMeta) sequenceCheck {
 		want = 0
 	}
 	if m.BaseSequence != want {
-		return sequenceCheck{duplicateOffset: -1, errorCode: wire.OutOfOrderSequenceNumber.Code}
+		return sequenceCheck{duplicateOffset: -1, errorCode: kerrors.OutOfOrderSequenceNumber.Code}
 	}
 	return ok
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // lockedBuffer is a log destination tests read while the broker writes.
@@ -101,7 +102,7 @@ func TestCapture(t *testing.T) {
 	// The file is the first v3 frame: header (correlation id 0) and body.
 	got, err := os.ReadFile(filepath.Join(folder, "ApiVersions-v3.bin"))
 	require.NoError(t, err)
-	h := wire.RequestHeader{APIKey: kafkamsg.APIKeyAPIVersions, APIVersion: 3, CorrelationID: 0, ClientID: runtime.NewNullString("my client/1.0")}
+	h := frames.RequestHeader{APIKey: kafkamsg.APIKeyAPIVersions, APIVersion: 3, CorrelationID: 0, ClientID: runtime.NewNullString("my client/1.0")}
 	want, err := h.AppendTo(nil, 2)
 	require.NoError(t, err)
 	want, err = kafkamsg.NewAPIVersionsRequest().AppendTo(want, 3)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // topic is a topic's name, id and partitions.
@@ -44,16 +44,16 @@ func validTopicName(name string) string {
 // code and message. b.mu must be held.
 func (b *Broker) checkNewTopic(name string, partitions int32) (int32, int16, string) {
 	if why := validTopicName(name); why != "" {
-		return 0, wire.InvalidTopicException.Code, why
+		return 0, kerrors.InvalidTopicException.Code, why
 	}
 	if _, ok := b.topics[name]; ok {
-		return 0, wire.TopicAlreadyExists.Code, fmt.Sprintf("topic %q already exists", name)
+		return 0, kerrors.TopicAlreadyExists.Code, fmt.Sprintf("topic %q already exists", name)
 	}
 	if partitions == -1 {
 		partitions = b.cfg.Partitions
 	}
 	if partitions < 1 {
-		return 0, wire.InvalidPartitions.Code, fmt.Sprintf("number of partitions must be at least 1, got %d", partitions)
+		return 0, kerrors.InvalidPartitions.Code, fmt.Sprintf("number of partitions must be at least 1, got %d", partitions)
 	}
 	return partitions, codeNone, ""
 }
@@ -75,7 +75,7 @@ func (b *Broker) createTopic(name string, partitions int32) (*topic, int16, stri
 	if b.cfg.DataDir != "" {
 		if err := b.createTopicFiles(t); err != nil {
 			b.deleteTopic(t)
-			return nil, wire.KafkaStorageError.Code, fmt.Sprintf("creating topic %q: %v", name, err)
+			return nil, kerrors.KafkaStorageError.Code, fmt.Sprintf("creating topic %q: %v", name, err)
 		}
 	}
 	b.cfg.Logger.Printf("created topic %s (%d partitions, id %s)", name, partitions, t.id)
@@ -88,7 +88,7 @@ func (b *Broker) topicForWrite(name string, create bool) (*topic, int16) {
 		return t, codeNone
 	}
 	if !create || !b.cfg.AutoCreate {
-		return nil, wire.UnknownTopicOrPartition.Code
+		return nil, kerrors.UnknownTopicOrPartition.Code
 	}
 	t, code, _ := b.createTopic(name, -1)
 	return t, code

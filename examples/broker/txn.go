@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The transaction coordinator: producer ids for idempotent and transactional
@@ -62,11 +62,11 @@ func (c *txnCoordinator) initProducerID(txnID string, transactional bool, timeou
 		return producerIDResult{producerID: c.newProducerID()}
 	}
 	if txnID == "" { // Kafka refuses an empty (rather than null) transactional id
-		return producerIDResult{errorCode: wire.InvalidRequest.Code, producerID: -1, epoch: -1}
+		return producerIDResult{errorCode: kerrors.InvalidRequest.Code, producerID: -1, epoch: -1}
 	}
 	timeout := time.Duration(timeoutMs) * time.Millisecond
 	if timeoutMs <= 0 || timeout > maxTransactionTimeout {
-		return producerIDResult{errorCode: wire.InvalidTransactionTimeout.Code, producerID: -1, epoch: -1}
+		return producerIDResult{errorCode: kerrors.InvalidTransactionTimeout.Code, producerID: -1, epoch: -1}
 	}
 	t := c.txns[txnID]
 	if t == nil {
@@ -75,7 +75,7 @@ func (c *txnCoordinator) initProducerID(txnID string, transactional bool, timeou
 		return producerIDResult{producerID: t.producerID, epoch: t.epoch}
 	}
 	if producerID >= 0 && (producerID != t.producerID || epoch != t.epoch) {
-		return producerIDResult{errorCode: wire.ProducerFenced.Code, producerID: -1, epoch: -1}
+		return producerIDResult{errorCode: kerrors.ProducerFenced.Code, producerID: -1, epoch: -1}
 	}
 	if t.ongoing {
 		c.complete(t, false)
@@ -102,9 +102,9 @@ func (c *txnCoordinator) check(txnID string, producerID int64, epoch int16) (*tr
 	t := c.txns[txnID]
 	switch {
 	case t == nil || t.producerID != producerID:
-		return nil, wire.InvalidProducerIDMapping.Code
+		return nil, kerrors.InvalidProducerIDMapping.Code
 	case epoch != t.epoch:
-		return nil, wire.ProducerFenced.Code
+		return nil, kerrors.ProducerFenced.Code
 	}
 	return t, codeNone
 }
@@ -130,13 +130,13 @@ func (c *txnCoordinator) addPartitions(txnID string, producerID int64, epoch int
 		missing := false
 		for i, tp := range parts {
 			if !c.b.partitionExists(tp) {
-				codes[i], missing = wire.UnknownTopicOrPartition.Code, true
+				codes[i], missing = kerrors.UnknownTopicOrPartition.Code, true
 			}
 		}
 		if missing {
 			for i := range codes {
 				if codes[i] == codeNone {
-					codes[i] = wire.OperationNotAttempted.Code
+					codes[i] = kerrors.OperationNotAttempted.Code
 				}
 			}
 			return codes
@@ -148,7 +148,7 @@ func (c *txnCoordinator) addPartitions(txnID string, producerID int64, epoch int
 			codes[i] = code
 		case verifyOnly:
 			if !t.ongoing || !t.partitions[tp] {
-				codes[i] = wire.InvalidTxnState.Code
+				codes[i] = kerrors.InvalidTxnState.Code
 			}
 		default:
 			t.begin()
@@ -167,7 +167,7 @@ func (c *txnCoordinator) addGroup(txnID string, producerID int64, epoch int16, g
 		return code
 	}
 	if groupID == "" {
-		return wire.InvalidGroupID.Code
+		return kerrors.InvalidGroupID.Code
 	}
 	t.begin()
 	t.groups[groupID] = true
@@ -184,7 +184,7 @@ func (c *txnCoordinator) checkOffsets(txnID string, producerID int64, epoch int1
 	case code != codeNone:
 		return code
 	case !t.ongoing || !t.groups[groupID]:
-		return wire.InvalidTxnState.Code
+		return kerrors.InvalidTxnState.Code
 	}
 	return codeNone
 }
@@ -199,15 +199,15 @@ func (c *txnCoordinator) producingLocked(producerID int64, epoch int16, tp topic
 		}
 		switch {
 		case epoch < t.epoch:
-			return wire.InvalidProducerEpoch.Code
+			return kerrors.InvalidProducerEpoch.Code
 		case epoch > t.epoch:
-			return wire.InvalidProducerIDMapping.Code
+			return kerrors.InvalidProducerIDMapping.Code
 		case !t.ongoing || !t.partitions[tp]:
-			return wire.InvalidTxnState.Code
+			return kerrors.InvalidTxnState.Code
 		}
 		return codeNone
 	}
-	return wire.InvalidProducerIDMapping.Code
+	return kerrors.InvalidProducerIDMapping.Code
 }
 
 // end commits or aborts the open transaction (EndTxn). Ending one that
@@ -222,7 +222,7 @@ func (c *txnCoordinator) end(txnID string, producerID int64, epoch int16, commit
 	case !t.ongoing && t.ended && t.lastCommit == commit:
 		return codeNone
 	case !t.ongoing:
-		return wire.InvalidTxnState.Code
+		return kerrors.InvalidTxnState.Code
 	}
 	c.complete(t, commit)
 	return codeNone

@@ -11,6 +11,7 @@ import (
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // txnProducer drives one transactional id through the generated messages.
@@ -94,7 +95,7 @@ func TestTransactionCommitAndAbort(t *testing.T) {
 	p := initTxn(t, cl, "tid")
 
 	// Producing before AddPartitionsToTxn is refused.
-	assert.Equal(t, wire.InvalidTxnState.Code, p.produce("tx", "early").ErrorCode)
+	assert.Equal(t, kerrors.InvalidTxnState.Code, p.produce("tx", "early").ErrorCode)
 
 	require.Equal(t, codeNone, p.addPartition("tx", 0))
 	require.Equal(t, codeNone, p.produce("tx", "c0", "c1").ErrorCode)
@@ -108,7 +109,7 @@ func TestTransactionCommitAndAbort(t *testing.T) {
 	require.Equal(t, codeNone, p.produce("tx", "a0", "a1", "a2").ErrorCode)
 	require.Equal(t, codeNone, p.end(false))
 	assert.Equal(t, codeNone, p.end(false), "a retried EndTxn succeeds")
-	assert.Equal(t, wire.InvalidTxnState.Code, p.end(true), "but not one ending it the other way")
+	assert.Equal(t, kerrors.InvalidTxnState.Code, p.end(true), "but not one ending it the other way")
 
 	done := fetchCommitted(t, cl, "tx")
 	// c0 c1 COMMIT a0 a1 a2 ABORT
@@ -144,8 +145,8 @@ func TestTransactionFencing(t *testing.T) {
 	fresh := initTxn(t, cl, "tid")
 	assert.Equal(t, old.pid, fresh.pid)
 	assert.Equal(t, old.epoch+1, fresh.epoch)
-	assert.Equal(t, wire.ProducerFenced.Code, old.end(true))
-	assert.Equal(t, wire.InvalidProducerEpoch.Code, old.produce("f", "zombie").ErrorCode)
+	assert.Equal(t, kerrors.ProducerFenced.Code, old.end(true))
+	assert.Equal(t, kerrors.InvalidProducerEpoch.Code, old.produce("f", "zombie").ErrorCode)
 	done := fetchCommitted(t, cl, "f")
 	assert.Equal(t, done.HighWatermark, done.LastStableOffset, "the abort closed the transaction")
 	assert.Len(t, done.AbortedTransactions, 1)
@@ -156,12 +157,12 @@ func TestTransactionFencing(t *testing.T) {
 	req.V3AndBelowTopics = []kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTopic{{Name: "f", Partitions: []int32{0, 9}}}
 	resp := do(t, cl, req, 3, kafkamsg.NewAddPartitionsToTxnResponse())
 	codes := resp.ResultsByTopicV3AndBelow[0].ResultsByPartition
-	assert.Equal(t, wire.OperationNotAttempted.Code, codes[0].PartitionErrorCode)
-	assert.Equal(t, wire.UnknownTopicOrPartition.Code, codes[1].PartitionErrorCode)
+	assert.Equal(t, kerrors.OperationNotAttempted.Code, codes[0].PartitionErrorCode)
+	assert.Equal(t, kerrors.UnknownTopicOrPartition.Code, codes[1].PartitionErrorCode)
 
 	bad := kafkamsg.NewInitProducerIDRequest()
 	bad.TransactionalID, bad.TransactionTimeoutMs = runtime.NewNullString("x"), 0
-	assert.Equal(t, wire.InvalidTransactionTimeout.Code, do(t, cl, bad, 4, kafkamsg.NewInitProducerIDResponse()).ErrorCode)
+	assert.Equal(t, kerrors.InvalidTransactionTimeout.Code, do(t, cl, bad, 4, kafkamsg.NewInitProducerIDResponse()).ErrorCode)
 }
 
 func TestAddPartitionsToTxnBatched(t *testing.T) {
@@ -177,7 +178,7 @@ func TestAddPartitionsToTxnBatched(t *testing.T) {
 	req.Transactions = []kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTransaction{verify}
 	resp := do(t, cl, req, 5, kafkamsg.NewAddPartitionsToTxnResponse())
 	require.Len(t, resp.ResultsByTransaction, 1)
-	assert.Equal(t, wire.InvalidTxnState.Code, resp.ResultsByTransaction[0].TopicResults[0].ResultsByPartition[0].PartitionErrorCode,
+	assert.Equal(t, kerrors.InvalidTxnState.Code, resp.ResultsByTransaction[0].TopicResults[0].ResultsByPartition[0].PartitionErrorCode,
 		"verifying a partition not yet in the transaction")
 
 	req.Transactions = []kafkamsg.AddPartitionsToTxnRequestAddPartitionsToTxnTransaction{tr}
@@ -214,11 +215,11 @@ func TestTransactionalOffsets(t *testing.T) {
 		return do(t, cl, req, 3, kafkamsg.NewAddOffsetsToTxnResponse()).ErrorCode
 	}
 
-	assert.Equal(t, wire.InvalidTxnState.Code, txnCommit(5), "TxnOffsetCommit needs AddOffsetsToTxn first")
+	assert.Equal(t, kerrors.InvalidTxnState.Code, txnCommit(5), "TxnOffsetCommit needs AddOffsetsToTxn first")
 	require.Equal(t, codeNone, addOffsets())
 	require.Equal(t, codeNone, txnCommit(5))
 	pending := fetch()
-	assert.Equal(t, wire.UnstableOffsetCommit.Code, pending.ErrorCode, "require_stable sees the pending offset")
+	assert.Equal(t, kerrors.UnstableOffsetCommit.Code, pending.ErrorCode, "require_stable sees the pending offset")
 	assert.Equal(t, int64(-1), pending.CommittedOffset)
 	require.Equal(t, codeNone, p.end(true))
 	assert.Equal(t, int64(5), fetch().CommittedOffset, "EndTxn commit applies the offsets")
@@ -245,5 +246,5 @@ func TestTransactionTimeoutAborts(t *testing.T) {
 	done := fetchCommitted(t, cl, "slow")
 	assert.Equal(t, done.HighWatermark, done.LastStableOffset)
 	assert.Len(t, done.AbortedTransactions, 1)
-	assert.Equal(t, wire.ProducerFenced.Code, p.end(true), "the timed-out producer is fenced")
+	assert.Equal(t, kerrors.ProducerFenced.Code, p.end(true), "the timed-out producer is fenced")
 }

@@ -2,15 +2,15 @@ package main
 
 import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 func (b *Broker) handleInitProducerID(c *call, req *kafkamsg.InitProducerIDRequest) *kafkamsg.InitProducerIDResponse {
 	res := b.txns.initProducerID(req.TransactionalID.Value, req.TransactionalID.Valid, req.TransactionTimeoutMs, req.ProducerID, req.ProducerEpoch)
 	resp := kafkamsg.NewInitProducerIDResponse()
 	resp.ErrorCode, resp.ProducerID, resp.ProducerEpoch = res.errorCode, res.producerID, res.epoch
-	if c.version < 3 && res.errorCode == wire.ProducerFenced.Code {
-		resp.ErrorCode = wire.InvalidProducerEpoch.Code // PRODUCER_FENCED is new in v3's era
+	if c.version < 3 && res.errorCode == kerrors.ProducerFenced.Code {
+		resp.ErrorCode = kerrors.InvalidProducerEpoch.Code // PRODUCER_FENCED is new in v3's era
 	}
 	return resp
 }
@@ -46,8 +46,8 @@ func (b *Broker) addPartitions(c *call, txnID string, producerID int64, epoch in
 		rt := kafkamsg.AddPartitionsToTxnResponseAddPartitionsToTxnTopicResult{Name: t.Name}
 		for _, p := range t.Partitions {
 			code := codes[i]
-			if c.version < 3 && code == wire.ProducerFenced.Code {
-				code = wire.InvalidProducerEpoch.Code
+			if c.version < 3 && code == kerrors.ProducerFenced.Code {
+				code = kerrors.InvalidProducerEpoch.Code
 			}
 			rt.ResultsByPartition = append(rt.ResultsByPartition, kafkamsg.AddPartitionsToTxnResponseAddPartitionsToTxnPartitionResult{PartitionIndex: p, PartitionErrorCode: code})
 			i++
@@ -106,8 +106,8 @@ func (b *Broker) handleEndTxn(c *call, req *kafkamsg.EndTxnRequest) *kafkamsg.En
 // fenced answers PRODUCER_FENCED as INVALID_PRODUCER_EPOCH to the request
 // versions that predate it (Kafka does the same for v0-2 of the txn APIs).
 func fenced(c *call, code int16) int16 {
-	if code == wire.ProducerFenced.Code && c.version < 3 {
-		return wire.InvalidProducerEpoch.Code
+	if code == kerrors.ProducerFenced.Code && c.version < 3 {
+		return kerrors.InvalidProducerEpoch.Code
 	}
 	return code
 }

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/kafkagen/kafkagen/records"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // Kafka's defaults for the limits a Produce partition's records are held to.
@@ -82,9 +82,9 @@ func recordsErrorCode(err error) int16 {
 		errors.Is(err, records.ErrTooLarge),
 		errors.Is(err, records.ErrCompression),
 		e.Record < 0 && (e.Field == "length" || e.Field == "magic"):
-		return wire.CorruptMessage.Code
+		return kerrors.CorruptMessage.Code
 	}
-	return wire.InvalidRecord.Code
+	return kerrors.InvalidRecord.Code
 }
 
 // checkFraming is the first look at a partition's records, before any
@@ -106,17 +106,17 @@ func (t *recordTools) checkFraming(blob []byte, version int16, lim produceLimits
 		compressed = compressed || rb.Compression() != records.CompressionNone
 		switch {
 		case version >= 3 && rb.Magic != records.MagicV2:
-			return 0, 0, reject(wire.InvalidRecord.Code, "batch at byte %d has magic %d: produce v3 and later carry only record batches v2", rb.Pos, rb.Magic)
+			return 0, 0, reject(kerrors.InvalidRecord.Code, "batch at byte %d has magic %d: produce v3 and later carry only record batches v2", rb.Pos, rb.Magic)
 		case version >= 3 && count > 0:
-			return 0, 0, reject(wire.InvalidRecord.Code, "a second batch at byte %d: produce v3 and later carry exactly one record batch per partition", rb.Pos)
+			return 0, 0, reject(kerrors.InvalidRecord.Code, "a second batch at byte %d: produce v3 and later carry exactly one record batch per partition", rb.Pos)
 		case version < 7 && rb.Compression() == records.CompressionZstd:
-			return 0, 0, reject(wire.UnsupportedCompressionType.Code, "batch at byte %d is zstd-compressed: zstd needs produce v7 or later", rb.Pos)
+			return 0, 0, reject(kerrors.UnsupportedCompressionType.Code, "batch at byte %d is zstd-compressed: zstd needs produce v7 or later", rb.Pos)
 		case rb.Magic == records.MagicV2 && rb.BaseOffset != 0:
-			return 0, 0, reject(wire.InvalidRecord.Code, "batch at byte %d has base offset %d: a producer's batch starts at 0", rb.Pos, rb.BaseOffset)
+			return 0, 0, reject(kerrors.InvalidRecord.Code, "batch at byte %d has base offset %d: a producer's batch starts at 0", rb.Pos, rb.BaseOffset)
 		case len(rb.Raw) > lim.maxMessageBytes:
-			return 0, 0, reject(wire.MessageTooLarge.Code, "batch at byte %d is %d bytes, over the limit of %d (max.message.bytes)", rb.Pos, len(rb.Raw), lim.maxMessageBytes)
+			return 0, 0, reject(kerrors.MessageTooLarge.Code, "batch at byte %d is %d bytes, over the limit of %d (max.message.bytes)", rb.Pos, len(rb.Raw), lim.maxMessageBytes)
 		case rb.Magic != magic:
-			return 0, 0, reject(wire.InvalidRecord.Code, "batch at byte %d has magic %d, the first batch magic %d: one magic per partition's records", rb.Pos, rb.Magic, magic)
+			return 0, 0, reject(kerrors.InvalidRecord.Code, "batch at byte %d has magic %d, the first batch magic %d: one magic per partition's records", rb.Pos, rb.Magic, magic)
 		}
 	}
 	if err := t.reader.Err(); err != nil {
@@ -124,11 +124,11 @@ func (t *recordTools) checkFraming(blob []byte, version int16, lim produceLimits
 	}
 	switch tail := t.reader.Tail(); {
 	case tail != nil:
-		return 0, 0, reject(wire.InvalidRecord.Code, "%d bytes at byte %d are a batch cut short", len(tail), len(blob)-len(tail))
+		return 0, 0, reject(kerrors.InvalidRecord.Code, "%d bytes at byte %d are a batch cut short", len(tail), len(blob)-len(tail))
 	case count == 0:
-		return 0, 0, reject(wire.InvalidRecord.Code, "no record batches")
+		return 0, 0, reject(kerrors.InvalidRecord.Code, "no record batches")
 	case count > 1 && (magic == records.MagicV2 || compressed):
-		return 0, 0, reject(wire.InvalidRecord.Code, "%d batches: records of magic 2, or compressed ones, come in exactly one batch", count)
+		return 0, 0, reject(kerrors.InvalidRecord.Code, "%d batches: records of magic 2, or compressed ones, come in exactly one batch", count)
 	}
 	return count, magic, nil
 }
@@ -142,15 +142,15 @@ func checkBatchHeader(rb *records.Batch) error {
 	span := int64(rb.LastOffsetDelta) + 1
 	switch {
 	case span <= 0:
-		return reject(wire.InvalidRecord.Code, "batch at byte %d has lastOffsetDelta %d: its offset range is empty", rb.Pos, rb.LastOffsetDelta)
+		return reject(kerrors.InvalidRecord.Code, "batch at byte %d has lastOffsetDelta %d: its offset range is empty", rb.Pos, rb.LastOffsetDelta)
 	case rb.NumRecords <= 0:
-		return reject(wire.InvalidRecord.Code, "batch at byte %d declares %d records", rb.Pos, rb.NumRecords)
+		return reject(kerrors.InvalidRecord.Code, "batch at byte %d declares %d records", rb.Pos, rb.NumRecords)
 	case span != int64(rb.NumRecords):
-		return reject(wire.InvalidRecord.Code, "batch at byte %d has lastOffsetDelta %d for %d records: it must be the count minus one", rb.Pos, rb.LastOffsetDelta, rb.NumRecords)
+		return reject(kerrors.InvalidRecord.Code, "batch at byte %d has lastOffsetDelta %d for %d records: it must be the count minus one", rb.Pos, rb.LastOffsetDelta, rb.NumRecords)
 	case rb.IsControl():
-		return reject(wire.InvalidRecord.Code, "batch at byte %d is a control batch: clients may not write control records", rb.Pos)
+		return reject(kerrors.InvalidRecord.Code, "batch at byte %d is a control batch: clients may not write control records", rb.Pos)
 	case rb.ProducerID >= 0 && rb.BaseSequence < 0:
-		return reject(wire.InvalidRecord.Code, "batch at byte %d has producer id %d and base sequence %d: an idempotent batch needs a sequence", rb.Pos, rb.ProducerID, rb.BaseSequence)
+		return reject(kerrors.InvalidRecord.Code, "batch at byte %d has producer id %d and base sequence %d: an idempotent batch needs a sequence", rb.Pos, rb.ProducerID, rb.BaseSequence)
 	}
 	return nil
 }
@@ -215,9 +215,9 @@ func (c *recordCheck) err(rb *records.Batch) error {
 	if c.total == 0 {
 		return nil
 	}
-	code := wire.InvalidRecord.Code
+	code := kerrors.InvalidRecord.Code
 	if c.timestamps {
-		code = wire.InvalidTimestamp.Code
+		code = kerrors.InvalidTimestamp.Code
 	}
 	msg := fmt.Sprintf("batch at byte %d: %d of its records refused; the first: %s", rb.Pos, c.total, c.errs[0].message)
 	return &rejection{code: code, message: msg, records: append([]recordError(nil), c.errs...)}

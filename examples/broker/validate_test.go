@@ -12,7 +12,7 @@ import (
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // v2 header positions the tests patch besides those log.go names.
@@ -134,34 +134,34 @@ func TestProduceValidation(t *testing.T) {
 		code    int16
 		records []int32 // the record indices listed in RecordErrors (v8+)
 	}{
-		{"lastOffsetDelta -100", 9, resealed(recordsOf(t, 1, now), putInt32(testLastOffsetDeltaPos, -100)), wire.InvalidRecord.Code, nil},
-		{"lastOffsetDelta 0 with 10 records", 9, resealed(recordsOf(t, 10, now), putInt32(testLastOffsetDeltaPos, 0)), wire.InvalidRecord.Code, nil},
-		{"lastOffsetDelta 2^31-1", 9, resealed(recordsOf(t, 3, now), putInt32(testLastOffsetDeltaPos, math.MaxInt32)), wire.InvalidRecord.Code, nil},
+		{"lastOffsetDelta -100", 9, resealed(recordsOf(t, 1, now), putInt32(testLastOffsetDeltaPos, -100)), kerrors.InvalidRecord.Code, nil},
+		{"lastOffsetDelta 0 with 10 records", 9, resealed(recordsOf(t, 10, now), putInt32(testLastOffsetDeltaPos, 0)), kerrors.InvalidRecord.Code, nil},
+		{"lastOffsetDelta 2^31-1", 9, resealed(recordsOf(t, 3, now), putInt32(testLastOffsetDeltaPos, math.MaxInt32)), kerrors.InvalidRecord.Code, nil},
 		{"lastOffsetDelta -1 with 0 records", 9, resealed(recordsOf(t, 1, now), func(b []byte) {
 			putInt32(testLastOffsetDeltaPos, -1)(b)
 			putInt32(testCountPos, 0)(b)
-		}), wire.InvalidRecord.Code, nil},
-		{"offset deltas 0,0,0", 9, resealed(recordsOf(t, 3, now), zeroOffsetDeltas), wire.InvalidRecord.Code, []int32{1, 2}},
-		{"offset deltas 0,0,0 gzip", 9, compressed(t, resealed(recordsOf(t, 3, now), zeroOffsetDeltas), records.CompressionGzip), wire.InvalidRecord.Code, []int32{1, 2}},
+		}), kerrors.InvalidRecord.Code, nil},
+		{"offset deltas 0,0,0", 9, resealed(recordsOf(t, 3, now), zeroOffsetDeltas), kerrors.InvalidRecord.Code, []int32{1, 2}},
+		{"offset deltas 0,0,0 gzip", 9, compressed(t, resealed(recordsOf(t, 3, now), zeroOffsetDeltas), records.CompressionGzip), kerrors.InvalidRecord.Code, []int32{1, 2}},
 		{"count 3 with 2 records", 9, resealed(recordsOf(t, 2, now), func(b []byte) {
 			putInt32(testLastOffsetDeltaPos, 2)(b)
 			putInt32(testCountPos, 3)(b)
-		}), wire.InvalidRecord.Code, nil},
-		{"a client's control batch", 9, controlBatch, wire.InvalidRecord.Code, nil},
-		{"base offset 5", 9, func() []byte { b := recordsOf(t, 1, now); binary.BigEndian.PutUint64(b, 5); return b }(), wire.InvalidRecord.Code, nil},
-		{"producer id without a sequence", 9, resealed(recordsOf(t, 1, now), func(b []byte) { binary.BigEndian.PutUint64(b[testProducerIDPos:], 7) }), wire.InvalidRecord.Code, nil},
-		{"a timestamp two hours ahead", 9, twoHoursAhead, wire.InvalidTimestamp.Code, []int32{1}},
+		}), kerrors.InvalidRecord.Code, nil},
+		{"a client's control batch", 9, controlBatch, kerrors.InvalidRecord.Code, nil},
+		{"base offset 5", 9, func() []byte { b := recordsOf(t, 1, now); binary.BigEndian.PutUint64(b, 5); return b }(), kerrors.InvalidRecord.Code, nil},
+		{"producer id without a sequence", 9, resealed(recordsOf(t, 1, now), func(b []byte) { binary.BigEndian.PutUint64(b[testProducerIDPos:], 7) }), kerrors.InvalidRecord.Code, nil},
+		{"a timestamp two hours ahead", 9, twoHoursAhead, kerrors.InvalidTimestamp.Code, []int32{1}},
 		{"LogAppendTime set by the producer", 9, resealed(recordsOf(t, 2, records.NoTimestamp), func(b []byte) {
 			b[batchAttributesPos+1] |= byte(records.AttrLogAppendTime)
 			binary.BigEndian.PutUint64(b[batchMaxTimestampPos:], math.MaxUint64) // -1
-		}), wire.InvalidTimestamp.Code, []int32{0, 1}},
-		{"over max.message.bytes, never decompressed", 9, oversized, wire.MessageTooLarge.Code, nil},
-		{"magic 0, 1 and 2 mixed in produce v2", 2, concat(legacyMessage(t, 0, "m0"), legacyMessage(t, 1, "m1"), recordsOf(t, 1, now)), wire.InvalidRecord.Code, nil},
-		{"magic 1 then 2 in produce v2", 2, concat(legacyMessage(t, 1, "m1"), recordsOf(t, 1, now)), wire.InvalidRecord.Code, nil},
-		{"magic 0 then 1 in produce v1", 1, concat(legacyMessage(t, 0, "m0"), legacyMessage(t, 1, "m1")), wire.InvalidRecord.Code, nil},
-		{"two v2 batches in produce v2", 2, concat(recordsOf(t, 1, now), recordsOf(t, 1, now)), wire.InvalidRecord.Code, nil},
-		{"a compressed wrapper and another message", 2, concat(legacyWrapper(t, 1, "w0", "w1"), legacyMessage(t, 1, "m1")), wire.InvalidRecord.Code, nil},
-		{"a whole batch then a cut one", 9, concat(recordsOf(t, 1, now), recordsOf(t, 1, now)[:20]), wire.InvalidRecord.Code, nil},
+		}), kerrors.InvalidTimestamp.Code, []int32{0, 1}},
+		{"over max.message.bytes, never decompressed", 9, oversized, kerrors.MessageTooLarge.Code, nil},
+		{"magic 0, 1 and 2 mixed in produce v2", 2, concat(legacyMessage(t, 0, "m0"), legacyMessage(t, 1, "m1"), recordsOf(t, 1, now)), kerrors.InvalidRecord.Code, nil},
+		{"magic 1 then 2 in produce v2", 2, concat(legacyMessage(t, 1, "m1"), recordsOf(t, 1, now)), kerrors.InvalidRecord.Code, nil},
+		{"magic 0 then 1 in produce v1", 1, concat(legacyMessage(t, 0, "m0"), legacyMessage(t, 1, "m1")), kerrors.InvalidRecord.Code, nil},
+		{"two v2 batches in produce v2", 2, concat(recordsOf(t, 1, now), recordsOf(t, 1, now)), kerrors.InvalidRecord.Code, nil},
+		{"a compressed wrapper and another message", 2, concat(legacyWrapper(t, 1, "w0", "w1"), legacyMessage(t, 1, "m1")), kerrors.InvalidRecord.Code, nil},
+		{"a whole batch then a cut one", 9, concat(recordsOf(t, 1, now), recordsOf(t, 1, now)[:20]), kerrors.InvalidRecord.Code, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 func main() {
@@ -51,7 +52,7 @@ func run(ctx context.Context, out io.Writer, broker, topic string) error {
 		fmt.Fprintf(out, "broker %d at %s:%d\n", b.NodeID, b.Host, b.Port)
 	}
 	t := metaResp.Topics[0]
-	if err := wire.ErrorCode(t.ErrorCode); err != nil {
+	if err := kerrors.ErrorCode(t.ErrorCode); err != nil {
 		return fmt.Errorf("topic %s: %w", topic, err)
 	}
 	fmt.Fprintf(out, "topic %s: %d partitions\n", topic, len(t.Partitions))
@@ -77,7 +78,7 @@ func run(ctx context.Context, out io.Writer, broker, topic string) error {
 		return err
 	}
 	p := produceResp.Responses[0].PartitionResponses[0]
-	if err := wire.ErrorCode(p.ErrorCode); err != nil {
+	if err := kerrors.ErrorCode(p.ErrorCode); err != nil {
 		return fmt.Errorf("produce: %w", err)
 	}
 	fmt.Fprintf(out, "produced 1000 records (zstd) at offset %d\n", p.BaseOffset)
@@ -94,7 +95,7 @@ func run(ctx context.Context, out io.Writer, broker, topic string) error {
 			return err
 		}
 		fp := fetchResp.Responses[0].Partitions[0]
-		if err := wire.ErrorCode(fp.ErrorCode); err != nil {
+		if err := kerrors.ErrorCode(fp.ErrorCode); err != nil {
 			return fmt.Errorf("fetch at offset %d: %w", offset, err)
 		}
 		err := records.Each(fp.Records, &dec, func(r *records.Record) error {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The answers per topic of the apis Kafka answers per topic, for acl.Typed
@@ -145,7 +145,7 @@ func splitTopics(req runtime.APIMessage, version int16, refused func(string) boo
 			if refused(name) {
 				return code
 			}
-			return wire.OperationNotAttempted.Code
+			return kerrors.OperationNotAttempted.Code
 		}), true
 	case *kafkamsg.OffsetFetchRequest:
 		return splitOffsetFetchTopics(m, version, refused, code)

@@ -194,10 +194,12 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 		defer f.Close()
 		logw = f
 	}
-	cfg := config(o, logger, logw)
+	cfg, err := config(o, logger, logw)
+	if err != nil {
+		return err
+	}
 	var g *gateway
 	if o.file != nil {
-		var err error
 		if g, err = newGateway(o.configPath, o.file, logger); err != nil {
 			return err
 		}
@@ -262,7 +264,7 @@ func withGateway(filters []proxy.Filter, g *gateway) ([]proxy.Filter, error) {
 // config is the proxy of the options: the log nearest the client (it sees
 // what the client sent and gets), then the allow-list, then the tenant, then
 // (the proxy puts it last) address rewriting.
-func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
+func config(o options, logger *log.Logger, logw io.Writer) (proxy.Config, error) {
 	cfg := proxy.Config{
 		Listen:           o.listen,
 		Upstream:         o.upstream,
@@ -272,7 +274,11 @@ func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
 		Logger:           logger,
 	}
 	if logw != nil {
-		cfg.Filters = append(cfg.Filters, proxy.NewLog(logw, kafkamsg.NewRequest))
+		requestLog, err := proxy.NewLog(logw, kafkamsg.NewRequest)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Filters = append(cfg.Filters, requestLog)
 	}
 	if o.allowAPIs != nil {
 		cfg.Filters = append(cfg.Filters, proxy.NewAllowList(o.allowAPIs, kafkamsg.NewResponse))
@@ -280,5 +286,5 @@ func config(o options, logger *log.Logger, logw io.Writer) proxy.Config {
 	if o.topicPrefix != "" {
 		cfg.Filters = append(cfg.Filters, newTenant(o.topicPrefix))
 	}
-	return cfg
+	return cfg, nil
 }

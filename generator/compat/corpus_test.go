@@ -89,7 +89,11 @@ func TestCorpusReleasePairs(t *testing.T) {
 				assert.Zero(t, len(report.Findings), "%s compared with itself", o.name)
 			}
 			pairs += report.Pairs
-			fmt.Fprintf(&summary, "%s -> %s: %d pairs, %d violations%s\n", o.name, n.name, report.Pairs, report.Violations(), byRule(report.Findings))
+			fmt.Fprintf(&summary, "%s -> %s: %d pairs, %d violations%s", o.name, n.name, report.Pairs, report.Violations(), byRule(report.Findings, Violation))
+			if n := report.Count(Removal); n > 0 {
+				fmt.Fprintf(&summary, ", %d removals%s", n, byRule(report.Findings, Removal))
+			}
+			summary.WriteByte('\n')
 		}
 	}
 	elapsed := time.Since(start)
@@ -97,11 +101,11 @@ func TestCorpusReleasePairs(t *testing.T) {
 	checkGolden(t, filepath.Join(casesDir, "releases.golden"), summary.String())
 }
 
-// byRule renders the violation counts by rule: " (field-added 3, tag 1)".
-func byRule(fs []Finding) string {
+// byRule renders the counts of one severity by rule: " (field-added 3, tag 1)".
+func byRule(fs []Finding, s Severity) string {
 	n := map[Rule]int{}
 	for _, f := range fs {
-		if !f.Note {
+		if f.Severity == s {
 			n[f.Rule]++
 		}
 	}
@@ -130,7 +134,7 @@ func TestCorpusHistory(t *testing.T) {
 		require.NoError(t, err)
 		var violations []Finding
 		for _, f := range report.Findings {
-			if !f.Note {
+			if f.Severity != Note {
 				violations = append(violations, f)
 			}
 		}
@@ -170,7 +174,7 @@ func TestSeedDrafts(t *testing.T) {
 	assert.Equal(t, report.Pairs, report.Compared)
 	var violations []Finding
 	for _, f := range report.Findings {
-		if !f.Note {
+		if f.Severity != Note {
 			violations = append(violations, f)
 		}
 	}

@@ -8,8 +8,7 @@
 // A spec defines one encoding per version. Old and new peers can talk at a
 // version when both specs define it and encode it the same way, so the
 // checks look at the shared versions: the versions both validVersions
-// ranges hold, less the old spec's latest version when it was marked
-// latestVersionUnstable (an unstable version is not a commitment). Every
+// ranges hold, less the old spec's early-access versions (below). Every
 // rule reports the exact versions at which it fails, computed with interval
 // arithmetic over the version ranges, never version by version, and the
 // comparison walks each pair of structs once per span of versions: time is
@@ -23,10 +22,13 @@
 //     go); no version is added below the old minimum; at least one version
 //     stays shared. The minimum may rise for requests, responses and headers,
 //     whose peers negotiate versions (ApiVersions): a peer that only speaks
-//     a dropped version gets UNSUPPORTED_VERSION, a clear refusal, and the
-//     drop is only noted. It may not rise for metadata and data specs, whose
+//     a dropped version is refused, loudly, so the drop is a removal (see
+//     Severities). It may not rise for metadata and data specs, whose
 //     records of every version stay in logs and snapshots that new code must
 //     still read.
+//   - an API removed whole ("validVersions": "none", as Kafka 4.0 removed
+//     LeaderAndIsr, StopReplica, UpdateMetadata and ControlledShutdown) is a
+//     removal of every old version; nothing else of it is compared.
 //   - flexibleVersions only grow: no version at or above the new minimum
 //     stops being flexible (flexibility may not start later), and no shared
 //     version becomes flexible (its encoding would change under old peers).
@@ -72,6 +74,32 @@
 //
 // entityType, about, mapKey and zeroCopy do not reach the wire and are not
 // compared.
+//
+// # Severities
+//
+// Each finding has a severity. A violation changes the bytes or the meaning
+// of a version both specs define: peers misread each other without
+// noticing. A removal is request, response or header versions the new
+// spec no longer has: nothing shared changes, but a peer still sending
+// them is refused, so removals are shown and counted apart from
+// violations. An early-access change is any finding at a version the old
+// spec declared early access, which Kafka changes in place (KIP-932's
+// share group versions 0 of 3.9 and 4.0): the old spec's latest version
+// when it is marked latestVersionUnstable, or when it is a response whose
+// request beside it is so marked (responses carry no flag), and every
+// version of a file whose comment says the schema "is subject to
+// non-backwards-compatible changes". Those versions are compared on their
+// own, so the changes are visible without counting as broken promises. A
+// note is information that no old reader or writer gets wrong.
+//
+// # Coordinator records
+//
+// Kafka 4.1 retyped the coordinators' records from data to coordinator-key
+// and coordinator-value, keyed by apiKey (the record type). A retyped value
+// is compared as it is; a retyped key's old version k, where k is its new
+// apiKey, is compared with its version 0: the int16 before a record's key
+// that 4.0 read as the key's version is the record type 4.1 reads, so the
+// bytes are the same (docs/protocol.md).
 //
 // # Trees of specs
 //

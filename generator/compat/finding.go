@@ -35,6 +35,8 @@ const (
 	RuleDefault          Rule = "default"           // the default changed
 	RuleFieldFlexible    Rule = "field-flexible"    // a string or bytes field's own flexibleVersions changed
 	RuleStructRenamed    Rule = "struct-renamed"    // a struct type renamed, fields unchanged on the wire (note)
+	RuleRemoved          Rule = "removed"           // an API removed whole (validVersions "none")
+	RuleCoordinator      Rule = "coordinator"       // a data record retyped coordinator-key or coordinator-value (Kafka 4.1)
 )
 
 // allRules lists every rule, for tests that check each has a hand-made case.
@@ -42,39 +44,79 @@ var allRules = []Rule{
 	RuleLoad, RuleDuplicate, RuleUnpaired, RuleName, RuleType, RuleAPIKey, RuleValidVersions,
 	RuleFlexibleVersions, RuleFieldType, RuleFieldVersions, RuleFieldAdded, RuleFieldRemoved,
 	RuleFieldRenamed, RuleFieldOrder, RuleNullable, RuleTagged, RuleTag, RuleTagReused,
-	RuleIgnorable, RuleDefault, RuleFieldFlexible, RuleStructRenamed,
+	RuleIgnorable, RuleDefault, RuleFieldFlexible, RuleStructRenamed, RuleRemoved, RuleCoordinator,
+}
+
+// Severity says what a finding means for old peers.
+type Severity int8
+
+// The severities, from the gravest.
+const (
+	// Violation: a version both specs define is read or written
+	// differently, or something old peers rely on changed (names, defaults,
+	// tags): peers misread each other without noticing.
+	Violation Severity = iota
+	// Removal: request, response or header versions (or a whole API) the
+	// new spec no longer has. A peer still sending them is refused (an
+	// error or a closed connection, docs/protocol.md "Versions"), loudly,
+	// and peers that negotiate with ApiVersions move to a shared version.
+	Removal
+	// EarlyAccess: a change at a version the old spec declared early access
+	// (latestVersionUnstable, the response of such a request, or Kafka's
+	// comment "subject to non-backwards-compatible changes"): no promise was
+	// broken, but a peer built on the preview breaks.
+	EarlyAccess
+	// Note: information; nothing an old reader or writer gets wrong.
+	Note
+)
+
+// severityPrefixes are written before the text of findings other than
+// violations.
+var severityPrefixes = map[Severity]string{Removal: "removed: ", EarlyAccess: "early access: ", Note: "note: "}
+
+// String names the severity as the report's summary counts it.
+func (s Severity) String() string {
+	switch s {
+	case Violation:
+		return "violation"
+	case Removal:
+		return "removal"
+	case EarlyAccess:
+		return "early-access change"
+	}
+	return "note"
 }
 
 // Finding is one difference between an old and a new spec, located in the
 // new file (or the old one for what the new file no longer has).
 type Finding struct {
 	schema.Diagnostic
-	Rule Rule
-	// Note marks information that is not a violation: nothing an old reader
-	// or writer would get wrong.
-	Note bool
+	Rule     Rule
+	Severity Severity
 }
 
 // String renders the finding as file:line:col: Message.Field: text, with
-// "note: " before the text of notes.
+// "removed: ", "early access: " or "note: " before the text of findings
+// that are not violations.
 func (f Finding) String() string {
 	d := f.Diagnostic
-	if f.Note {
-		d.Text = "note: " + d.Text
-	}
+	d.Text = severityPrefixes[f.Severity] + d.Text
 	return d.String()
 }
 
-// Violations counts the findings that are not notes.
-func Violations(fs []Finding) int {
+// Count counts the findings of one severity.
+func Count(fs []Finding, s Severity) int {
 	n := 0
 	for _, f := range fs {
-		if !f.Note {
+		if f.Severity == s {
 			n++
 		}
 	}
 	return n
 }
+
+// Violations counts the findings that are violations.
+func Violations(fs []Finding) int { return Count(fs, Violation) }
 
 // sortFindings orders findings by file name (keeping an old file and its
 // new partner together), path, position and text, and drops exact repeats

@@ -25,31 +25,41 @@ var ruleCases = []struct {
 	name       string
 	violations counts
 	notes      counts
+	removals   counts // versions the new spec no longer has
+	early      counts // changes at early-access versions
 }{
-	{"clean", nil, counts{RuleValidVersions: 1, RuleStructRenamed: 1}},
-	{"name", counts{RuleName: 1}, nil},
-	{"type", counts{RuleType: 1}, nil},
-	{"api-key", counts{RuleAPIKey: 1}, nil},
-	{"valid-versions", counts{RuleValidVersions: 4}, counts{RuleValidVersions: 1}},
-	{"unstable", nil, nil},
-	{"flexible-versions", counts{RuleFlexibleVersions: 2}, nil},
-	{"field-type", counts{RuleFieldType: 2}, counts{RuleFieldType: 1}},
-	{"field-versions", counts{RuleFieldVersions: 3}, nil},
-	{"field-added", counts{RuleFieldAdded: 1}, nil},
-	{"field-removed", counts{RuleFieldRemoved: 2}, counts{RuleValidVersions: 1}},
-	{"field-renamed", counts{RuleFieldRenamed: 2}, nil},
-	{"field-order", counts{RuleFieldOrder: 1}, nil},
-	{"nullable", counts{RuleNullable: 2}, nil},
-	{"tagged", counts{RuleTagged: 2}, nil},
-	{"tag", counts{RuleTag: 1, RuleTagReused: 1}, nil},
-	{"tag-reused", counts{RuleFieldRemoved: 1, RuleTagReused: 1}, nil},
-	{"ignorable", counts{RuleIgnorable: 1}, counts{RuleIgnorable: 1}},
-	{"default", counts{RuleDefault: 2}, counts{RuleDefault: 1}},
-	{"field-flexible", counts{RuleFieldFlexible: 1}, nil},
-	{"nested", counts{RuleFieldType: 1, RuleNullable: 1}, nil},
-	{"load", counts{RuleLoad: 1}, nil},
-	{"unpaired", nil, counts{RuleUnpaired: 2}},
-	{"duplicate", counts{RuleDuplicate: 1}, counts{RuleUnpaired: 1}},
+	{"clean", nil, counts{RuleStructRenamed: 1}, counts{RuleValidVersions: 1}, nil},
+	{"name", counts{RuleName: 1}, nil, nil, nil},
+	{"type", counts{RuleType: 1}, nil, nil, nil},
+	{"api-key", counts{RuleAPIKey: 1}, nil, nil, nil},
+	{"valid-versions", counts{RuleValidVersions: 4}, nil, counts{RuleValidVersions: 1}, nil},
+	{"unstable", nil, nil, nil, counts{RuleFieldType: 1, RuleValidVersions: 1}},
+	{"flexible-versions", counts{RuleFlexibleVersions: 2}, nil, nil, nil},
+	{"field-type", counts{RuleFieldType: 2}, counts{RuleFieldType: 1}, nil, nil},
+	{"field-versions", counts{RuleFieldVersions: 3}, nil, nil, nil},
+	{"field-added", counts{RuleFieldAdded: 1}, nil, nil, nil},
+	{"field-removed", counts{RuleFieldRemoved: 2}, nil, counts{RuleValidVersions: 1}, nil},
+	{"field-renamed", counts{RuleFieldRenamed: 2}, nil, nil, nil},
+	{"field-order", counts{RuleFieldOrder: 1}, nil, nil, nil},
+	{"nullable", counts{RuleNullable: 2}, nil, nil, nil},
+	{"tagged", counts{RuleTagged: 2}, nil, nil, nil},
+	{"tag", counts{RuleTag: 1, RuleTagReused: 1}, nil, nil, nil},
+	{"tag-reused", counts{RuleFieldRemoved: 1, RuleTagReused: 1}, nil, nil, nil},
+	{"ignorable", counts{RuleIgnorable: 1}, counts{RuleIgnorable: 1}, nil, nil},
+	{"default", counts{RuleDefault: 2}, counts{RuleDefault: 1}, nil, nil},
+	{"field-flexible", counts{RuleFieldFlexible: 1}, nil, nil, nil},
+	{"nested", counts{RuleFieldType: 1, RuleNullable: 1}, nil, nil, nil},
+	{"load", counts{RuleLoad: 1}, nil, nil, nil},
+	{"unpaired", nil, counts{RuleUnpaired: 2}, nil, nil},
+	{"duplicate", counts{RuleDuplicate: 1}, counts{RuleUnpaired: 1}, nil, nil},
+	{"removed", nil, nil, counts{RuleRemoved: 1}, nil},
+	// GroupKey and GroupValue retyped as Kafka 4.1 did; MemberKey's type 5
+	// keeps GroupId but changes MemberId; TopicKey names record type 8,
+	// which the old key (version 7) never was.
+	{"coordinator", counts{RuleCoordinator: 1, RuleFieldType: 1}, counts{RuleCoordinator: 4}, nil, nil},
+	// A request marked latestVersionUnstable, its response, and a record
+	// whose comment says it may change: each changed its only version.
+	{"early-access", nil, nil, nil, counts{RuleValidVersions: 2, RuleFieldType: 1}},
 }
 
 // checkGolden compares got with the golden file, or rewrites it with -update.
@@ -78,16 +88,13 @@ func render(fs []Finding, root string) string {
 	return b.String()
 }
 
-func tally(fs []Finding) (violations, notes counts) {
-	violations, notes = counts{}, counts{}
+// tally counts findings by severity and rule.
+func tally(fs []Finding) map[Severity]counts {
+	out := map[Severity]counts{Violation: {}, Removal: {}, EarlyAccess: {}, Note: {}}
 	for _, f := range fs {
-		if f.Note {
-			notes[f.Rule]++
-		} else {
-			violations[f.Rule]++
-		}
+		out[f.Severity][f.Rule]++
 	}
-	return violations, notes
+	return out
 }
 
 func TestRuleCases(t *testing.T) {
@@ -96,9 +103,11 @@ func TestRuleCases(t *testing.T) {
 			dir := filepath.Join(casesDir, tc.name)
 			report, err := CompareTrees(filepath.Join(dir, "old"), filepath.Join(dir, "new"), Options{})
 			require.NoError(t, err)
-			violations, notes := tally(report.Findings)
-			assert.Equal(t, nonNil(tc.violations), violations, "violations by rule")
-			assert.Equal(t, nonNil(tc.notes), notes, "notes by rule")
+			got := tally(report.Findings)
+			assert.Equal(t, nonNil(tc.violations), got[Violation], "violations by rule")
+			assert.Equal(t, nonNil(tc.removals), got[Removal], "removals by rule")
+			assert.Equal(t, nonNil(tc.early), got[EarlyAccess], "early-access changes by rule")
+			assert.Equal(t, nonNil(tc.notes), got[Note], "notes by rule")
 			assert.Equal(t, report.Violations(), sum(tc.violations))
 			for _, f := range report.Findings {
 				assert.Positive(t, f.Line, f.String())
@@ -136,8 +145,10 @@ func TestRuleCasesComplete(t *testing.T) {
 		for r := range tc.violations {
 			covered[r] = true
 		}
-		for r := range tc.notes {
-			covered[r] = true
+		for _, c := range []counts{tc.notes, tc.removals, tc.early} {
+			for r := range c {
+				covered[r] = true
+			}
 		}
 	}
 	for _, e := range entries {

@@ -102,11 +102,11 @@ func slotOf(f *schema.Field, span schema.Versions) string {
 func (c *checker) removed(f *schema.Field, span schema.Versions, oldSub string) {
 	sub := oldSub + "." + f.Name
 	if inl := placed(f, span, inline); !inl.Empty() {
-		c.report(c.old, f.Pos, sub, RuleFieldRemoved, false,
+		c.report(c.old, f.Pos, sub, RuleFieldRemoved, c.severity,
 			"removed, but old readers and writers of %s, which both specs define, expect it", inl.versionsWord())
 	}
 	if tg := placed(f, span, tagged); !tg.Empty() {
-		c.report(c.old, f.Pos, sub, RuleFieldRemoved, false,
+		c.report(c.old, f.Pos, sub, RuleFieldRemoved, c.severity,
 			"removed, but old writers of %s, which both specs define, still send it under tag %d, which must stay reserved", tg.versionsWord(), f.Tag)
 	}
 }

@@ -40,8 +40,11 @@ type Report struct {
 	Findings []Finding
 }
 
-// Violations counts the report's findings that are not notes.
+// Violations counts the report's findings that are violations.
 func (r *Report) Violations() int { return Violations(r.Findings) }
+
+// Count counts the report's findings of one severity.
+func (r *Report) Count(s Severity) int { return Count(r.Findings, s) }
 
 // CompareFiles compares two spec files.
 func CompareFiles(oldPath, newPath string, opts Options) (*Report, error) {
@@ -138,7 +141,11 @@ func (r *Report) pair(oldPath, newPath string, oldRules, newRules schema.Rules) 
 	}
 	if oldOK && newOK {
 		r.Compared++
-		r.Findings = append(r.Findings, Compare(oldSpec, newSpec)...)
+		early, err := earlyAccess(oldSpec, oldRules)
+		if err != nil {
+			return err
+		}
+		r.Findings = append(r.Findings, compare(oldSpec, newSpec, early)...)
 	}
 	return nil
 }
@@ -163,7 +170,7 @@ func (r *Report) unpaired(path, text string) {
 	r.Findings = append(r.Findings, Finding{
 		Diagnostic: schema.Diagnostic{File: path, Line: 1, Col: 1, Text: text},
 		Rule:       RuleUnpaired,
-		Note:       true,
+		Severity:   Note,
 	})
 }
 

@@ -111,6 +111,9 @@ type Field struct {
 	Inlined *Struct
 	// MinElemSize is the fewest bytes one element of an array takes.
 	MinElemSize int
+	// Replaced names the fields that take over this one's role at the
+	// versions of its struct that lack it (replaced.go).
+	Replaced Replacements
 }
 
 // Step is one part of a struct's in-place encoding.
@@ -198,6 +201,7 @@ func (s *Struct) planFields(byStruct map[*schema.Struct]*Struct) {
 			Tagged:   Cond{On: schema.None, Within: tagWithin},
 			Nullable: when(sf.NullableVersions, w.Intersect(sf.Versions)),
 			Compact:  s.Flexible,
+			Replaced: replacementsOf(sf),
 		}
 		if t.Kind == schema.KindStruct {
 			f.Elem = byStruct[sf.Struct]

@@ -56,3 +56,35 @@ func Available() bool {
 	st, err := os.Stat(filepath.Join(SpecDir(), Dirs[0].Path))
 	return err == nil && st.IsDir()
 }
+
+// ReleaseDirs are the spec folders of Kafka releases (KAFKA_SPEC_RELEASES_DIR)
+// that the conformance suite generates beside the corpus: Kafka 4.1.1's
+// client protocol, which the java-4.1.1 vectors and the kmsg differential
+// check, and its coordinator records, which kmsg knows in part. Path is
+// relative to the releases root.
+var ReleaseDirs = []Dir{
+	{"k411clients", "clients", "4.1.1/clients/src/main/resources/common/message"},
+	{"k411groupcoordinator", "group-coordinator", "4.1.1/group-coordinator/src/main/resources/common/message"},
+	{"k411sharecoordinator", "share-coordinator", "4.1.1/share-coordinator/src/main/resources/common/message"},
+	{"k411transactioncoordinator", "transaction-coordinator", "4.1.1/transaction-coordinator/src/main/resources/common/message"},
+}
+
+// ReleasesDir is KAFKA_SPEC_RELEASES_DIR, or ../shared/kafka-spec-releases
+// beside the repository.
+func ReleasesDir() string {
+	if d := os.Getenv("KAFKA_SPEC_RELEASES_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(ModuleRoot(), "..", "shared", "kafka-spec-releases")
+}
+
+// ReleasesAvailable reports whether every folder of ReleaseDirs is present.
+func ReleasesAvailable() bool {
+	for _, d := range ReleaseDirs {
+		st, err := os.Stat(filepath.Join(ReleasesDir(), d.Path))
+		if err != nil || !st.IsDir() {
+			return false
+		}
+	}
+	return true
+}

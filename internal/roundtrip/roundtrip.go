@@ -1,7 +1,8 @@
 // Package roundtrip checks a generated message against one canonical
 // encoding: decoding consumes every byte, re-encoding gives the same bytes,
 // Size is exact, AppendTo keeps what dst held, Decode and DecodeAliased
-// agree, and a reused message decodes like a fresh one.
+// agree, a reused message decodes like a fresh one, and a Clone shares no
+// memory with its original (clone.go).
 package roundtrip
 
 import (
@@ -52,6 +53,10 @@ func Check(newMsg func() runtime.Message, used runtime.Message, src []byte, vers
 	}
 	if out, err = aliased.AppendTo(nil, version); err != nil || !bytes.Equal(out, src) {
 		return fmt.Errorf("re-encoding after DecodeAliased: %v\n got %x\nwant %x", err, out, src)
+	}
+
+	if err := checkClone(newMsg, src, version); err != nil {
+		return fmt.Errorf("Clone: %w", err)
 	}
 
 	if used != nil {

@@ -2,7 +2,7 @@ package acl
 
 import (
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // What Kafka's broker checks for each api (Kafka 4.1's KafkaApis and
@@ -117,13 +117,13 @@ const InitProducerIDKey = 22
 func ErrorCode(t runtime.EntityType) int16 {
 	switch t {
 	case runtime.EntityTopicName:
-		return wire.TopicAuthorizationFailed.Code
+		return kerrors.TopicAuthorizationFailed.Code
 	case runtime.EntityGroupID:
-		return wire.GroupAuthorizationFailed.Code
+		return kerrors.GroupAuthorizationFailed.Code
 	case runtime.EntityTransactionalID:
-		return wire.TransactionalIDAuthorizationFailed.Code
+		return kerrors.TransactionalIDAuthorizationFailed.Code
 	}
-	return wire.ClusterAuthorizationFailed.Code
+	return kerrors.ClusterAuthorizationFailed.Code
 }
 
 // resourceOf is the ACL resource type of an entity type.

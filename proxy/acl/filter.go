@@ -6,7 +6,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/proxy"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // PrincipalFunc gives the principal of the connection an exchange is on:
@@ -110,7 +110,7 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 	rule, ok := APIRules[key]
 	switch {
 	case !ok, rule.SuperFrom > 0 && version >= rule.SuperFrom, rule.ByIDFrom > 0 && version >= rule.ByIDFrom:
-		return f.refuse(x, wire.ClusterAuthorizationFailed.Code)
+		return f.refuse(x, kerrors.ClusterAuthorizationFailed.Code)
 	case key == InitProducerIDKey:
 		return f.initProducerID(x, principal)
 	}
@@ -124,7 +124,7 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 		}
 		if check.Entity == runtime.EntityUnknown {
 			if !f.auth.Authorize(principal, ResourceCluster, ClusterName, check.Op) {
-				return f.refuse(x, wire.ClusterAuthorizationFailed.Code)
+				return f.refuse(x, kerrors.ClusterAuthorizationFailed.Code)
 			}
 			continue
 		}
@@ -184,7 +184,7 @@ func (f *Filter) split(x *proxy.Exchange, principal string, check Check) (runtim
 	if x.Unanswered {
 		// Kafka closes the connection of a Produce with acks 0 that it
 		// cannot append: the client gets no answer to see the error in.
-		return nil, false, fmt.Errorf("a Produce with acks 0 names what the principal may not write: %w", wire.ErrorCode(code))
+		return nil, false, fmt.Errorf("a Produce with acks 0 names what the principal may not write: %w", kerrors.ErrorCode(code))
 	}
 	rt := resourceOf(check.Entity)
 	refused := func(name string) bool {
@@ -209,20 +209,20 @@ func (f *Filter) initProducerID(x *proxy.Exchange, principal string) error {
 	c.principal = principal
 	check := Check{Entity: runtime.EntityTransactionalID, Op: OpWrite}
 	if c.count(x.Request, x.Header.APIVersion, check) > 0 {
-		return f.refuse(x, wire.TransactionalIDAuthorizationFailed.Code)
+		return f.refuse(x, kerrors.TransactionalIDAuthorizationFailed.Code)
 	}
 	if c.seen > 0 || f.auth.Authorize(principal, ResourceCluster, ClusterName, OpIdempotentWrite) ||
 		f.auth.AuthorizeAnyTopic(principal, OpWrite) {
 		return nil
 	}
-	return f.refuse(x, wire.ClusterAuthorizationFailed.Code)
+	return f.refuse(x, kerrors.ClusterAuthorizationFailed.Code)
 }
 
 // refuse answers the whole request with code.
 func (f *Filter) refuse(x *proxy.Exchange, code int16) error {
 	f.told(x, code)
 	if x.Unanswered {
-		return fmt.Errorf("api key %d v%d (acks 0) refused: %w", x.Header.APIKey, x.Header.APIVersion, wire.ErrorCode(code))
+		return fmt.Errorf("api key %d v%d (acks 0) refused: %w", x.Header.APIKey, x.Header.APIVersion, kerrors.ErrorCode(code))
 	}
 	if f.typed.Refuse != nil {
 		if resp := f.typed.Refuse(x.Request, x.Header.APIVersion, code); resp != nil {
@@ -236,7 +236,7 @@ func (f *Filter) refuse(x *proxy.Exchange, code int16) error {
 		return nil
 	}
 	return fmt.Errorf("api key %d v%d refused, and its response has no top-level error code to say so: %w",
-		x.Header.APIKey, x.Header.APIVersion, wire.ErrorCode(code))
+		x.Header.APIKey, x.Header.APIVersion, kerrors.ErrorCode(code))
 }
 
 func (f *Filter) told(x *proxy.Exchange, code int16) {

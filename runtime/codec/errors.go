@@ -20,7 +20,21 @@ func EncodeError(field string, err error, detail string) error {
 //
 //go:noinline
 func NonDefaultError(field string, version int16) error {
-	return EncodeError(field, runtime.ErrNonDefault, fmt.Sprintf("attempted to write a non-default %s at version %d", field, version))
+	return AbsentFieldError(field, version, "")
+}
+
+// AbsentFieldError is NonDefaultError followed by fix, which says, in the
+// names of the Go code, at which versions the field exists and which field
+// replaces it at the others ("GroupID has versions 0-7; from v8 see
+// Groups"), so that the error names what to write instead.
+//
+//go:noinline
+func AbsentFieldError(field string, version int16, fix string) error {
+	detail := fmt.Sprintf("attempted to write a non-default %s at version %d", field, version)
+	if fix != "" {
+		detail += ": " + fix
+	}
+	return EncodeError(field, runtime.ErrNonDefault, detail)
 }
 
 // StringTooLongError is the error of a string over MaxStringLen bytes

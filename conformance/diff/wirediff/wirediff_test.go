@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kerr"
 
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // difference is one field of one code on which wire and kerr disagree.
@@ -86,7 +86,7 @@ func TestWireErrorsAgainstKerr(t *testing.T) {
 	kt := kerrTable()
 	got := map[difference]bool{}
 	compared, fields := 0, 0
-	for _, w := range wire.Errors() {
+	for _, w := range kerrors.Errors() {
 		k, ok := kt[w.Code]
 		if !ok {
 			got[difference{w.Code, "only-wire"}] = true
@@ -104,12 +104,12 @@ func TestWireErrorsAgainstKerr(t *testing.T) {
 			got[difference{w.Code, "retriable"}] = true
 		}
 		// errors.Is works across the two tables' codes.
-		assert.Same(t, w, wire.ErrorCode(k.Code))
+		assert.Same(t, w, kerrors.ErrorCode(k.Code))
 	}
 	for code, k := range kt {
-		if _, ok := wire.LookupError(code); !ok {
+		if _, ok := kerrors.LookupError(code); !ok {
 			got[difference{code, "only-kerr"}] = true
-			assert.ErrorIs(t, wire.ErrorCode(code), wire.UnknownServerError, "%s: a code wire lacks is UNKNOWN_SERVER_ERROR, as in Kafka 4.0", k.Message)
+			assert.ErrorIs(t, kerrors.ErrorCode(code), kerrors.UnknownServerError, "%s: a code wire lacks is UNKNOWN_SERVER_ERROR, as in Kafka 4.0", k.Message)
 		}
 	}
 
@@ -133,14 +133,14 @@ func TestWireErrorsAgainstKerr(t *testing.T) {
 	for d := range got {
 		counts[d.field]++
 	}
-	require.Equal(t, 130, len(wire.Errors()), "Kafka 4.0 has 130 error codes besides NONE")
+	require.Equal(t, 130, len(kerrors.Errors()), "Kafka 4.0 has 130 error codes besides NONE")
 	fmt.Printf("wirediff: wire-codes=%d kerr-codes=%d compared=%d fields=%d differences=%d (name %d, message %d, retriable %d, kerr-only %d, wire-only %d) unexplained=%d\n",
-		len(wire.Errors()), len(kt), compared, fields, len(got), counts["name"], counts["message"], counts["retriable"],
+		len(kerrors.Errors()), len(kt), compared, fields, len(got), counts["name"], counts["message"], counts["retriable"],
 		counts["only-kerr"], counts["only-wire"], len(unexplained)+len(gone))
 }
 
 func describe(d difference, kt map[int16]*kerr.Error) string {
-	w, _ := wire.LookupError(d.code)
+	w, _ := kerrors.LookupError(d.code)
 	k := kt[d.code]
 	switch d.field {
 	case "name":

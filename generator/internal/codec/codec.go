@@ -1,6 +1,6 @@
 // Package codec is kafkagen's binary codec printer: for each struct of a
 // spec's plan, its Go type, constructor, Reset and isDefault (types.go),
-// the message methods (top.go), Size, AppendTo and Decode (size.go,
+// Clone (clone.go), the message methods (top.go), Size, AppendTo and Decode (size.go,
 // encode*.go, decode*.go, printed in a scope that records what the body
 // uses: scope.go), and the entity and endpoint visitors (visit*.go); for
 // the package, the registry (registry.go) and the api keys (apikeys.go).
@@ -43,6 +43,7 @@ func (p *printer) emitStruct(f *File, s *plan.Struct) {
 		p.emitTopMethods(f, s)
 	}
 	p.emitReset(f, s)
+	p.emitClone(f, s)
 	if s.Methods {
 		p.emitSize(f.Group, s)
 		p.emitAppend(f.Group, s)

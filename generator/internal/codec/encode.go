@@ -67,7 +67,8 @@ func nonDefaultCheck(p *plan.Field, sc scope) []Code {
 	if !p.Present.Never() {
 		cond = Parens(gomodel.NotCondExpr(p.Present)).Op("&&").Parens(cond)
 	}
-	return []Code{If(cond).Block(sc.encodeErr(gomodel.Cd("NonDefaultError").Call(Lit(p.Schema.Name), Id("version"))))}
+	fix := Lit(sc.AbsentFix(p))
+	return []Code{If(cond).Block(sc.encodeErr(gomodel.Cd("AbsentFieldError").Call(Lit(p.Schema.Name), Id("version"), fix)))}
 }
 
 // writeRun writes a run of fixed-width fields: one Append call for a single

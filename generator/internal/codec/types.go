@@ -34,14 +34,25 @@ func (p *printer) emitType(f *File, s *plan.Struct) {
 	f.Line()
 }
 
-// emitNew writes the constructor: the way to build a value, since the zero
-// value of a struct type does not hold the spec's defaults.
+// emitNew writes the constructors: the way to build a value, since the
+// zero value of a struct type does not hold the spec's defaults. MakeX
+// gives a value, for the elements of []X and for fields of type X; NewX a
+// pointer, for a message to encode or decode into.
 func (p *printer) emitNew(f *File, s *plan.Struct) {
 	name := p.TypeName(s)
-	gomodel.DocCommentf(f, "New%s returns a %s holding its spec defaults.\n"+
-		"Build values with it (or Reset), not with a composite literal: a field\n"+
-		"left at Go's zero value is not at its default where the spec gives one,\n"+
-		"and would be encoded as it is.", name, name)
+	gomodel.DocCommentf(f, "Make%[1]s returns a %[1]s holding its spec defaults, for\n"+
+		"one held by value (an element of a []%[1]s, a field); New%[1]s returns a\n"+
+		"pointer. A composite literal leaves every field at Go's zero value, which\n"+
+		"is not the default where the spec gives one, and would be encoded as it is.", name)
+	f.Func().Id("Make"+name).Params().Id(name).Block(
+		Var().Id("m").Id(name),
+		Id("m").Dot("Reset").Call(),
+		Return(Id("m")),
+	)
+	f.Line()
+	gomodel.DocCommentf(f, "New%[1]s returns a pointer to a %[1]s holding its spec\n"+
+		"defaults (Make%[1]s returns a value). Build with them or Reset, not with\n"+
+		"a composite literal, whose fields are not at the spec's defaults.", name)
 	f.Func().Id("New"+name).Params().Op("*").Id(name).Block(
 		Id("m").Op(":=").New(Id(name)),
 		Id("m").Dot("Reset").Call(),

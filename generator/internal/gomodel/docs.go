@@ -16,7 +16,7 @@ func (p *Message) FieldDoc(pf *plan.Field) string {
 	f := pf.Schema
 	name := p.FieldName(pf)
 	var facts []string
-	facts = append(facts, "Versions: "+f.Versions.String()+".")
+	facts = append(facts, "Versions: "+p.versionsNote(pf)+".")
 	if f.Present.Empty() {
 		// Kafka 4.1 keeps fields of removed versions in some specs.
 		facts = append(facts, "In none of the versions this package serves: never read or written.")

@@ -59,11 +59,12 @@ func Build(specs []*schema.Spec) (*Names, error) {
 			return nil, fmt.Errorf("%s: message %s has the Go name %s, which %s already uses", sf.Spec.File, sf.Spec.Name, name, prev)
 		}
 		taken[name] = "message " + sf.Spec.Name
-		ctor := "New" + name
-		if prev, ok := taken[ctor]; ok {
-			return nil, fmt.Errorf("%s: the constructor %s of message %s clashes with %s", sf.Spec.File, ctor, sf.Spec.Name, prev)
+		for _, ctor := range constructors(name) {
+			if prev, ok := taken[ctor]; ok {
+				return nil, fmt.Errorf("%s: the constructor %s of message %s clashes with %s", sf.Spec.File, ctor, sf.Spec.Name, prev)
+			}
+			taken[ctor] = "the constructor of " + sf.Spec.Name
 		}
-		taken[ctor] = "the constructor of " + sf.Spec.Name
 		n.types[sf.Spec.Root] = name
 	}
 	for _, sf := range n.Files {
@@ -91,9 +92,12 @@ func (n *Names) nameStructs(spec *schema.Spec, taken map[string]string) {
 			candidates = []string{sn, msg + sn}
 		}
 		free := func(c string) bool {
-			_, typ := taken[c]
-			_, ctor := taken["New"+c]
-			return !typ && !ctor
+			for _, id := range append(constructors(c), c) {
+				if _, ok := taken[id]; ok {
+					return false
+				}
+			}
+			return true
 		}
 		name := ""
 		for _, c := range candidates {
@@ -108,10 +112,16 @@ func (n *Names) nameStructs(spec *schema.Spec, taken map[string]string) {
 			}
 		}
 		taken[name] = fmt.Sprintf("struct %s of %s", st.Name, spec.Name)
-		taken["New"+name] = fmt.Sprintf("the constructor of struct %s of %s", st.Name, spec.Name)
+		for _, ctor := range constructors(name) {
+			taken[ctor] = fmt.Sprintf("the constructor of struct %s of %s", st.Name, spec.Name)
+		}
 		n.types[st] = name
 	}
 }
+
+// constructors are the package-level functions generated for the type
+// name: NewX (a pointer) and MakeX (a value).
+func constructors(name string) []string { return []string{"New" + name, "Make" + name} }
 
 // nameFields names the fields of st, avoiding the names its methods and
 // its own fields use (a top-level message has more methods).

@@ -78,10 +78,10 @@ var buildSuffixes = map[string]bool{
 // methods or its own fields; a spec field with that Go name gets a trailing
 // underscore, as protoc-gen-go does. Top-level messages have more methods
 // than nested structs.
-var reservedFieldNames = map[string]bool{"UnknownTags": true, "Reset": true}
+var reservedFieldNames = map[string]bool{"UnknownTags": true, "Reset": true, "Clone": true}
 
 var reservedTopFieldNames = map[string]bool{
 	"UnknownTags": true, "Size": true, "AppendTo": true, "Decode": true, "DecodeAliased": true,
-	"Reset": true, "SpecName": true, "APIKey": true, "MinVersion": true, "MaxVersion": true,
+	"Reset": true, "Clone": true, "SpecName": true, "APIKey": true, "MinVersion": true, "MaxVersion": true,
 	"IsFlexible": true, "HeaderVersion": true, "IsRequest": true,
 }

@@ -54,7 +54,7 @@ func (w *jsonStruct) appendField(f *plan.Field) []Code {
 	}
 	var absent []Code
 	if !f.Schema.Ignorable {
-		absent = []Code{If(gomodel.NotDefault(f.Schema, val.Clone())).Block(Return(Id("b"), gomodel.Cd("NonDefaultError").Call(Lit(f.Schema.JSONKey()), Id("version"))))}
+		absent = []Code{If(gomodel.NotDefault(f.Schema, val.Clone())).Block(Return(Id("b"), gomodel.Cd("AbsentFieldError").Call(Lit(f.Schema.JSONKey()), Id("version"), Lit(w.AbsentFix(f)))))}
 	}
 	switch c := f.Present; {
 	case c.Always():

@@ -1,6 +1,10 @@
 // Command gencorpus generates one Go package per folder of the upstream spec
 // corpus into conformance/gen (git-ignored), for the corpus tests, with the
-// JSON methods of -json (conformance/json_test.go tests them).
+// JSON methods of -json (conformance/json_test.go tests them), and one per
+// folder of corpus.ReleaseDirs (Kafka 4.1.1's) when KAFKA_SPEC_RELEASES_DIR
+// holds them; without them it removes those packages, and the tests that use
+// them (build tag k411, which the Makefile sets when conformance/gen/k411clients
+// exists) are left out.
 package main
 
 import (
@@ -19,17 +23,38 @@ func main() {
 		os.Exit(3)
 	}
 	start := time.Now()
+	n := 0
 	for _, d := range corpus.Dirs {
-		_, err := generator.Run(generator.Config{
-			In:      filepath.Join(corpus.SpecDir(), d.Path),
-			Out:     filepath.Join(corpus.ModuleRoot(), "conformance", "gen", d.Package),
-			Package: d.Package,
-			JSON:    true,
-		})
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "gencorpus: %s: %v\n", d.Path, err)
-			os.Exit(1)
-		}
+		generate(corpus.SpecDir(), d)
+		n++
 	}
-	fmt.Printf("gencorpus: %d packages generated in %v\n", len(corpus.Dirs), time.Since(start).Round(time.Millisecond))
+	if corpus.ReleasesAvailable() {
+		for _, d := range corpus.ReleaseDirs {
+			generate(corpus.ReleasesDir(), d)
+			n++
+		}
+	} else {
+		for _, d := range corpus.ReleaseDirs {
+			if err := os.RemoveAll(filepath.Join(corpus.ModuleRoot(), "conformance", "gen", d.Package)); err != nil {
+				fmt.Fprintf(os.Stderr, "gencorpus: %v\n", err)
+				os.Exit(1)
+			}
+		}
+		fmt.Printf("gencorpus: SKIP Kafka 4.1.1 packages: no release spec folders at %s (set KAFKA_SPEC_RELEASES_DIR)\n", corpus.ReleasesDir())
+	}
+	fmt.Printf("gencorpus: %d packages generated in %v\n", n, time.Since(start).Round(time.Millisecond))
+}
+
+// generate writes the package of one spec folder under root.
+func generate(root string, d corpus.Dir) {
+	_, err := generator.Run(generator.Config{
+		In:      filepath.Join(root, d.Path),
+		Out:     filepath.Join(corpus.ModuleRoot(), "conformance", "gen", d.Package),
+		Package: d.Package,
+		JSON:    true,
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gencorpus: %s: %v\n", d.Path, err)
+		os.Exit(1)
+	}
 }

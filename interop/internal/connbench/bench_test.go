@@ -65,7 +65,7 @@ func serveMetadata(conn net.Conn, meta *clients.MetadataResponse) {
 			continue
 		}
 		resp := runtime.APIMessage(meta)
-		if req.Header.APIKey == wire.APIVersionsKey {
+		if req.Header.APIKey == clients.APIKeyAPIVersions {
 			resp = versions
 		}
 		if err := sc.WriteResponse(req, resp); err != nil {

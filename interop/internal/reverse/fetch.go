@@ -8,7 +8,7 @@ import (
 	"github.com/kafkagen/kafkagen/interop/internal/scenario"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
-	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // fetch reads n records of partition 0 from offset 0, naming the topic by
@@ -39,14 +39,14 @@ func fetch(ctx context.Context, s *session, topic string, topicID runtime.UUID, 
 		if err := s.do(ctx, req, &resp); err != nil {
 			return got, err
 		}
-		if err := wire.ErrorCode(resp.ErrorCode); err != nil {
+		if err := kerrors.ErrorCode(resp.ErrorCode); err != nil {
 			return got, fmt.Errorf("Fetch v%d: %w", s.version(req), err)
 		}
 		if len(resp.Responses) != 1 || len(resp.Responses[0].Partitions) != 1 {
 			return got, fmt.Errorf("Fetch v%d: answer for %d topics, want 1 partition", s.version(req), len(resp.Responses))
 		}
 		p := resp.Responses[0].Partitions[0]
-		if err := wire.ErrorCode(p.ErrorCode); err != nil {
+		if err := kerrors.ErrorCode(p.ErrorCode); err != nil {
 			return got, fmt.Errorf("Fetch v%d: %w", s.version(req), err)
 		}
 		r.Reset(p.Records)

@@ -6,12 +6,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kfake"
+
 	"github.com/kafkagen/kafkagen/conformance/gen/clients"
 	"github.com/kafkagen/kafkagen/interop/internal/scenario"
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
-	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // codecs are the compressions of the produced batches, one batch each.
@@ -132,7 +134,7 @@ func createTopic(ctx context.Context, s *session, topic string) error {
 	if len(resp.Topics) != 1 || resp.Topics[0].Name != topic {
 		return fmt.Errorf("CreateTopics: answer for %d topics, want %s", len(resp.Topics), topic)
 	}
-	if err := wire.ErrorCode(resp.Topics[0].ErrorCode); err != nil {
+	if err := kerrors.ErrorCode(resp.Topics[0].ErrorCode); err != nil {
 		return fmt.Errorf("CreateTopics %s: %w", topic, err)
 	}
 	return nil
@@ -151,7 +153,7 @@ func metadata(ctx context.Context, s *session, topic string) (runtime.UUID, int3
 		return runtime.UUID{}, 0, fmt.Errorf("Metadata: %d topics in the answer, want %s", len(resp.Topics), topic)
 	}
 	t := resp.Topics[0]
-	if err := wire.ErrorCode(t.ErrorCode); err != nil {
+	if err := kerrors.ErrorCode(t.ErrorCode); err != nil {
 		return runtime.UUID{}, 0, fmt.Errorf("Metadata %s: %w", topic, err)
 	}
 	if len(t.Partitions) != 1 || t.Partitions[0].PartitionIndex != 0 {
@@ -204,7 +206,7 @@ func produce(ctx context.Context, s *session, topic string, rs []scenario.Record
 			return fmt.Errorf("Produce (%s batch): answer for %d topics, want 1 partition", codec, len(resp.Responses))
 		}
 		p := resp.Responses[0].PartitionResponses[0]
-		if err := wire.ErrorCode(p.ErrorCode); err != nil {
+		if err := kerrors.ErrorCode(p.ErrorCode); err != nil {
 			return fmt.Errorf("Produce (%s batch): %w", codec, err)
 		}
 		if p.BaseOffset != int64(first) {
@@ -229,7 +231,7 @@ func listEnd(ctx context.Context, s *session, topic string) (int64, error) {
 		return 0, fmt.Errorf("ListOffsets: answer for %d topics, want 1 partition", len(resp.Topics))
 	}
 	p := resp.Topics[0].Partitions[0]
-	if err := wire.ErrorCode(p.ErrorCode); err != nil {
+	if err := kerrors.ErrorCode(p.ErrorCode); err != nil {
 		return 0, fmt.Errorf("ListOffsets: %w", err)
 	}
 	if s.version(req) == 0 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/interop/internal/loopbacktls"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // The SASL user of the secure run, and the session lifetime kfake gives
@@ -107,7 +108,7 @@ func wrongPassword(ctx context.Context, addr string, cfg wire.ConnConfig) (strin
 		return "", errors.New("a wrong password was accepted")
 	}
 	var se *wire.SASLError
-	if errors.As(err, &se) && errors.Is(err, wire.SaslAuthenticationFailed) {
+	if errors.As(err, &se) && errors.Is(err, kerrors.SaslAuthenticationFailed) {
 		return "a wrong password refused with SASL_AUTHENTICATION_FAILED (58): " + se.Message, nil
 	}
 	if strings.Contains(err.Error(), "the broker closed the connection during SaslAuthenticate") {

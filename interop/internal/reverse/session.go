@@ -53,8 +53,7 @@ func dial(ctx context.Context, addr, clientID string, policy versionPolicy, cfg 
 	if err != nil {
 		return nil, err
 	}
-	_, v := conn.APIVersions()
-	return &session{conn: conn, policy: policy, used: map[string]int16{"ApiVersionsRequest": v}}, nil
+	return &session{conn: conn, policy: policy, used: map[string]int16{"ApiVersionsRequest": conn.APIVersions().ReadAt}}, nil
 }
 
 // versionOf is the version the session's policy picks for req.

@@ -13,6 +13,7 @@ import (
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // load is one kind of traffic: Produce requests each carrying one batch, or
@@ -86,7 +87,7 @@ func connect(addr string) (*session, error) {
 	resp := kafkamsg.NewAPIVersionsResponse()
 	err = s.cl.Do(ctx, req, 3, resp)
 	if err == nil {
-		err = wire.ErrorCode(resp.ErrorCode)
+		err = kerrors.ErrorCode(resp.ErrorCode)
 	}
 	if err != nil {
 		s.cl.Close()
@@ -170,7 +171,7 @@ func preload(s *session, topic string, l load) error {
 			return err
 		}
 		if code := resp.Responses[0].PartitionResponses[0].ErrorCode; code != 0 {
-			return fmt.Errorf("preloading %s: %w", topic, wire.ErrorCode(code))
+			return fmt.Errorf("preloading %s: %w", topic, kerrors.ErrorCode(code))
 		}
 	}
 	return nil

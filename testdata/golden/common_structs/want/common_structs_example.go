@@ -5,6 +5,8 @@ package common_structs
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // CommonStructsExample is the Kafka data structure CommonStructsExample.
@@ -31,10 +33,19 @@ type CommonStructsExample struct {
 	aliased bool
 }
 
-// NewCommonStructsExample returns a CommonStructsExample holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeCommonStructsExample returns a CommonStructsExample holding its spec defaults, for
+// one held by value (an element of a []CommonStructsExample, a field); NewCommonStructsExample returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeCommonStructsExample() CommonStructsExample {
+	var m CommonStructsExample
+	m.Reset()
+	return m
+}
+
+// NewCommonStructsExample returns a pointer to a CommonStructsExample holding its spec
+// defaults (MakeCommonStructsExample returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewCommonStructsExample() *CommonStructsExample {
 	m := new(CommonStructsExample)
 	m.Reset()
@@ -123,6 +134,34 @@ func (m *CommonStructsExample) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *CommonStructsExample) Clone() *CommonStructsExample {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *CommonStructsExample) deepen() {
+	m.Primary.deepen()
+	m.Backups = slices.Clone(m.Backups)
+	for i := range m.Backups {
+		m.Backups[i].deepen()
+	}
+	m.Clusters = slices.Clone(m.Clusters)
+	for i := range m.Clusters {
+		m.Clusters[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *CommonStructsExample) size(version int16) int {
 	lengths := codec.Lengths(version == 1)
 	n := 0
@@ -177,7 +216,7 @@ func (m *CommonStructsExample) appendTo(b []byte, version int16) ([]byte, error)
 		}
 	}
 	if (version != 1) && (len(m.Clusters) != 0) {
-		return b, codec.NonDefaultError("Clusters", version)
+		return b, codec.AbsentFieldError("Clusters", version, "Clusters has versions 1+")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 1)); err != nil {
 		return b, err
@@ -254,10 +293,19 @@ type CommonStructsExampleEndpoint struct {
 	UnknownTags runtime.Tags
 }
 
-// NewCommonStructsExampleEndpoint returns a CommonStructsExampleEndpoint holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeCommonStructsExampleEndpoint returns a CommonStructsExampleEndpoint holding its spec defaults, for
+// one held by value (an element of a []CommonStructsExampleEndpoint, a field); NewCommonStructsExampleEndpoint returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeCommonStructsExampleEndpoint() CommonStructsExampleEndpoint {
+	var m CommonStructsExampleEndpoint
+	m.Reset()
+	return m
+}
+
+// NewCommonStructsExampleEndpoint returns a pointer to a CommonStructsExampleEndpoint holding its spec
+// defaults (MakeCommonStructsExampleEndpoint returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewCommonStructsExampleEndpoint() *CommonStructsExampleEndpoint {
 	m := new(CommonStructsExampleEndpoint)
 	m.Reset()
@@ -281,6 +329,25 @@ func (m *CommonStructsExampleEndpoint) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *CommonStructsExampleEndpoint) Clone() *CommonStructsExampleEndpoint {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *CommonStructsExampleEndpoint) deepen() {
+	m.Host = strings.Clone(m.Host)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *CommonStructsExampleEndpoint) size(version int16) int {
@@ -335,10 +402,19 @@ type CommonStructsExampleCluster struct {
 	UnknownTags runtime.Tags
 }
 
-// NewCommonStructsExampleCluster returns a CommonStructsExampleCluster holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeCommonStructsExampleCluster returns a CommonStructsExampleCluster holding its spec defaults, for
+// one held by value (an element of a []CommonStructsExampleCluster, a field); NewCommonStructsExampleCluster returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeCommonStructsExampleCluster() CommonStructsExampleCluster {
+	var m CommonStructsExampleCluster
+	m.Reset()
+	return m
+}
+
+// NewCommonStructsExampleCluster returns a pointer to a CommonStructsExampleCluster holding its spec
+// defaults (MakeCommonStructsExampleCluster returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewCommonStructsExampleCluster() *CommonStructsExampleCluster {
 	m := new(CommonStructsExampleCluster)
 	m.Reset()
@@ -350,6 +426,26 @@ func (m *CommonStructsExampleCluster) Reset() {
 	m.ClusterID = ""
 	m.Controller.Reset()
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *CommonStructsExampleCluster) Clone() *CommonStructsExampleCluster {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *CommonStructsExampleCluster) deepen() {
+	m.ClusterID = strings.Clone(m.ClusterID)
+	m.Controller.deepen()
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *CommonStructsExampleCluster) size(version int16) int {

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // EntitiesExample is the Kafka data structure EntitiesExample.
@@ -60,10 +62,19 @@ type EntitiesExample struct {
 	aliased bool
 }
 
-// NewEntitiesExample returns a EntitiesExample holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEntitiesExample returns a EntitiesExample holding its spec defaults, for
+// one held by value (an element of a []EntitiesExample, a field); NewEntitiesExample returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEntitiesExample() EntitiesExample {
+	var m EntitiesExample
+	m.Reset()
+	return m
+}
+
+// NewEntitiesExample returns a pointer to a EntitiesExample holding its spec
+// defaults (MakeEntitiesExample returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExample() *EntitiesExample {
 	m := new(EntitiesExample)
 	m.Reset()
@@ -162,6 +173,43 @@ func (m *EntitiesExample) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EntitiesExample) Clone() *EntitiesExample {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EntitiesExample) deepen() {
+	m.TransactionalID.Value = strings.Clone(m.TransactionalID.Value)
+	m.GroupID = strings.Clone(m.GroupID)
+	m.OwnerGroup = strings.Clone(m.OwnerGroup)
+	m.TopicNames = codec.CloneStrings(m.TopicNames)
+	m.Note = strings.Clone(m.Note)
+	m.Topics = slices.Clone(m.Topics)
+	for i := range m.Topics {
+		m.Topics[i].deepen()
+	}
+	m.Coordinator = m.Coordinator.Clone()
+	m.Brokers = slices.Clone(m.Brokers)
+	for i := range m.Brokers {
+		m.Brokers[i].deepen()
+	}
+	m.Listeners = slices.Clone(m.Listeners)
+	for i := range m.Listeners {
+		m.Listeners[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *EntitiesExample) size(version int16) int {
 	lengths := codec.Lengths(version >= 2)
 	n := 8
@@ -236,7 +284,7 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendNullString(b, m.TransactionalID, lengths)
 	}
 	if (version < 1) && (!m.TransactionalID.Valid || m.TransactionalID.Value != "") {
-		return b, codec.NonDefaultError("TransactionalId", version)
+		return b, codec.AbsentFieldError("TransactionalId", version, "TransactionalID has versions 1+")
 	}
 	b = codec.AppendInt64NoInline(b, m.ProducerID)
 	if version <= 2 {
@@ -246,7 +294,7 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendStringNoInline(b, m.GroupID, lengths)
 	}
 	if (version > 2) && (m.GroupID != "") {
-		return b, codec.NonDefaultError("GroupId", version)
+		return b, codec.AbsentFieldError("GroupId", version, "GroupID has versions 0-2")
 	}
 	if version <= 2 {
 		if len(m.OwnerGroup) > runtime.MaxStringLen {
@@ -282,7 +330,7 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version < 1) && (m.Coordinator != nil) {
-		return b, codec.NonDefaultError("Coordinator", version)
+		return b, codec.AbsentFieldError("Coordinator", version, "Coordinator has versions 1+")
 	}
 	b = codec.AppendArrayLenNoInline(b, len(m.Brokers), lengths)
 	for i := range m.Brokers {
@@ -315,7 +363,7 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 			b = codec.AppendInt32(b, e.Port)
 		}
 		if (version < 1) && (e.Port != 0) {
-			return b, codec.WithinElem(codec.NonDefaultError("Port", version), "Listeners", i)
+			return b, codec.WithinElem(codec.AbsentFieldError("Port", version, "Port has versions 1+"), "Listeners", i)
 		}
 		if len(e.UnknownTags) == 0 && version >= 2 {
 			b = append(b, 0)
@@ -556,10 +604,19 @@ type EntitiesExampleEndpoint struct {
 	UnknownTags runtime.Tags
 }
 
-// NewEntitiesExampleEndpoint returns a EntitiesExampleEndpoint holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEntitiesExampleEndpoint returns a EntitiesExampleEndpoint holding its spec defaults, for
+// one held by value (an element of a []EntitiesExampleEndpoint, a field); NewEntitiesExampleEndpoint returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEntitiesExampleEndpoint() EntitiesExampleEndpoint {
+	var m EntitiesExampleEndpoint
+	m.Reset()
+	return m
+}
+
+// NewEntitiesExampleEndpoint returns a pointer to a EntitiesExampleEndpoint holding its spec
+// defaults (MakeEntitiesExampleEndpoint returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExampleEndpoint() *EntitiesExampleEndpoint {
 	m := new(EntitiesExampleEndpoint)
 	m.Reset()
@@ -591,6 +648,26 @@ func (m *EntitiesExampleEndpoint) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EntitiesExampleEndpoint) Clone() *EntitiesExampleEndpoint {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EntitiesExampleEndpoint) deepen() {
+	m.Host = strings.Clone(m.Host)
+	m.Rack.Value = strings.Clone(m.Rack.Value)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *EntitiesExampleEndpoint) size(version int16) int {
@@ -664,10 +741,19 @@ type EntitiesExampleTopic struct {
 	UnknownTags runtime.Tags
 }
 
-// NewEntitiesExampleTopic returns a EntitiesExampleTopic holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEntitiesExampleTopic returns a EntitiesExampleTopic holding its spec defaults, for
+// one held by value (an element of a []EntitiesExampleTopic, a field); NewEntitiesExampleTopic returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEntitiesExampleTopic() EntitiesExampleTopic {
+	var m EntitiesExampleTopic
+	m.Reset()
+	return m
+}
+
+// NewEntitiesExampleTopic returns a pointer to a EntitiesExampleTopic holding its spec
+// defaults (MakeEntitiesExampleTopic returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExampleTopic() *EntitiesExampleTopic {
 	m := new(EntitiesExampleTopic)
 	m.Reset()
@@ -679,6 +765,29 @@ func (m *EntitiesExampleTopic) Reset() {
 	m.Name = ""
 	m.Partitions = m.Partitions[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EntitiesExampleTopic) Clone() *EntitiesExampleTopic {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EntitiesExampleTopic) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Partitions = slices.Clone(m.Partitions)
+	for i := range m.Partitions {
+		m.Partitions[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *EntitiesExampleTopic) size(version int16) int {
@@ -724,7 +833,7 @@ func (m *EntitiesExampleTopic) appendTo(b []byte, version int16) ([]byte, error)
 			}
 		}
 		if (version < 2) && (len(e.Replicas) != 0) {
-			return b, codec.WithinElem(codec.NonDefaultError("Replicas", version), "Partitions", i)
+			return b, codec.WithinElem(codec.AbsentFieldError("Replicas", version, "Replicas has versions 2+"), "Partitions", i)
 		}
 		if len(e.UnknownTags) == 0 && version >= 2 {
 			b = append(b, 0)
@@ -820,10 +929,19 @@ type EntitiesExamplePartition struct {
 	UnknownTags runtime.Tags
 }
 
-// NewEntitiesExamplePartition returns a EntitiesExamplePartition holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEntitiesExamplePartition returns a EntitiesExamplePartition holding its spec defaults, for
+// one held by value (an element of a []EntitiesExamplePartition, a field); NewEntitiesExamplePartition returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEntitiesExamplePartition() EntitiesExamplePartition {
+	var m EntitiesExamplePartition
+	m.Reset()
+	return m
+}
+
+// NewEntitiesExamplePartition returns a pointer to a EntitiesExamplePartition holding its spec
+// defaults (MakeEntitiesExamplePartition returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExamplePartition() *EntitiesExamplePartition {
 	m := new(EntitiesExamplePartition)
 	m.Reset()
@@ -836,6 +954,25 @@ func (m *EntitiesExamplePartition) Reset() {
 	m.Leader = 0
 	m.Replicas = m.Replicas[:0]
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EntitiesExamplePartition) Clone() *EntitiesExamplePartition {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EntitiesExamplePartition) deepen() {
+	m.Replicas = slices.Clone(m.Replicas)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -868,10 +1005,19 @@ type EntitiesExampleListener struct {
 	UnknownTags runtime.Tags
 }
 
-// NewEntitiesExampleListener returns a EntitiesExampleListener holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEntitiesExampleListener returns a EntitiesExampleListener holding its spec defaults, for
+// one held by value (an element of a []EntitiesExampleListener, a field); NewEntitiesExampleListener returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEntitiesExampleListener() EntitiesExampleListener {
+	var m EntitiesExampleListener
+	m.Reset()
+	return m
+}
+
+// NewEntitiesExampleListener returns a pointer to a EntitiesExampleListener holding its spec
+// defaults (MakeEntitiesExampleListener returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExampleListener() *EntitiesExampleListener {
 	m := new(EntitiesExampleListener)
 	m.Reset()
@@ -884,6 +1030,25 @@ func (m *EntitiesExampleListener) Reset() {
 	m.Host = ""
 	m.Port = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EntitiesExampleListener) Clone() *EntitiesExampleListener {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EntitiesExampleListener) deepen() {
+	m.Host = strings.Clone(m.Host)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 // visitEndpoints is VisitEndpoints on m's fields at the message's version.

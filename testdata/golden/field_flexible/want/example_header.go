@@ -3,9 +3,11 @@
 package field_flexible
 
 import (
+	"bytes"
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // ExampleHeader is the ExampleHeader header.
@@ -36,10 +38,19 @@ type ExampleHeader struct {
 	aliased bool
 }
 
-// NewExampleHeader returns a ExampleHeader holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeExampleHeader returns a ExampleHeader holding its spec defaults, for
+// one held by value (an element of a []ExampleHeader, a field); NewExampleHeader returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeExampleHeader() ExampleHeader {
+	var m ExampleHeader
+	m.Reset()
+	return m
+}
+
+// NewExampleHeader returns a pointer to a ExampleHeader holding its spec
+// defaults (MakeExampleHeader returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewExampleHeader() *ExampleHeader {
 	m := new(ExampleHeader)
 	m.Reset()
@@ -132,6 +143,27 @@ func (m *ExampleHeader) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ExampleHeader) Clone() *ExampleHeader {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ExampleHeader) deepen() {
+	m.ClientID.Value = strings.Clone(m.ClientID.Value)
+	m.Token = bytes.Clone(m.Token)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *ExampleHeader) size(version int16) int {
 	n := 6
 	if version >= 1 {
@@ -163,7 +195,7 @@ func (m *ExampleHeader) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendBytes(b, m.Token, codec.Lengths(version == 3))
 	}
 	if (version < 2) && (len(m.Token) != 0) {
-		return b, codec.NonDefaultError("Token", version)
+		return b, codec.AbsentFieldError("Token", version, "Token has versions 2+")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version >= 2)); err != nil {
 		return b, err

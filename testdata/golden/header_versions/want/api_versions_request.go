@@ -5,6 +5,7 @@ package header_versions
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // APIVersionsRequest is the Kafka ApiVersionsRequest request (API key 18).
@@ -23,10 +24,19 @@ type APIVersionsRequest struct {
 	aliased bool
 }
 
-// NewAPIVersionsRequest returns a APIVersionsRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsRequest returns a APIVersionsRequest holding its spec defaults, for
+// one held by value (an element of a []APIVersionsRequest, a field); NewAPIVersionsRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsRequest() APIVersionsRequest {
+	var m APIVersionsRequest
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsRequest returns a pointer to a APIVersionsRequest holding its spec
+// defaults (MakeAPIVersionsRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsRequest() *APIVersionsRequest {
 	m := new(APIVersionsRequest)
 	m.Reset()
@@ -124,6 +134,26 @@ func (m *APIVersionsRequest) DecodeAliased(src []byte, version int16) (int, erro
 func (m *APIVersionsRequest) Reset() {
 	m.ClientSoftwareName = ""
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsRequest) Clone() *APIVersionsRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsRequest) deepen() {
+	m.ClientSoftwareName = strings.Clone(m.ClientSoftwareName)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *APIVersionsRequest) size(version int16) int {

@@ -23,10 +23,19 @@ type APIVersionsResponse struct {
 	aliased bool
 }
 
-// NewAPIVersionsResponse returns a APIVersionsResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeAPIVersionsResponse returns a APIVersionsResponse holding its spec defaults, for
+// one held by value (an element of a []APIVersionsResponse, a field); NewAPIVersionsResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeAPIVersionsResponse() APIVersionsResponse {
+	var m APIVersionsResponse
+	m.Reset()
+	return m
+}
+
+// NewAPIVersionsResponse returns a pointer to a APIVersionsResponse holding its spec
+// defaults (MakeAPIVersionsResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponse() *APIVersionsResponse {
 	m := new(APIVersionsResponse)
 	m.Reset()
@@ -121,6 +130,25 @@ func (m *APIVersionsResponse) DecodeAliased(src []byte, version int16) (int, err
 func (m *APIVersionsResponse) Reset() {
 	m.ErrorCode = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *APIVersionsResponse) Clone() *APIVersionsResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *APIVersionsResponse) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *APIVersionsResponse) size(version int16) int {

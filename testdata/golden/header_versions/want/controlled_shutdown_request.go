@@ -23,10 +23,19 @@ type ControlledShutdownRequest struct {
 	aliased bool
 }
 
-// NewControlledShutdownRequest returns a ControlledShutdownRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeControlledShutdownRequest returns a ControlledShutdownRequest holding its spec defaults, for
+// one held by value (an element of a []ControlledShutdownRequest, a field); NewControlledShutdownRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeControlledShutdownRequest() ControlledShutdownRequest {
+	var m ControlledShutdownRequest
+	m.Reset()
+	return m
+}
+
+// NewControlledShutdownRequest returns a pointer to a ControlledShutdownRequest holding its spec
+// defaults (MakeControlledShutdownRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewControlledShutdownRequest() *ControlledShutdownRequest {
 	m := new(ControlledShutdownRequest)
 	m.Reset()
@@ -127,6 +136,25 @@ func (m *ControlledShutdownRequest) DecodeAliased(src []byte, version int16) (in
 func (m *ControlledShutdownRequest) Reset() {
 	m.BrokerID = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ControlledShutdownRequest) Clone() *ControlledShutdownRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ControlledShutdownRequest) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *ControlledShutdownRequest) size(version int16) int {

@@ -23,10 +23,19 @@ type ControlledShutdownResponse struct {
 	aliased bool
 }
 
-// NewControlledShutdownResponse returns a ControlledShutdownResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeControlledShutdownResponse returns a ControlledShutdownResponse holding its spec defaults, for
+// one held by value (an element of a []ControlledShutdownResponse, a field); NewControlledShutdownResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeControlledShutdownResponse() ControlledShutdownResponse {
+	var m ControlledShutdownResponse
+	m.Reset()
+	return m
+}
+
+// NewControlledShutdownResponse returns a pointer to a ControlledShutdownResponse holding its spec
+// defaults (MakeControlledShutdownResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewControlledShutdownResponse() *ControlledShutdownResponse {
 	m := new(ControlledShutdownResponse)
 	m.Reset()
@@ -124,6 +133,25 @@ func (m *ControlledShutdownResponse) DecodeAliased(src []byte, version int16) (i
 func (m *ControlledShutdownResponse) Reset() {
 	m.ErrorCode = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *ControlledShutdownResponse) Clone() *ControlledShutdownResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *ControlledShutdownResponse) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *ControlledShutdownResponse) size(version int16) int {

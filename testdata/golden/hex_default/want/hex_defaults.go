@@ -48,10 +48,19 @@ type HexDefaults struct {
 	aliased bool
 }
 
-// NewHexDefaults returns a HexDefaults holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeHexDefaults returns a HexDefaults holding its spec defaults, for
+// one held by value (an element of a []HexDefaults, a field); NewHexDefaults returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeHexDefaults() HexDefaults {
+	var m HexDefaults
+	m.Reset()
+	return m
+}
+
+// NewHexDefaults returns a pointer to a HexDefaults holding its spec
+// defaults (MakeHexDefaults returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewHexDefaults() *HexDefaults {
 	m := new(HexDefaults)
 	m.Reset()
@@ -142,6 +151,24 @@ func (m *HexDefaults) Reset() {
 	m.MaxUint16 = 65535
 	m.MaxUint32 = 4294967295
 	m.MinInt32 = -2147483648
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *HexDefaults) Clone() *HexDefaults {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *HexDefaults) deepen() {
+	m.aliased = false
 }
 
 func (m *HexDefaults) size(version int16) int {

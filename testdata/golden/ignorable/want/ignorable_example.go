@@ -5,6 +5,7 @@ package ignorable
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // IgnorableExample is the Kafka data structure IgnorableExample.
@@ -39,10 +40,19 @@ type IgnorableExample struct {
 	aliased bool
 }
 
-// NewIgnorableExample returns a IgnorableExample holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeIgnorableExample returns a IgnorableExample holding its spec defaults, for
+// one held by value (an element of a []IgnorableExample, a field); NewIgnorableExample returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeIgnorableExample() IgnorableExample {
+	var m IgnorableExample
+	m.Reset()
+	return m
+}
+
+// NewIgnorableExample returns a pointer to a IgnorableExample holding its spec
+// defaults (MakeIgnorableExample returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewIgnorableExample() *IgnorableExample {
 	m := new(IgnorableExample)
 	m.Reset()
@@ -133,6 +143,27 @@ func (m *IgnorableExample) Reset() {
 	m.Flags.Reset()
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *IgnorableExample) Clone() *IgnorableExample {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *IgnorableExample) deepen() {
+	m.Hint = strings.Clone(m.Hint)
+	m.Legacy = codec.CloneStrings(m.Legacy)
+	m.Flags.deepen()
+	m.aliased = false
+}
+
 func (m *IgnorableExample) size(version int16) int {
 	n := 4
 	if version >= 1 {
@@ -169,13 +200,13 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendInt64NoInline(b, m.Required)
 	}
 	if (version < 1) && (m.Required != 0) {
-		return b, codec.NonDefaultError("Required", version)
+		return b, codec.AbsentFieldError("Required", version, "Required has versions 1+")
 	}
 	if version == 2 {
 		b = codec.AppendInt32NoInline(b, m.Timeout)
 	}
 	if (version != 2) && (m.Timeout != 30000) {
-		return b, codec.NonDefaultError("Timeout", version)
+		return b, codec.AbsentFieldError("Timeout", version, "Timeout has versions 2+")
 	}
 	if version <= 1 {
 		b = codec.AppendArrayLenNoInline(b, len(m.Legacy), codec.Classic)
@@ -192,7 +223,7 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version != 2) && (!m.Flags.isDefault()) {
-		return b, codec.NonDefaultError("Flags", version)
+		return b, codec.AbsentFieldError("Flags", version, "Flags has versions 2+")
 	}
 	return b, nil
 }
@@ -249,10 +280,19 @@ type IgnorableExampleFlags struct {
 	Verbose bool
 }
 
-// NewIgnorableExampleFlags returns a IgnorableExampleFlags holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeIgnorableExampleFlags returns a IgnorableExampleFlags holding its spec defaults, for
+// one held by value (an element of a []IgnorableExampleFlags, a field); NewIgnorableExampleFlags returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeIgnorableExampleFlags() IgnorableExampleFlags {
+	var m IgnorableExampleFlags
+	m.Reset()
+	return m
+}
+
+// NewIgnorableExampleFlags returns a pointer to a IgnorableExampleFlags holding its spec
+// defaults (MakeIgnorableExampleFlags returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewIgnorableExampleFlags() *IgnorableExampleFlags {
 	m := new(IgnorableExampleFlags)
 	m.Reset()
@@ -272,6 +312,22 @@ func (m *IgnorableExampleFlags) isDefault() bool {
 	}
 	return true
 }
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *IgnorableExampleFlags) Clone() *IgnorableExampleFlags {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *IgnorableExampleFlags) deepen() {}
 
 func (m *IgnorableExampleFlags) size(version int16) int {
 	n := 1

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // Foo is the Kafka data structure Foo.
@@ -48,10 +50,19 @@ type Foo struct {
 	aliased bool
 }
 
-// NewFoo returns a Foo holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFoo returns a Foo holding its spec defaults, for
+// one held by value (an element of a []Foo, a field); NewFoo returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFoo() Foo {
+	var m Foo
+	m.Reset()
+	return m
+}
+
+// NewFoo returns a pointer to a Foo holding its spec
+// defaults (MakeFoo returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFoo() *Foo {
 	m := new(Foo)
 	m.Reset()
@@ -142,6 +153,31 @@ func (m *Foo) Reset() {
 	m.Bars = m.Bars[:0]
 	m.BarBaz.Reset()
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *Foo) Clone() *Foo {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *Foo) deepen() {
+	m.UnknownTags_ = strings.Clone(m.UnknownTags_)
+	m.Bars = slices.Clone(m.Bars)
+	for i := range m.Bars {
+		m.Bars[i].deepen()
+	}
+	m.BarBaz.deepen()
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *Foo) size(version int16) int {
@@ -258,10 +294,19 @@ type FooBar2 struct {
 	UnknownTags runtime.Tags
 }
 
-// NewFooBar2 returns a FooBar2 holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFooBar2 returns a FooBar2 holding its spec defaults, for
+// one held by value (an element of a []FooBar2, a field); NewFooBar2 returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFooBar2() FooBar2 {
+	var m FooBar2
+	m.Reset()
+	return m
+}
+
+// NewFooBar2 returns a pointer to a FooBar2 holding its spec
+// defaults (MakeFooBar2 returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFooBar2() *FooBar2 {
 	m := new(FooBar2)
 	m.Reset()
@@ -272,6 +317,24 @@ func NewFooBar2() *FooBar2 {
 func (m *FooBar2) Reset() {
 	m.Value = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *FooBar2) Clone() *FooBar2 {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *FooBar2) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 // FooBarBaz is the struct BarBaz, used by Foo (versions 0).
@@ -285,10 +348,19 @@ type FooBarBaz struct {
 	UnknownTags runtime.Tags
 }
 
-// NewFooBarBaz returns a FooBarBaz holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFooBarBaz returns a FooBarBaz holding its spec defaults, for
+// one held by value (an element of a []FooBarBaz, a field); NewFooBarBaz returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFooBarBaz() FooBarBaz {
+	var m FooBarBaz
+	m.Reset()
+	return m
+}
+
+// NewFooBarBaz returns a pointer to a FooBarBaz holding its spec
+// defaults (MakeFooBarBaz returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFooBarBaz() *FooBarBaz {
 	m := new(FooBarBaz)
 	m.Reset()
@@ -308,6 +380,24 @@ func (m *FooBarBaz) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *FooBarBaz) Clone() *FooBarBaz {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *FooBarBaz) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *FooBarBaz) size(version int16) int {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
 )
 
 // FooBar is the Kafka data structure FooBar.
@@ -28,10 +29,19 @@ type FooBar struct {
 	aliased bool
 }
 
-// NewFooBar returns a FooBar holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFooBar returns a FooBar holding its spec defaults, for
+// one held by value (an element of a []FooBar, a field); NewFooBar returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFooBar() FooBar {
+	var m FooBar
+	m.Reset()
+	return m
+}
+
+// NewFooBar returns a pointer to a FooBar holding its spec
+// defaults (MakeFooBar returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFooBar() *FooBar {
 	m := new(FooBar)
 	m.Reset()
@@ -119,6 +129,30 @@ func (m *FooBar) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *FooBar) Clone() *FooBar {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *FooBar) deepen() {
+	m.Baz.deepen()
+	m.Qux = slices.Clone(m.Qux)
+	for i := range m.Qux {
+		m.Qux[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *FooBar) size(version int16) int {
 	n := 0
 	n += m.Baz.size(version)
@@ -202,10 +236,19 @@ type FooBarBaz2 struct {
 	UnknownTags runtime.Tags
 }
 
-// NewFooBarBaz2 returns a FooBarBaz2 holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFooBarBaz2 returns a FooBarBaz2 holding its spec defaults, for
+// one held by value (an element of a []FooBarBaz2, a field); NewFooBarBaz2 returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFooBarBaz2() FooBarBaz2 {
+	var m FooBarBaz2
+	m.Reset()
+	return m
+}
+
+// NewFooBarBaz2 returns a pointer to a FooBarBaz2 holding its spec
+// defaults (MakeFooBarBaz2 returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFooBarBaz2() *FooBarBaz2 {
 	m := new(FooBarBaz2)
 	m.Reset()
@@ -225,6 +268,24 @@ func (m *FooBarBaz2) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *FooBarBaz2) Clone() *FooBarBaz2 {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *FooBarBaz2) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *FooBarBaz2) size(version int16) int {
@@ -260,10 +321,19 @@ type FooBarQux struct {
 	UnknownTags runtime.Tags
 }
 
-// NewFooBarQux returns a FooBarQux holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeFooBarQux returns a FooBarQux holding its spec defaults, for
+// one held by value (an element of a []FooBarQux, a field); NewFooBarQux returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeFooBarQux() FooBarQux {
+	var m FooBarQux
+	m.Reset()
+	return m
+}
+
+// NewFooBarQux returns a pointer to a FooBarQux holding its spec
+// defaults (MakeFooBarQux returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewFooBarQux() *FooBarQux {
 	m := new(FooBarQux)
 	m.Reset()
@@ -274,4 +344,22 @@ func NewFooBarQux() *FooBarQux {
 func (m *FooBarQux) Reset() {
 	m.APIKey = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *FooBarQux) Clone() *FooBarQux {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *FooBarQux) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }

@@ -3,8 +3,11 @@
 package nullable_arrays
 
 import (
+	"bytes"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // NullableArrays is the Kafka data structure NullableArrays.
@@ -39,10 +42,19 @@ type NullableArrays struct {
 	aliased bool
 }
 
-// NewNullableArrays returns a NullableArrays holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableArrays returns a NullableArrays holding its spec defaults, for
+// one held by value (an element of a []NullableArrays, a field); NewNullableArrays returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableArrays() NullableArrays {
+	var m NullableArrays
+	m.Reset()
+	return m
+}
+
+// NewNullableArrays returns a pointer to a NullableArrays holding its spec
+// defaults (MakeNullableArrays returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableArrays() *NullableArrays {
 	m := new(NullableArrays)
 	m.Reset()
@@ -145,6 +157,33 @@ func (m *NullableArrays) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableArrays) Clone() *NullableArrays {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableArrays) deepen() {
+	m.BrokerIDs = slices.Clone(m.BrokerIDs)
+	m.Names = codec.CloneStrings(m.Names)
+	m.Values = slices.Clone(m.Values)
+	m.Items = slices.Clone(m.Items)
+	for i := range m.Items {
+		m.Items[i].deepen()
+	}
+	m.Blobs = codec.CloneByteSlices(m.Blobs)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *NullableArrays) size(version int16) int {
 	lengths := codec.Lengths(version == 2)
 	n := 0
@@ -240,7 +279,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version < 1) && (m.Blobs == nil || len(m.Blobs) != 0) {
-		return b, codec.NonDefaultError("Blobs", version)
+		return b, codec.AbsentFieldError("Blobs", version, "Blobs has versions 1+")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
 		return b, err
@@ -342,10 +381,19 @@ type NullableArraysItem struct {
 	UnknownTags runtime.Tags
 }
 
-// NewNullableArraysItem returns a NullableArraysItem holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableArraysItem returns a NullableArraysItem holding its spec defaults, for
+// one held by value (an element of a []NullableArraysItem, a field); NewNullableArraysItem returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableArraysItem() NullableArraysItem {
+	var m NullableArraysItem
+	m.Reset()
+	return m
+}
+
+// NewNullableArraysItem returns a pointer to a NullableArraysItem holding its spec
+// defaults (MakeNullableArraysItem returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableArraysItem() *NullableArraysItem {
 	m := new(NullableArraysItem)
 	m.Reset()
@@ -361,4 +409,24 @@ func (m *NullableArraysItem) Reset() {
 		m.Payload = m.Payload[:0]
 	}
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableArraysItem) Clone() *NullableArraysItem {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableArraysItem) deepen() {
+	m.Key = strings.Clone(m.Key)
+	m.Payload = bytes.Clone(m.Payload)
+	m.UnknownTags = m.UnknownTags.Clone()
 }

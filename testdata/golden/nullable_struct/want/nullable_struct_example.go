@@ -5,6 +5,7 @@ package nullable_struct
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // NullableStructExample is the Kafka data structure NullableStructExample.
@@ -35,10 +36,19 @@ type NullableStructExample struct {
 	aliased bool
 }
 
-// NewNullableStructExample returns a NullableStructExample holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableStructExample returns a NullableStructExample holding its spec defaults, for
+// one held by value (an element of a []NullableStructExample, a field); NewNullableStructExample returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableStructExample() NullableStructExample {
+	var m NullableStructExample
+	m.Reset()
+	return m
+}
+
+// NewNullableStructExample returns a pointer to a NullableStructExample holding its spec
+// defaults (MakeNullableStructExample returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExample() *NullableStructExample {
 	m := new(NullableStructExample)
 	m.Reset()
@@ -134,6 +144,29 @@ func (m *NullableStructExample) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableStructExample) Clone() *NullableStructExample {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableStructExample) deepen() {
+	m.Coordinator = m.Coordinator.Clone()
+	m.Cursor = m.Cursor.Clone()
+	m.Checkpoint = m.Checkpoint.Clone()
+	m.Hint = m.Hint.Clone()
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *NullableStructExample) size(version int16) int {
 	n := 0
 	if version >= 2 {
@@ -195,10 +228,10 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 		}
 	}
 	if (version < 3) && (m.Checkpoint != nil) {
-		return b, codec.NonDefaultError("Checkpoint", version)
+		return b, codec.AbsentFieldError("Checkpoint", version, "Checkpoint has versions 3+")
 	}
 	if (version < 3) && (m.Hint == nil || !m.Hint.isDefault()) {
-		return b, codec.NonDefaultError("Hint", version)
+		return b, codec.AbsentFieldError("Hint", version, "Hint has versions 3+")
 	}
 	if version >= 3 {
 		if len(m.UnknownTags) > 0 {
@@ -368,10 +401,19 @@ type NullableStructExampleNode struct {
 	UnknownTags runtime.Tags
 }
 
-// NewNullableStructExampleNode returns a NullableStructExampleNode holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableStructExampleNode returns a NullableStructExampleNode holding its spec defaults, for
+// one held by value (an element of a []NullableStructExampleNode, a field); NewNullableStructExampleNode returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableStructExampleNode() NullableStructExampleNode {
+	var m NullableStructExampleNode
+	m.Reset()
+	return m
+}
+
+// NewNullableStructExampleNode returns a pointer to a NullableStructExampleNode holding its spec
+// defaults (MakeNullableStructExampleNode returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleNode() *NullableStructExampleNode {
 	m := new(NullableStructExampleNode)
 	m.Reset()
@@ -395,6 +437,25 @@ func (m *NullableStructExampleNode) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableStructExampleNode) Clone() *NullableStructExampleNode {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableStructExampleNode) deepen() {
+	m.Host = strings.Clone(m.Host)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *NullableStructExampleNode) size(version int16) int {
@@ -449,10 +510,19 @@ type NullableStructExampleCursor struct {
 	UnknownTags runtime.Tags
 }
 
-// NewNullableStructExampleCursor returns a NullableStructExampleCursor holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableStructExampleCursor returns a NullableStructExampleCursor holding its spec defaults, for
+// one held by value (an element of a []NullableStructExampleCursor, a field); NewNullableStructExampleCursor returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableStructExampleCursor() NullableStructExampleCursor {
+	var m NullableStructExampleCursor
+	m.Reset()
+	return m
+}
+
+// NewNullableStructExampleCursor returns a pointer to a NullableStructExampleCursor holding its spec
+// defaults (MakeNullableStructExampleCursor returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleCursor() *NullableStructExampleCursor {
 	m := new(NullableStructExampleCursor)
 	m.Reset()
@@ -472,6 +542,24 @@ func (m *NullableStructExampleCursor) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableStructExampleCursor) Clone() *NullableStructExampleCursor {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableStructExampleCursor) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *NullableStructExampleCursor) size(version int16) int {
@@ -511,10 +599,19 @@ type NullableStructExampleCheckpoint struct {
 	UnknownTags runtime.Tags
 }
 
-// NewNullableStructExampleCheckpoint returns a NullableStructExampleCheckpoint holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableStructExampleCheckpoint returns a NullableStructExampleCheckpoint holding its spec defaults, for
+// one held by value (an element of a []NullableStructExampleCheckpoint, a field); NewNullableStructExampleCheckpoint returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableStructExampleCheckpoint() NullableStructExampleCheckpoint {
+	var m NullableStructExampleCheckpoint
+	m.Reset()
+	return m
+}
+
+// NewNullableStructExampleCheckpoint returns a pointer to a NullableStructExampleCheckpoint holding its spec
+// defaults (MakeNullableStructExampleCheckpoint returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleCheckpoint() *NullableStructExampleCheckpoint {
 	m := new(NullableStructExampleCheckpoint)
 	m.Reset()
@@ -534,6 +631,24 @@ func (m *NullableStructExampleCheckpoint) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableStructExampleCheckpoint) Clone() *NullableStructExampleCheckpoint {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableStructExampleCheckpoint) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *NullableStructExampleCheckpoint) size(version int16) int {
@@ -569,10 +684,19 @@ type NullableStructExampleHint struct {
 	UnknownTags runtime.Tags
 }
 
-// NewNullableStructExampleHint returns a NullableStructExampleHint holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeNullableStructExampleHint returns a NullableStructExampleHint holding its spec defaults, for
+// one held by value (an element of a []NullableStructExampleHint, a field); NewNullableStructExampleHint returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeNullableStructExampleHint() NullableStructExampleHint {
+	var m NullableStructExampleHint
+	m.Reset()
+	return m
+}
+
+// NewNullableStructExampleHint returns a pointer to a NullableStructExampleHint holding its spec
+// defaults (MakeNullableStructExampleHint returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleHint() *NullableStructExampleHint {
 	m := new(NullableStructExampleHint)
 	m.Reset()
@@ -592,6 +716,24 @@ func (m *NullableStructExampleHint) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *NullableStructExampleHint) Clone() *NullableStructExampleHint {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *NullableStructExampleHint) deepen() {
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *NullableStructExampleHint) size(version int16) int {

@@ -3,6 +3,7 @@
 package records_uuid_float
 
 import (
+	"bytes"
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
@@ -45,10 +46,19 @@ type RecordsUUIDFloat struct {
 	aliased bool
 }
 
-// NewRecordsUUIDFloat returns a RecordsUUIDFloat holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeRecordsUUIDFloat returns a RecordsUUIDFloat holding its spec defaults, for
+// one held by value (an element of a []RecordsUUIDFloat, a field); NewRecordsUUIDFloat returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeRecordsUUIDFloat() RecordsUUIDFloat {
+	var m RecordsUUIDFloat
+	m.Reset()
+	return m
+}
+
+// NewRecordsUUIDFloat returns a pointer to a RecordsUUIDFloat holding its spec
+// defaults (MakeRecordsUUIDFloat returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewRecordsUUIDFloat() *RecordsUUIDFloat {
 	m := new(RecordsUUIDFloat)
 	m.Reset()
@@ -140,6 +150,27 @@ func (m *RecordsUUIDFloat) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *RecordsUUIDFloat) Clone() *RecordsUUIDFloat {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *RecordsUUIDFloat) deepen() {
+	m.Records = bytes.Clone(m.Records)
+	m.MoreRecords = bytes.Clone(m.MoreRecords)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *RecordsUUIDFloat) size(version int16) int {
 	lengths := codec.Lengths(version == 1)
 	n := 40
@@ -169,7 +200,7 @@ func (m *RecordsUUIDFloat) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendFloat64NoInline(b, m.Zero)
 	}
 	if (version != 1) && (m.Zero != 0.0) {
-		return b, codec.NonDefaultError("Zero", version)
+		return b, codec.AbsentFieldError("Zero", version, "Zero has versions 1+")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 1)); err != nil {
 		return b, err

@@ -5,6 +5,7 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // EchoRecord is the metadata record EchoRecord (record type 3).
@@ -23,10 +24,19 @@ type EchoRecord struct {
 	aliased bool
 }
 
-// NewEchoRecord returns a EchoRecord holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEchoRecord returns a EchoRecord holding its spec defaults, for
+// one held by value (an element of a []EchoRecord, a field); NewEchoRecord returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEchoRecord() EchoRecord {
+	var m EchoRecord
+	m.Reset()
+	return m
+}
+
+// NewEchoRecord returns a pointer to a EchoRecord holding its spec
+// defaults (MakeEchoRecord returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEchoRecord() *EchoRecord {
 	m := new(EchoRecord)
 	m.Reset()
@@ -111,6 +121,26 @@ func (m *EchoRecord) DecodeAliased(src []byte, version int16) (int, error) {
 func (m *EchoRecord) Reset() {
 	m.Message = ""
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EchoRecord) Clone() *EchoRecord {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EchoRecord) deepen() {
+	m.Message = strings.Clone(m.Message)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *EchoRecord) size(version int16) int {

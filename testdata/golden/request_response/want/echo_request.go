@@ -5,6 +5,7 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // EchoRequest is the Kafka EchoRequest request (API key 1000).
@@ -23,10 +24,19 @@ type EchoRequest struct {
 	aliased bool
 }
 
-// NewEchoRequest returns a EchoRequest holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEchoRequest returns a EchoRequest holding its spec defaults, for
+// one held by value (an element of a []EchoRequest, a field); NewEchoRequest returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEchoRequest() EchoRequest {
+	var m EchoRequest
+	m.Reset()
+	return m
+}
+
+// NewEchoRequest returns a pointer to a EchoRequest holding its spec
+// defaults (MakeEchoRequest returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEchoRequest() *EchoRequest {
 	m := new(EchoRequest)
 	m.Reset()
@@ -124,6 +134,26 @@ func (m *EchoRequest) DecodeAliased(src []byte, version int16) (int, error) {
 func (m *EchoRequest) Reset() {
 	m.Message = ""
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EchoRequest) Clone() *EchoRequest {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EchoRequest) deepen() {
+	m.Message = strings.Clone(m.Message)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
 }
 
 func (m *EchoRequest) size(version int16) int {

@@ -5,6 +5,7 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"strings"
 )
 
 // EchoResponse is the Kafka EchoResponse response (API key 1000).
@@ -31,10 +32,19 @@ type EchoResponse struct {
 	aliased bool
 }
 
-// NewEchoResponse returns a EchoResponse holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeEchoResponse returns a EchoResponse holding its spec defaults, for
+// one held by value (an element of a []EchoResponse, a field); NewEchoResponse returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeEchoResponse() EchoResponse {
+	var m EchoResponse
+	m.Reset()
+	return m
+}
+
+// NewEchoResponse returns a pointer to a EchoResponse holding its spec
+// defaults (MakeEchoResponse returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewEchoResponse() *EchoResponse {
 	m := new(EchoResponse)
 	m.Reset()
@@ -136,6 +146,26 @@ func (m *EchoResponse) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *EchoResponse) Clone() *EchoResponse {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *EchoResponse) deepen() {
+	m.Message = strings.Clone(m.Message)
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *EchoResponse) size(version int16) int {
 	lengths := codec.Lengths(version == 2)
 	n := 2
@@ -156,7 +186,7 @@ func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendInt32NoInline(b, m.ThrottleTimeMs)
 	}
 	if (version < 1) && (m.ThrottleTimeMs != 0) {
-		return b, codec.NonDefaultError("ThrottleTimeMs", version)
+		return b, codec.AbsentFieldError("ThrottleTimeMs", version, "ThrottleTimeMs has versions 1+")
 	}
 	b = codec.AppendInt16NoInline(b, m.ErrorCode)
 	if len(m.Message) > runtime.MaxStringLen {

@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // TaggedExample is the Kafka data structure TaggedExample.
@@ -60,10 +62,19 @@ type TaggedExample struct {
 	aliased bool
 }
 
-// NewTaggedExample returns a TaggedExample holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeTaggedExample returns a TaggedExample holding its spec defaults, for
+// one held by value (an element of a []TaggedExample, a field); NewTaggedExample returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeTaggedExample() TaggedExample {
+	var m TaggedExample
+	m.Reset()
+	return m
+}
+
+// NewTaggedExample returns a pointer to a TaggedExample holding its spec
+// defaults (MakeTaggedExample returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewTaggedExample() *TaggedExample {
 	m := new(TaggedExample)
 	m.Reset()
@@ -159,6 +170,29 @@ func (m *TaggedExample) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *TaggedExample) Clone() *TaggedExample {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *TaggedExample) deepen() {
+	m.ClientName = strings.Clone(m.ClientName)
+	m.Rack.Value = strings.Clone(m.Rack.Value)
+	m.Replicas = slices.Clone(m.Replicas)
+	m.Snapshot.deepen()
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *TaggedExample) size(version int16) int {
 	n := 4
 	if version <= 1 {
@@ -221,31 +255,31 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = codec.AppendInt32NoInline(b, m.PlainField)
 	if (version < 1) && (m.LeaderEpoch != -1) {
-		return b, codec.NonDefaultError("LeaderEpoch", version)
+		return b, codec.AbsentFieldError("LeaderEpoch", version, "LeaderEpoch has versions 1+")
 	}
 	if (version < 1) && (m.ClientName != "anonymous") {
-		return b, codec.NonDefaultError("ClientName", version)
+		return b, codec.AbsentFieldError("ClientName", version, "ClientName has versions 1+")
 	}
 	if (version < 1) && (m.Rack.Valid) {
-		return b, codec.NonDefaultError("Rack", version)
+		return b, codec.AbsentFieldError("Rack", version, "Rack has versions 1+")
 	}
 	if (version < 1) && (len(m.Replicas) != 0) {
-		return b, codec.NonDefaultError("Replicas", version)
+		return b, codec.AbsentFieldError("Replicas", version, "Replicas has versions 1+")
 	}
 	if (version < 1) && (m.Enabled != true) {
-		return b, codec.NonDefaultError("Enabled", version)
+		return b, codec.AbsentFieldError("Enabled", version, "Enabled has versions 1+")
 	}
 	if (version < 1) && (m.TopicID != (runtime.UUID{})) {
-		return b, codec.NonDefaultError("TopicId", version)
+		return b, codec.AbsentFieldError("TopicId", version, "TopicID has versions 1+")
 	}
 	if (version < 1) && (m.Ratio != 0.5) {
-		return b, codec.NonDefaultError("Ratio", version)
+		return b, codec.AbsentFieldError("Ratio", version, "Ratio has versions 1+")
 	}
 	if version <= 1 {
 		b = codec.AppendInt64NoInline(b, m.Leader)
 	}
 	if (version < 1) && (!m.Snapshot.isDefault()) {
-		return b, codec.NonDefaultError("Snapshot", version)
+		return b, codec.AbsentFieldError("Snapshot", version, "Snapshot has versions 1+")
 	}
 	if version >= 1 {
 		if len(m.UnknownTags) > 0 {
@@ -482,10 +516,19 @@ type TaggedExampleSnapshotID struct {
 	UnknownTags runtime.Tags
 }
 
-// NewTaggedExampleSnapshotID returns a TaggedExampleSnapshotID holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeTaggedExampleSnapshotID returns a TaggedExampleSnapshotID holding its spec defaults, for
+// one held by value (an element of a []TaggedExampleSnapshotID, a field); NewTaggedExampleSnapshotID returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeTaggedExampleSnapshotID() TaggedExampleSnapshotID {
+	var m TaggedExampleSnapshotID
+	m.Reset()
+	return m
+}
+
+// NewTaggedExampleSnapshotID returns a pointer to a TaggedExampleSnapshotID holding its spec
+// defaults (MakeTaggedExampleSnapshotID returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewTaggedExampleSnapshotID() *TaggedExampleSnapshotID {
 	m := new(TaggedExampleSnapshotID)
 	m.Reset()
@@ -513,6 +556,25 @@ func (m *TaggedExampleSnapshotID) isDefault() bool {
 		return false
 	}
 	return len(m.UnknownTags) == 0
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *TaggedExampleSnapshotID) Clone() *TaggedExampleSnapshotID {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *TaggedExampleSnapshotID) deepen() {
+	m.Note = strings.Clone(m.Note)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 func (m *TaggedExampleSnapshotID) size(version int16) int {

@@ -5,6 +5,8 @@ package versions_straddle
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"slices"
+	"strings"
 )
 
 // VersionsStraddle is the Kafka data structure VersionsStraddle.
@@ -39,10 +41,19 @@ type VersionsStraddle struct {
 	aliased bool
 }
 
-// NewVersionsStraddle returns a VersionsStraddle holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeVersionsStraddle returns a VersionsStraddle holding its spec defaults, for
+// one held by value (an element of a []VersionsStraddle, a field); NewVersionsStraddle returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeVersionsStraddle() VersionsStraddle {
+	var m VersionsStraddle
+	m.Reset()
+	return m
+}
+
+// NewVersionsStraddle returns a pointer to a VersionsStraddle holding its spec
+// defaults (MakeVersionsStraddle returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewVersionsStraddle() *VersionsStraddle {
 	m := new(VersionsStraddle)
 	m.Reset()
@@ -133,6 +144,31 @@ func (m *VersionsStraddle) Reset() {
 	m.UnknownTags = m.UnknownTags[:0]
 }
 
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *VersionsStraddle) Clone() *VersionsStraddle {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *VersionsStraddle) deepen() {
+	m.Name = strings.Clone(m.Name)
+	m.Window = slices.Clone(m.Window)
+	m.Groups = slices.Clone(m.Groups)
+	for i := range m.Groups {
+		m.Groups[i].deepen()
+	}
+	m.UnknownTags = m.UnknownTags.Clone()
+	m.aliased = false
+}
+
 func (m *VersionsStraddle) size(version int16) int {
 	lengths := codec.Lengths(version >= 3)
 	n := 0
@@ -185,19 +221,19 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version < 1 || version > 4) && (len(m.Window) != 0) {
-		return b, codec.NonDefaultError("Window", version)
+		return b, codec.AbsentFieldError("Window", version, "Window has versions 1-4")
 	}
 	if version <= 2 {
 		b = codec.AppendInt16NoInline(b, m.OldOnly)
 	}
 	if (version > 2) && (m.OldOnly != 0) {
-		return b, codec.NonDefaultError("OldOnly", version)
+		return b, codec.AbsentFieldError("OldOnly", version, "OldOnly has versions 0-2")
 	}
 	if version >= 2 && version <= 3 {
 		b = codec.AppendInt64NoInline(b, m.Middle)
 	}
 	if (version < 2 || version > 3) && (m.Middle != 0) {
-		return b, codec.NonDefaultError("Middle", version)
+		return b, codec.AbsentFieldError("Middle", version, "Middle has versions 2-3")
 	}
 	if version >= 2 {
 		b = codec.AppendArrayLenNoInline(b, len(m.Groups), lengths)
@@ -217,13 +253,13 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 				}
 			}
 			if (version < 4) && (len(e.Members) != 0) {
-				return b, codec.WithinElem(codec.NonDefaultError("Members", version), "Groups", i)
+				return b, codec.WithinElem(codec.AbsentFieldError("Members", version, "Members has versions 4+; before v4 see VersionsStraddle.Groups"), "Groups", i)
 			}
 			if version <= 3 {
 				b = codec.AppendInt8(b, e.State)
 			}
 			if (version > 3) && (e.State != 0) {
-				return b, codec.WithinElem(codec.NonDefaultError("State", version), "Groups", i)
+				return b, codec.WithinElem(codec.AbsentFieldError("State", version, "State has versions 2-3"), "Groups", i)
 			}
 			if len(e.UnknownTags) == 0 && version >= 3 {
 				b = append(b, 0)
@@ -233,7 +269,7 @@ func (m *VersionsStraddle) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version < 2) && (len(m.Groups) != 0) {
-		return b, codec.NonDefaultError("Groups", version)
+		return b, codec.AbsentFieldError("Groups", version, "Groups has versions 2-5")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version >= 3)); err != nil {
 		return b, err
@@ -334,7 +370,7 @@ type VersionsStraddleGroup struct {
 	GroupID string
 
 	// Members is the members, from version 4.
-	// Versions: 4+.
+	// Versions: 4+; before v4 see VersionsStraddle.Groups.
 	Members []string
 
 	// State is the state, until version 3.
@@ -346,10 +382,19 @@ type VersionsStraddleGroup struct {
 	UnknownTags runtime.Tags
 }
 
-// NewVersionsStraddleGroup returns a VersionsStraddleGroup holding its spec defaults.
-// Build values with it (or Reset), not with a composite literal: a field
-// left at Go's zero value is not at its default where the spec gives one,
-// and would be encoded as it is.
+// MakeVersionsStraddleGroup returns a VersionsStraddleGroup holding its spec defaults, for
+// one held by value (an element of a []VersionsStraddleGroup, a field); NewVersionsStraddleGroup returns a
+// pointer. A composite literal leaves every field at Go's zero value, which
+// is not the default where the spec gives one, and would be encoded as it is.
+func MakeVersionsStraddleGroup() VersionsStraddleGroup {
+	var m VersionsStraddleGroup
+	m.Reset()
+	return m
+}
+
+// NewVersionsStraddleGroup returns a pointer to a VersionsStraddleGroup holding its spec
+// defaults (MakeVersionsStraddleGroup returns a value). Build with them or Reset, not with
+// a composite literal, whose fields are not at the spec's defaults.
 func NewVersionsStraddleGroup() *VersionsStraddleGroup {
 	m := new(VersionsStraddleGroup)
 	m.Reset()
@@ -362,6 +407,26 @@ func (m *VersionsStraddleGroup) Reset() {
 	m.Members = m.Members[:0]
 	m.State = 0
 	m.UnknownTags = m.UnknownTags[:0]
+}
+
+// Clone returns a deep copy of m (nil for nil), sharing no memory with it:
+// strings and byte slices are copied too, so the copy stays valid when the
+// buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
+// overwritten, and later changes to m do not reach it. Java's duplicate().
+func (m *VersionsStraddleGroup) Clone() *VersionsStraddleGroup {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	c.deepen()
+	return &c
+}
+
+// deepen replaces what m shares with the value it was copied from by copies.
+func (m *VersionsStraddleGroup) deepen() {
+	m.GroupID = strings.Clone(m.GroupID)
+	m.Members = codec.CloneStrings(m.Members)
+	m.UnknownTags = m.UnknownTags.Clone()
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -9,6 +9,7 @@ import (
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // consumer reads its partitions from offset 0 while the producers send,
@@ -97,14 +98,14 @@ func (c *consumer) request(req *kafkamsg.FetchRequest, version int16) {
 // partition is read up to its high watermark.
 func (c *consumer) readAnswer(resp *kafkamsg.FetchResponse) (bool, error) {
 	if resp.ErrorCode != 0 {
-		return false, fmt.Errorf("load: Fetch: %w", wire.ErrorCode(resp.ErrorCode))
+		return false, fmt.Errorf("load: Fetch: %w", kerrors.ErrorCode(resp.ErrorCode))
 	}
 	caughtUp := true
 	for _, t := range resp.Responses {
 		for _, pd := range t.Partitions {
 			i := c.slot(pd.PartitionIndex)
 			if i < 0 || pd.ErrorCode != 0 {
-				return false, fmt.Errorf("load: Fetch partition %d: error %v", pd.PartitionIndex, wire.ErrorCode(pd.ErrorCode))
+				return false, fmt.Errorf("load: Fetch partition %d: error %v", pd.PartitionIndex, kerrors.ErrorCode(pd.ErrorCode))
 			}
 			if err := c.readRecords(i, pd.Records); err != nil {
 				return false, err

@@ -10,6 +10,7 @@ import (
 	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
+	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
 // producer is one producer connection with its idempotent producer id.
@@ -44,7 +45,7 @@ func dialProducers(ctx context.Context, cfg Config) ([]*producer, error) {
 		err = conn.Do(callCtx, req, resp)
 		cancel()
 		if err == nil && resp.ErrorCode != 0 {
-			err = wire.ErrorCode(resp.ErrorCode)
+			err = kerrors.ErrorCode(resp.ErrorCode)
 		}
 		if err != nil {
 			return out, fmt.Errorf("load: producer %d: InitProducerId: %w", i, err)
@@ -120,7 +121,7 @@ func answerError(resp *kafkamsg.ProduceResponse) error {
 	}
 	pr := resp.Responses[0].PartitionResponses[0]
 	if pr.ErrorCode != 0 {
-		return fmt.Errorf("Produce: %w: %s", wire.ErrorCode(pr.ErrorCode), pr.ErrorMessage.Value)
+		return fmt.Errorf("Produce: %w: %s", kerrors.ErrorCode(pr.ErrorCode), pr.ErrorMessage.Value)
 	}
 	return nil
 }
