@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"fmt"
-	"reflect"
 
 	"github.com/kafkagen/kafkagen/generated"
 	"github.com/kafkagen/kafkagen/runtime"
@@ -59,24 +58,9 @@ func (a *AllowList) Request(x *Exchange) error {
 		}
 	}
 	resp := a.newResponse(key)
-	if resp != nil && setErrorCode(resp, a.ErrorCode) {
+	if resp != nil && SetErrorCode(resp, a.ErrorCode) {
 		x.Answer(resp)
 		return nil
 	}
 	return fmt.Errorf("api key %d is not allowed, and its response has no top-level error code to say so: %w", key, kerrors.ErrorCode(a.ErrorCode))
-}
-
-// setErrorCode sets the top-level ErrorCode field of a generated message,
-// which kafkagen names so for a spec's "ErrorCode".
-func setErrorCode(m runtime.APIMessage, code int16) bool {
-	v := reflect.ValueOf(m)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		return false
-	}
-	f := v.Elem().FieldByName("ErrorCode")
-	if !f.IsValid() || f.Kind() != reflect.Int16 || !f.CanSet() {
-		return false
-	}
-	f.SetInt(int64(code))
-	return true
 }

@@ -96,6 +96,8 @@ type Config struct {
 	// TLS and SASL), else why it was refused (for metrics of
 	// authentication failures).
 	OnAdmit func(info *ConnInfo, err error)
+	// Observer, when set, sees every connection and exchange (metrics).
+	Observer Observer
 }
 
 // DefaultEndpointAPIs are the api keys of Kafka 4.0 whose responses carry

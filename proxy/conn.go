@@ -65,6 +65,9 @@ type slot struct {
 	filters uint64    // the filters that want the response
 	x       *Exchange // set when a filter saw the request or wants the response
 	bridged *bridged  // set when the bridge translated the request
+	// started and requestBytes are stamped for Config.Observer only.
+	started      time.Time
+	requestBytes int32
 }
 
 // answer is a response frame the proxy made, to be written before the

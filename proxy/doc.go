@@ -36,6 +36,11 @@
 // broker: it asks each broker connection's versions first, and translates a
 // request at a version the broker does not serve into one it does, and the
 // response back (see Bridge for why it is not a filter).
+// In subpackages: acl (Kafka's ACLs, each api checked as the broker checks
+// it) and quota (bytes and request time per principal, throttled as Kafka
+// throttles: Exchange.Throttle holds the reading of a connection). An
+// Observer (Config.Observer) sees every exchange, decoded or not, for
+// metrics.
 //
 // Memory per connection is bounded: two 64 KiB buffers, a frame buffer for
 // decoded frames up to Config.MaxFrameSize (released after a frame over

@@ -61,6 +61,8 @@ type ConnInfo struct {
 	Principal string
 	// Mechanism is the SASL mechanism it authenticated with.
 	Mechanism string
+
+	throttle *throttle // set by the proxy; see Exchange.Throttle
 }
 
 // Exchange is a request and, later, its response, as filters see them.
@@ -88,6 +90,9 @@ type Exchange struct {
 	// Unanswered: Kafka sends no response to the request (Produce with
 	// acks 0), so response filters will not be called.
 	Unanswered bool
+	// RequestBytes and ResponseBytes are the sizes of the frames as read
+	// (size prefix included), for quotas and metrics; 0 until known.
+	RequestBytes, ResponseBytes int
 
 	edited bool
 	answer runtime.APIMessage
@@ -104,8 +109,9 @@ func (x *Exchange) Edited() { x.edited = true }
 // as the response.
 func (x *Exchange) Answer(resp runtime.APIMessage) { x.answer = resp }
 
-// Answered reports whether a filter answered the request (Answer).
-func (x *Exchange) Answered() bool { return x.answer != nil }
+// Answered returns the answer a filter gave with Answer, or nil (for
+// filters that look at what an earlier one decided, and for their tests).
+func (x *Exchange) Answered() runtime.APIMessage { return x.answer }
 
 // SetState keeps v for the calling filter until the response. v must hold
 // copies, not the request's strings or slices: see Exchange.Request.

@@ -168,7 +168,7 @@ func (p *Proxy) isClosed() bool {
 // handle connects a client to its broker and relays until either side ends.
 func (p *Proxy) handle(node int32, client net.Conn) {
 	defer p.wg.Done()
-	info := ConnInfo{ID: p.nextConn.Add(1), Client: client.RemoteAddr(), NodeID: node}
+	info := ConnInfo{ID: p.nextConn.Add(1), Client: client.RemoteAddr(), NodeID: node, throttle: &throttle{}}
 	admitted, session, err := p.admit(client, &info)
 	if p.cfg.OnAdmit != nil {
 		p.cfg.OnAdmit(&info, err)
@@ -202,8 +202,15 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 	}
 	p.conns[c] = struct{}{}
 	p.mu.Unlock()
-	if err := c.run(); err != nil {
+	if p.cfg.Observer != nil {
+		p.cfg.Observer.Opened(&c.info)
+	}
+	err = c.run()
+	if err != nil {
 		p.logEnd(fmt.Sprintf("connection %d from %s to %s", info.ID, info.Client, info.Upstream), err)
+	}
+	if p.cfg.Observer != nil {
+		p.cfg.Observer.Closed(&c.info, err)
 	}
 	p.mu.Lock()
 	delete(p.conns, c)

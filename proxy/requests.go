@@ -42,6 +42,9 @@ func (rp *requestPump) run() error {
 			}
 			return fmt.Errorf("reading a request: %w", err)
 		}
+		if err := rp.waitThrottle(); err != nil {
+			return err
+		}
 		if err := rp.one(size); err != nil {
 			return err
 		}
@@ -94,9 +97,10 @@ func (rp *requestPump) one(size int) error {
 		to, translate = c.bridge.Target(info.APIKey, info.APIVersion)
 	}
 	s := slot{filters: responses}
+	c.observeStart(&s, 4+size)
 	if requests == 0 && !translate {
 		if responses != 0 {
-			s.x = &Exchange{Conn: &c.info, Started: time.Now(),
+			s.x = &Exchange{Conn: &c.info, Started: time.Now(), RequestBytes: 4 + size,
 				Header: frames.RequestHeader{APIKey: info.APIKey, APIVersion: info.APIVersion, CorrelationID: info.CorrelationID}}
 		}
 		if err := rp.track(info, s); err != nil {
@@ -156,7 +160,8 @@ func (rp *requestPump) filtered(info frames.RequestInfo, frame []byte, requests 
 	if err := rp.decoder.Decode(frame[4:], &rp.req); err != nil {
 		return fmt.Errorf("decoding a request for the filters: %w", err)
 	}
-	x := &Exchange{Conn: &c.info, Header: rp.req.Header, Request: rp.req.Body, Started: time.Now(), Unanswered: info.Unanswered}
+	x := &Exchange{Conn: &c.info, Header: rp.req.Header, Request: rp.req.Body, Started: time.Now(), Unanswered: info.Unanswered,
+		RequestBytes: len(frame)}
 	answeredBy, err := c.p.filters.request(x, requests)
 	x.Request = nil // its memory is the frame's, reused next
 	if err != nil {
@@ -172,6 +177,7 @@ func (rp *requestPump) filtered(info frames.RequestInfo, frame []byte, requests 
 			return fmt.Errorf("encoding a filter's answer: %w", err)
 		}
 		rp.out = out
+		c.observe(info.APIKey, info.APIVersion, &s, len(out))
 		return c.answerLocally(out)
 	}
 	if bridgeTo != nil {
@@ -205,10 +211,11 @@ func (rp *requestPump) filtered(info frames.RequestInfo, frame []byte, requests 
 // requests are (after writing what was relayed, so that they can be
 // answered).
 func (rp *requestPump) track(info frames.RequestInfo, s slot) error {
+	c := rp.c
 	if info.Unanswered {
+		c.observe(info.APIKey, info.APIVersion, &s, 0)
 		return nil
 	}
-	c := rp.c
 	select {
 	case c.capacity <- struct{}{}:
 	default:

@@ -53,6 +53,7 @@ func (rp *responsePump) run() error {
 		if err != nil {
 			return err
 		}
+		c.observe(f.APIKey, f.APIVersion, &s, 4+size)
 		if err := c.writeLocals(f.Seq + 1); err != nil {
 			return err
 		}
@@ -145,7 +146,7 @@ func (rp *responsePump) filter(frame []byte, f frames.InFlight, s slot) ([]byte,
 		x = &Exchange{Conn: &c.info, Started: time.Now(),
 			Header: frames.RequestHeader{APIKey: f.APIKey, APIVersion: f.APIVersion, CorrelationID: f.CorrelationID}}
 	}
-	x.Response, x.ResponseVersion, x.edited = rp.resp.Body, rp.resp.Version, false
+	x.Response, x.ResponseVersion, x.edited, x.ResponseBytes = rp.resp.Body, rp.resp.Version, false, len(frame)
 	err := c.p.filters.response(x, s.filters, len(c.p.filters.filters))
 	x.Response = nil
 	if err != nil || !x.edited {

@@ -31,9 +31,14 @@
 // the proxy's own login to the brokers (-upstream-sasl, -upstream-user,
 // -upstream-password-file, -upstream-tls, -upstream-ca).
 //
-// The first line on stdout is always "listening on HOST:PORT". SIGINT or
-// SIGTERM stops it: requests in flight are answered (for up to 10s), then
-// it exits 0.
+//	-config FILE           a YAML configuration file instead of the flags: the
+//	                       same settings, and authorization, quotas, metrics
+//	                       (README.md, "Configuration file")
+//
+// The first line on stdout is always "listening on HOST:PORT", then, with
+// metrics, "metrics on HOST:PORT". SIGHUP reloads the configuration file's
+// users, ACLs and quotas. SIGINT or SIGTERM stops it: requests in flight
+// are answered (for up to 10s), then it exits 0.
 package main
 
 import (
@@ -70,6 +75,11 @@ type options struct {
 	bridge      bool
 	identity    identityFlags
 	gateway     gateway.Config // of identity, checked by parseFlags
+	// configPath and file: -config's; the fields above come from it.
+	configPath string
+	file       *fileConfig
+	// hup delivers the signals that reload the configuration file.
+	hup <-chan os.Signal
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -85,6 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.bridge, "bridge", false, "translate requests at versions the broker does not serve (old clients on Kafka 4)")
 	fs.BoolVar(&o.rewrite, "rewrite-addresses", true, "give clients the proxy's addresses for the brokers (false: the brokers' own)")
 	o.identity.register(fs)
+	fs.StringVar(&o.configPath, "config", "", "a YAML configuration file instead of the other flags (SIGHUP reloads its users, ACLs and quotas)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -97,6 +108,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if o.configPath != "" {
+		return optionsOfFile(fs, o.configPath)
 	}
 	if o.listen == "" || upstream == "" {
 		return o, errors.New("-listen and -upstream are required")
@@ -116,6 +130,33 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			return o, fmt.Errorf("-allow-apis: %w", err)
 		}
 		o.allowAPIs = keys
+	}
+	return o, nil
+}
+
+// optionsOfFile reads -config FILE, which takes the place of the other
+// flags.
+func optionsOfFile(fs *flag.FlagSet, path string) (options, error) {
+	var other string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "config" && other == "" {
+			other = f.Name
+		}
+	})
+	if other != "" {
+		return options{}, fmt.Errorf("-%s with -config: give it in the file", other)
+	}
+	c, err := readConfig(path)
+	if err != nil {
+		return options{}, err
+	}
+	o := options{listen: c.Listen, upstream: c.Upstream, topicPrefix: c.TopicPrefix, logFile: c.Log,
+		rewrite: c.rewrite(), configPath: path, file: c}
+	if c.AllowAPIs != nil {
+		o.allowAPIs, _ = apiKeys(strings.Join(c.AllowAPIs, ",")) // checked by readConfig
+	}
+	if o.gateway, err = c.gatewayOf(); err != nil {
+		return options{}, err
 	}
 	return o, nil
 }
@@ -157,6 +198,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	logger := log.New(stderr, "kafkaproxy: ", log.LstdFlags|log.Lmicroseconds)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	o.hup = hup
 	if err := serve(ctx, o, logger, stdout); err != nil {
 		logger.Print(err)
 		return 1
@@ -183,6 +228,21 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 	if err != nil {
 		return err
 	}
+	var g *policyGateway
+	if o.file != nil {
+		if g, err = newGateway(o.configPath, o.file, logger); err != nil {
+			return err
+		}
+		if cfg.Filters, err = withGateway(cfg.Filters, g); err != nil {
+			return err
+		}
+		cfg.Observer = g.metrics
+		cfg.OnAdmit = func(info *proxy.ConnInfo, err error) {
+			if err != nil && cfg.SASL != nil {
+				g.metrics.authenticationFailures.WithLabelValues(info.Mechanism).Inc()
+			}
+		}
+	}
 	p, err := proxy.New(cfg)
 	if err != nil {
 		return err
@@ -194,13 +254,50 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 		return err
 	}
 	fmt.Fprintf(stdout, "listening on %s\n", p.Addr())
-	<-ctx.Done()
+	if g != nil && o.file.Metrics != "" {
+		ln, err := serveMetrics(o.file.Metrics, g.metrics, func() error { return nil })
+		if err != nil {
+			p.Close()
+			return fmt.Errorf("metrics: %w", err)
+		}
+		defer ln.Close()
+		fmt.Fprintf(stdout, "metrics on %s\n", ln.Addr())
+	}
+	for waiting := true; waiting; {
+		select {
+		case <-ctx.Done():
+			waiting = false
+		case <-o.hup:
+			if g == nil {
+				logger.Print("SIGHUP: no -config file to reload")
+			} else if err := g.reload(); err != nil {
+				logger.Printf("reload: %v (the configuration in force stays)", err)
+			}
+		}
+	}
 	drain, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := p.Shutdown(drain); err != nil {
 		logger.Printf("shutdown: %v (connections closed)", err)
 	}
 	return nil
+}
+
+// withGateway puts the gateway's filters before the tenant's (the last
+// of filters when there is one), so that they see the names clients send.
+func withGateway(filters []proxy.Filter, g *policyGateway) ([]proxy.Filter, error) {
+	extra, err := g.filters()
+	if err != nil {
+		return nil, err
+	}
+	at := len(filters)
+	if at > 0 {
+		switch filters[at-1].(type) {
+		case *proxy.Tenant, *proxy.VirtualClusters:
+			at--
+		}
+	}
+	return append(filters[:at:at], append(extra, filters[at:]...)...), nil
 }
 
 // config is the proxy of the options: the log nearest the client (it sees

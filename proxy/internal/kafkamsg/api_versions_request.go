@@ -5,7 +5,6 @@ package kafkamsg
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // APIVersionsRequest is the Kafka ApiVersionsRequest request (API key 18).
@@ -146,20 +145,7 @@ func (m *APIVersionsRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsRequest) Clone() *APIVersionsRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *APIVersionsRequest) deepen() {
-	m.ClientSoftwareName = strings.Clone(m.ClientSoftwareName)
-	m.ClientSoftwareVersion = strings.Clone(m.ClientSoftwareVersion)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *APIVersionsRequest) size(version int16) int {

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // APIVersionsResponse is the Kafka ApiVersionsResponse response (API key 18).
@@ -170,30 +168,7 @@ func (m *APIVersionsResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponse) Clone() *APIVersionsResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *APIVersionsResponse) deepen() {
-	m.APIKeys = slices.Clone(m.APIKeys)
-	for i := range m.APIKeys {
-		m.APIKeys[i].deepen()
-	}
-	m.SupportedFeatures = slices.Clone(m.SupportedFeatures)
-	for i := range m.SupportedFeatures {
-		m.SupportedFeatures[i].deepen()
-	}
-	m.FinalizedFeatures = slices.Clone(m.FinalizedFeatures)
-	for i := range m.FinalizedFeatures {
-		m.FinalizedFeatures[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *APIVersionsResponse) size(version int16) int {
@@ -506,17 +481,7 @@ func (m *APIVersionsResponseAPIVersion) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponseAPIVersion) Clone() *APIVersionsResponseAPIVersion {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *APIVersionsResponseAPIVersion) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 // APIVersionsResponseSupportedFeatureKey is the struct SupportedFeatureKey, used by ApiVersionsResponse (versions 3-4).
@@ -570,18 +535,7 @@ func (m *APIVersionsResponseSupportedFeatureKey) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponseSupportedFeatureKey) Clone() *APIVersionsResponseSupportedFeatureKey {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *APIVersionsResponseSupportedFeatureKey) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *APIVersionsResponseSupportedFeatureKey) size(version int16) int {
@@ -676,18 +630,7 @@ func (m *APIVersionsResponseFinalizedFeatureKey) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponseFinalizedFeatureKey) Clone() *APIVersionsResponseFinalizedFeatureKey {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *APIVersionsResponseFinalizedFeatureKey) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *APIVersionsResponseFinalizedFeatureKey) size(version int16) int {

@@ -3,12 +3,9 @@
 package kafkamsg
 
 import (
-	"bytes"
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // ProduceRequest is the Kafka ProduceRequest request (API key 0).
@@ -159,23 +156,7 @@ func (m *ProduceRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceRequest) Clone() *ProduceRequest {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ProduceRequest) deepen() {
-	m.TransactionalID.Value = strings.Clone(m.TransactionalID.Value)
-	m.TopicData = slices.Clone(m.TopicData)
-	for i := range m.TopicData {
-		m.TopicData[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *ProduceRequest) size(version int16) int {
@@ -327,22 +308,7 @@ func (m *ProduceRequestTopicProduceData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceRequestTopicProduceData) Clone() *ProduceRequestTopicProduceData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ProduceRequestTopicProduceData) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.PartitionData = slices.Clone(m.PartitionData)
-	for i := range m.PartitionData {
-		m.PartitionData[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *ProduceRequestTopicProduceData) size(version int16) int {
@@ -477,16 +443,5 @@ func (m *ProduceRequestPartitionProduceData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceRequestPartitionProduceData) Clone() *ProduceRequestPartitionProduceData {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ProduceRequestPartitionProduceData) deepen() {
-	m.Records = bytes.Clone(m.Records)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }

@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"slices"
-	"strings"
 )
 
 // ProduceResponse is the Kafka ProduceResponse response (API key 0).
@@ -153,26 +151,7 @@ func (m *ProduceResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponse) Clone() *ProduceResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ProduceResponse) deepen() {
-	m.Responses = slices.Clone(m.Responses)
-	for i := range m.Responses {
-		m.Responses[i].deepen()
-	}
-	m.NodeEndpoints = slices.Clone(m.NodeEndpoints)
-	for i := range m.NodeEndpoints {
-		m.NodeEndpoints[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *ProduceResponse) size(version int16) int {
@@ -397,22 +376,7 @@ func (m *ProduceResponseTopicProduceResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponseTopicProduceResponse) Clone() *ProduceResponseTopicProduceResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ProduceResponseTopicProduceResponse) deepen() {
-	m.Name = strings.Clone(m.Name)
-	m.PartitionResponses = slices.Clone(m.PartitionResponses)
-	for i := range m.PartitionResponses {
-		m.PartitionResponses[i].deepen()
-	}
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *ProduceResponseTopicProduceResponse) size(version int16) int {
@@ -563,23 +527,7 @@ func (m *ProduceResponsePartitionProduceResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponsePartitionProduceResponse) Clone() *ProduceResponsePartitionProduceResponse {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ProduceResponsePartitionProduceResponse) deepen() {
-	m.RecordErrors = slices.Clone(m.RecordErrors)
-	for i := range m.RecordErrors {
-		m.RecordErrors[i].deepen()
-	}
-	m.ErrorMessage.Value = strings.Clone(m.ErrorMessage.Value)
-	m.CurrentLeader.deepen()
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *ProduceResponsePartitionProduceResponse) size(version int16) int {
@@ -824,18 +772,7 @@ func (m *ProduceResponseBatchIndexAndErrorMessage) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponseBatchIndexAndErrorMessage) Clone() *ProduceResponseBatchIndexAndErrorMessage {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ProduceResponseBatchIndexAndErrorMessage) deepen() {
-	m.BatchIndexErrorMessage.Value = strings.Clone(m.BatchIndexErrorMessage.Value)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 // ProduceResponseLeaderIDAndEpoch is the struct LeaderIdAndEpoch, used by ProduceResponse (versions 10-11).
@@ -896,17 +833,7 @@ func (m *ProduceResponseLeaderIDAndEpoch) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponseLeaderIDAndEpoch) Clone() *ProduceResponseLeaderIDAndEpoch {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ProduceResponseLeaderIDAndEpoch) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *ProduceResponseLeaderIDAndEpoch) size(version int16) int {
@@ -1004,19 +931,7 @@ func (m *ProduceResponseNodeEndpoint) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponseNodeEndpoint) Clone() *ProduceResponseNodeEndpoint {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ProduceResponseNodeEndpoint) deepen() {
-	m.Host = strings.Clone(m.Host)
-	m.Rack.Value = strings.Clone(m.Rack.Value)
-	m.UnknownTags = m.UnknownTags.Clone()
+	return codec.Clone(m)
 }
 
 func (m *ProduceResponseNodeEndpoint) size(version int16) int {

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
-	"strings"
 )
 
 // RequestHeader is the RequestHeader header.
@@ -147,19 +146,7 @@ func (m *RequestHeader) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *RequestHeader) Clone() *RequestHeader {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *RequestHeader) deepen() {
-	m.ClientID.Value = strings.Clone(m.ClientID.Value)
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *RequestHeader) size(version int16) int {

@@ -127,18 +127,7 @@ func (m *ResponseHeader) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ResponseHeader) Clone() *ResponseHeader {
-	if m == nil {
-		return nil
-	}
-	c := *m
-	c.deepen()
-	return &c
-}
-
-// deepen replaces what m shares with the value it was copied from by copies.
-func (m *ResponseHeader) deepen() {
-	m.UnknownTags = m.UnknownTags.Clone()
-	m.aliased = false
+	return codec.Clone(m)
 }
 
 func (m *ResponseHeader) size(version int16) int {
