@@ -111,7 +111,7 @@ quotas:
   - {principal: bob, produceBytesPerSecond: 10}
 `))
 	require.NoError(t, err)
-	g, err := newGateway("unused.yaml", c, log.New(io.Discard, "", 0))
+	g, err := newGateway("unused.yaml", c, nil, log.New(io.Discard, "", 0))
 	require.NoError(t, err)
 	for principal, want := range map[string]string{"alice": "virtualCluster:a", "carol": "virtualCluster:a", "bob": "bob", "dave": "dave"} {
 		assert.Equal(t, want, g.quotaKey(exchange(principal, 0, 9, nil)), principal)

@@ -13,15 +13,11 @@ import (
 	"github.com/kafkagen/kafkagen/proxy/acl"
 )
 
-// The seam where the identity layer plugs in. TLS and SASL toward clients,
-// the proxy's own login to the brokers and virtual clusters belong to it;
-// this file only checks their keys (so a configuration is refused whole and
-// early) and, until it is merged, gives every exchange a stand-in
-// principal. The layer replaces principalOf: a connection's principal from
-// its authentication (proxy.ConnInfo), and a virtual cluster from that; it
-// reads the users (sasl.users or usersFile) from gateway.users, which
-// SIGHUP reloads, and counts its failures in
-// metrics.authenticationFailures.
+// The identity keys of a configuration file: this file checks them (so a
+// configuration is refused whole and early) and names each exchange's
+// principal; fileidentity.go turns them into the gateway the flags build
+// too. With sasl, the principal is the user the client authenticated as;
+// without it, the stand-in identity (standInIdentity) names one.
 
 // anonymous is Kafka's principal of an unauthenticated client.
 const anonymous = "ANONYMOUS"

@@ -22,11 +22,17 @@ func (c *fileConfig) gatewayOf() (gateway.Config, error) {
 		}
 	}
 	if s := c.SASL; s != nil {
-		users, err := c.saslUsers()
+		passwords, err := c.saslUsers()
 		if err != nil {
 			return g, err
 		}
-		g.SASL = &gateway.SASL{Users: users, Mechanisms: s.Mechanisms, AcceptRepeatedScramNonce: s.AcceptRepeatedScramNonce}
+		// The keys are derived once here; SIGHUP replaces them
+		// (policy.go).
+		users, err := gateway.NewUsers(passwords)
+		if err != nil {
+			return g, fmt.Errorf("sasl: %w", err)
+		}
+		g.SASL = &gateway.SASL{Store: users, Mechanisms: s.Mechanisms, AcceptRepeatedScramNonce: s.AcceptRepeatedScramNonce}
 	}
 	if t := c.UpstreamTLS; t != nil {
 		if t.CertFile != "" {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +14,8 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // identityPolicy is a configuration file with SASL at the proxy, a virtual
@@ -46,4 +51,65 @@ func TestConfigFileIdentityAndACLs(t *testing.T) {
 	assert.Equal(t, []string{"v"}, consume(t, direct, 1))
 	assert.GreaterOrEqual(t, g.scrape(t, `kafkaproxy_authentication_failures_total{`), 1.0)
 	assert.GreaterOrEqual(t, g.scrape(t, `kafkaproxy_authorization_refusals_total{`), 1.0)
+}
+
+// SIGHUP replaces the SASL users: a changed password and a new user apply
+// to the next authentication, a connection authenticated before keeps
+// working, and a file whose user has no password changes nothing.
+func TestConfigReloadUsers(t *testing.T) {
+	c := startCluster(t, 1, kfake.SeedTopics(1, "a.orders", "d.orders"))
+	g := startPolicyGateway(t, c, identityPolicy)
+	plainAs := func(user, pass string) *kgo.Client {
+		return client(t, g.bootstrap, kgo.SASL(plain.Auth{User: user, Pass: pass}.AsMechanism()), kgo.RetryTimeout(time.Second))
+	}
+	before := plainAs("alice", "alice-secret")
+	require.NoError(t, produceOne(t, before, "orders"))
+
+	rotated := strings.Replace(identityPolicy, "users: {alice: alice-secret, bob: bob-secret}",
+		"users: {alice: alice-rotated, bob: bob-secret, dave: dave-secret}", 1)
+	rotated = strings.Replace(rotated, "  - {name: b,", "  - {name: d, principals: [dave], topicPrefix: \"d.\"}\n  - {name: b,", 1)
+	rotated += "  - {principal: dave, resourceType: topic, name: orders, operations: [write], permission: allow}\n"
+	g.reload(t, rotated)
+	assert.Contains(t, g.logs.String(), "reload: 3 users, 2 ACLs")
+	assert.Contains(t, g.logs.String(), "reload: virtualClusters changed; that needs a restart")
+
+	assert.NoError(t, produceOne(t, before, "orders"), "the connection authenticated before the reload stays")
+	assert.ErrorContains(t, login(t, g.bootstrap, wire.PlainAuth("alice", "alice-secret")), "Invalid username or password", "the old password")
+	assert.NoError(t, produceOne(t, plainAs("alice", "alice-rotated"), "orders"), "the new password")
+	scramDave := scram.Auth{User: "dave", Pass: "dave-secret"}.AsSha256Mechanism()
+	dave := client(t, g.bootstrap, kgo.SASL(scramDave), kgo.RetryTimeout(time.Second))
+	// dave authenticates (PLAIN and SCRAM); his virtual cluster needs a restart, so he has
+	// none yet and is cut off at his first request after authenticating.
+	assert.NoError(t, login(t, g.bootstrap, wire.PlainAuth("dave", "dave-secret")))
+	assert.Error(t, produceBriefly(t, dave, "orders"))
+	assert.NotContains(t, g.logs.String(), "sasl: user")
+
+	// A user without a password refuses the whole file.
+	data, err := os.ReadFile(g.file)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(g.file, []byte(strings.Replace(string(data), "dave: dave-secret", `dave: ""`, 1)), 0o600))
+	n := strings.Count(g.logs.String(), "the configuration in force stays")
+	g.hup <- os.Interrupt
+	require.Eventually(t, func() bool { return strings.Count(g.logs.String(), "the configuration in force stays") > n }, 10*time.Second, 10*time.Millisecond)
+	assert.Contains(t, g.logs.String(), `sasl: gateway: user "dave": a name and a password are required`)
+	assert.NoError(t, produceOne(t, plainAs("alice", "alice-rotated"), "orders"), "the users in force stay")
+}
+
+// produceBriefly is produceOne for a produce expected to fail, which the
+// client would otherwise retry until the test's deadline.
+func produceBriefly(t *testing.T, cl *kgo.Client, topic string) error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(testContext(t), 5*time.Second)
+	defer cancel()
+	return cl.ProduceSync(ctx, &kgo.Record{Topic: topic, Value: []byte("v")}).FirstErr()
+}
+
+// login authenticates one connection at the proxy and closes it.
+func login(t *testing.T, addr string, m wire.SASLMechanism) error {
+	t.Helper()
+	conn, err := wire.Dial(testContext(t), addr, wire.ConnConfig{SASL: m})
+	if err == nil {
+		conn.Close()
+	}
+	return err
 }

@@ -230,7 +230,11 @@ func serve(ctx context.Context, o options, logger *log.Logger, stdout io.Writer)
 	}
 	var g *policyGateway
 	if o.file != nil {
-		if g, err = newGateway(o.configPath, o.file, logger); err != nil {
+		var users *gateway.Users
+		if o.gateway.SASL != nil {
+			users = o.gateway.SASL.Store
+		}
+		if g, err = newGateway(o.configPath, o.file, users, logger); err != nil {
 			return err
 		}
 		if cfg.Filters, err = withGateway(cfg.Filters, g); err != nil {

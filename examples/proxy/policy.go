@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"log"
 	"reflect"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/proxy"
 	"github.com/kafkagen/kafkagen/proxy/acl"
+	"github.com/kafkagen/kafkagen/proxy/gateway"
 	"github.com/kafkagen/kafkagen/proxy/quota"
 )
 
@@ -18,16 +20,19 @@ type policyGateway struct {
 	path    string
 	logger  *log.Logger
 	cfg     atomic.Pointer[fileConfig]
-	users   atomic.Pointer[map[string]string] // sasl's, for the identity layer
+	users   *gateway.Users // sasl's, authenticating clients; nil without sasl
 	auth    *acl.Authorizer
 	quotas  *quota.Quotas
 	metrics *metrics
-	// principal is the stand-in identity's (identity.go); not reloaded.
+	// principal names an exchange's principal (configidentity.go); not reloaded.
 	principal func(*proxy.Exchange) string
 }
 
-func newGateway(path string, c *fileConfig, logger *log.Logger) (*policyGateway, error) {
-	g := &policyGateway{path: path, logger: logger, principal: c.principalOf()}
+// newGateway makes the policy part of a configuration file's proxy; users
+// are the credentials its SASL layer authenticates against (nil without
+// sasl), which a reload replaces.
+func newGateway(path string, c *fileConfig, users *gateway.Users, logger *log.Logger) (*policyGateway, error) {
+	g := &policyGateway{path: path, logger: logger, principal: c.principalOf(), users: users}
 	policy, err := c.policy()
 	if err != nil {
 		return nil, err
@@ -42,12 +47,7 @@ func newGateway(path string, c *fileConfig, logger *log.Logger) (*policyGateway,
 	if g.quotas, err = quota.New(limits); err != nil {
 		return nil, err
 	}
-	users, err := c.saslUsers()
-	if err != nil {
-		return nil, err
-	}
 	g.cfg.Store(c)
-	g.users.Store(&users)
 	g.metrics = newMetrics(g.clusterOfConn, g.clusterOfKey)
 	return g, nil
 }
@@ -116,9 +116,17 @@ func (g *policyGateway) reload() error {
 	}
 	policy, _ := c.policy() // checked by readConfig
 	limits, _ := c.quotaLimits()
-	users, err := c.saslUsers()
-	if err != nil {
-		return err
+	// Derive the new users' keys first: a password that cannot be used
+	// refuses the whole reload.
+	var users *gateway.Users
+	if g.users != nil && c.SASL != nil {
+		passwords, err := c.saslUsers()
+		if err != nil {
+			return err
+		}
+		if users, err = gateway.NewUsers(passwords); err != nil {
+			return fmt.Errorf("sasl: %w", err)
+		}
 	}
 	if err := g.auth.Reload(policy); err != nil {
 		return err
@@ -126,12 +134,16 @@ func (g *policyGateway) reload() error {
 	if err := g.quotas.Reload(limits); err != nil {
 		return err
 	}
-	g.users.Store(&users)
+	n := 0
+	if users != nil {
+		g.users.Replace(users)
+		n = users.Len()
+	}
 	old := g.cfg.Swap(c)
 	if changed := restartKeys(old, c); changed != "" {
 		g.logger.Printf("reload: %s changed; that needs a restart, the old value stays in force", changed)
 	}
-	g.logger.Printf("reload: %d users, %d ACLs, %d quotas from %s", len(users), len(policy.ACLs), len(limits), g.path)
+	g.logger.Printf("reload: %d users, %d ACLs, %d quotas from %s", n, len(policy.ACLs), len(limits), g.path)
 	return nil
 }
 
@@ -146,10 +158,20 @@ func restartKeys(old, c *fileConfig) string {
 		{"topicPrefix", old.TopicPrefix, c.TopicPrefix}, {"allowApis", old.AllowAPIs, c.AllowAPIs}, {"log", old.Log, c.Log},
 		{"tls", old.TLS, c.TLS}, {"upstreamTLS", old.UpstreamTLS, c.UpstreamTLS}, {"upstreamSASL", old.UpstreamSASL, c.UpstreamSASL},
 		{"standInIdentity", old.StandIn, c.StandIn}, {"virtualClusters", old.VirtualClusters, c.VirtualClusters},
+		{"sasl (but its users)", saslServing(old.SASL), saslServing(c.SASL)},
 	} {
 		if !reflect.DeepEqual(k.a, k.b) {
 			keys = append(keys, k.name)
 		}
 	}
 	return strings.Join(keys, ", ")
+}
+
+// saslServing is what of the sasl key a restart applies: whether it is
+// there, its mechanisms and the nonce exception; the users are reloaded.
+func saslServing(s *saslConfig) any {
+	if s == nil {
+		return nil
+	}
+	return saslConfig{Mechanisms: s.Mechanisms, AcceptRepeatedScramNonce: s.AcceptRepeatedScramNonce}
 }

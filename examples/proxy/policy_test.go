@@ -30,9 +30,10 @@ import (
 	"github.com/kafkagen/kafkagen/wire"
 )
 
-// The gateway's tests name each client's principal by its client id
-// (standInIdentity.principalFromClientId): the identity layer, which will
-// give principals from TLS and SASL, is not in this branch.
+// The policy tests name each client's principal by its client id
+// (standInIdentity.principalFromClientId), so that one cluster without
+// SASL serves every principal; identity_policy_test.go runs the same
+// policies with principals from SASL.
 
 // gatewayProxy is a kafkaproxy run with -config, its file and its addresses.
 type gatewayProxy struct {

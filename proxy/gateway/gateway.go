@@ -43,6 +43,10 @@ type SASL struct {
 	// SCRAM stores (salted keys, Users), never the password itself, and
 	// checks PLAIN passwords against that too.
 	Users map[string]string
+	// Store, when set, takes the place of Users: credentials already
+	// derived (NewUsers) that the caller can replace while the proxy runs
+	// (Users.Replace, on a configuration reload).
+	Store *Users
 	// OAuthBearer validates an OAUTHBEARER token and returns its principal
 	// and expiry (wire.SASLConfig.OAuthBearer).
 	OAuthBearer func(token string) (principal string, expires time.Time, err error)
@@ -114,15 +118,18 @@ func prefixes(a, b string) bool {
 func (s *SASL) config() (*wire.SASLConfig, error) {
 	out := &wire.SASLConfig{Mechanisms: slices.Clone(s.Mechanisms), OAuthBearer: s.OAuthBearer,
 		AcceptRepeatedScramNonce: s.AcceptRepeatedScramNonce, MaxReauth: s.MaxReauth}
-	if len(s.Users) > 0 {
-		users, err := NewUsers(s.Users)
-		if err != nil {
+	users := s.Store
+	if users == nil && len(s.Users) > 0 {
+		var err error
+		if users, err = NewUsers(s.Users); err != nil {
 			return nil, err
 		}
+	}
+	if users != nil {
 		out.Plain, out.Scram = users.Plain, users.Scram
 	}
 	if len(out.Mechanisms) == 0 {
-		if len(s.Users) > 0 {
+		if users != nil && users.Len() > 0 {
 			out.Mechanisms = append(out.Mechanisms, wire.SASLPlain, wire.SASLScramSHA256, wire.SASLScramSHA512)
 		}
 		if s.OAuthBearer != nil {

@@ -74,3 +74,24 @@ func TestApply(t *testing.T) {
 	_, ok := vcs.Lookup("carol")
 	assert.False(t, ok, "a principal of no cluster")
 }
+
+// A store given to SASL is what the proxy's SASL checks against, and
+// Replace changes it for the next authentication.
+func TestUsersReplace(t *testing.T) {
+	store, err := NewUsers(map[string]string{"alice": "old"})
+	require.NoError(t, err)
+	var cfg proxy.Config
+	_, err = Config{SASL: &SASL{Store: store}}.Apply(&cfg, proxy.NewTenant)
+	require.NoError(t, err)
+	assert.Equal(t, []string{wire.SASLPlain, wire.SASLScramSHA256, wire.SASLScramSHA512}, cfg.SASL.Mechanisms)
+	assert.True(t, cfg.SASL.Plain("alice", "old"))
+
+	next, err := NewUsers(map[string]string{"alice": "new", "bob": "b"})
+	require.NoError(t, err)
+	store.Replace(next)
+	assert.Equal(t, 2, store.Len())
+	assert.False(t, cfg.SASL.Plain("alice", "old"))
+	assert.True(t, cfg.SASL.Plain("alice", "new"))
+	_, ok := cfg.SASL.Scram(wire.SASLScramSHA512, "bob")
+	assert.True(t, ok)
+}
