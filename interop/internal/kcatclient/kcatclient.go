@@ -92,7 +92,7 @@ type message struct {
 	Topic     string   `json:"topic"`
 	Partition int32    `json:"partition"`
 	Offset    int64    `json:"offset"`
-	TsType    string   `json:"tstype"` // "create", "logappend", or "none" where the format has no timestamp
+	TsType    string   `json:"tstype"` // "create" or "logappend"; absent, with ts, where the format has no timestamp (magic 0)
 	Ts        int64    `json:"ts"`
 	Headers   []string `json:"headers"` // name, value, name, value...
 	Key       *string  `json:"key"`
@@ -114,7 +114,7 @@ func parse(out []byte) ([]scenario.Record, error) {
 			return nil, fmt.Errorf("kcat output line %d: odd header list %q", i+1, m.Headers)
 		}
 		r := scenario.Record{Offset: m.Offset, Timestamp: m.Ts}
-		if m.TsType == "none" || m.TsType == "" {
+		if m.TsType == "" {
 			r.Timestamp = scenario.NoTimestamp
 		}
 		if m.Key != nil {
