@@ -96,6 +96,10 @@ func (t *recordTools) forget() {
 	*t.stored.Batch() = records.Batch{}
 	t.rr = records.RecordReader{}
 	t.rec = records.Record{}
+	if t.converted {
+		t.conv = records.Converter{Decompressor: t.conv.Decompressor, Compressor: t.conv.Compressor}
+		t.converted = false
+	}
 }
 
 // newRecordTools returns a connection's record tools, with codecs that
@@ -103,6 +107,7 @@ func (t *recordTools) forget() {
 func newRecordTools() *recordTools {
 	t := &recordTools{}
 	t.dec = newMeasuredDecompressor(&t.held)
+	t.conv.Decompressor = newMeasuredDecompressor(&t.held)
 	return t
 }
 

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"time"
 
 	"github.com/kafkagen/kafkagen/examples/broker/kafkamsg"
+	"github.com/kafkagen/kafkagen/records"
 	"github.com/kafkagen/kafkagen/wire/kerrors"
 )
 
@@ -82,7 +84,10 @@ func (b *Broker) handleFetch(c *call, req *kafkamsg.FetchRequest) *kafkamsg.Fetc
 	magic := fetchMagic(c.version)
 	for _, r := range reads {
 		p := &resp.Responses[r.topic].Partitions[r.partition]
-		p.Records = c.rec.fetchRecords(r.batches, r.offset, r.maxBytes, r.takeFirst, magic)
+		var err error
+		if p.Records, err = c.rec.fetchRecords(r.batches, r.offset, r.maxBytes, r.takeFirst, magic); err != nil {
+			p.ErrorCode = downConvertError(err)
+		}
 	}
 	if b.versions.release != "" {
 		recordsNeverNull(resp)
@@ -171,4 +176,16 @@ func recordsNeverNull(resp *kafkamsg.FetchResponse) {
 			}
 		}
 	}
+}
+
+// downConvertError is the error code of a partition whose batches could not
+// be converted for a Fetch before v4: UNSUPPORTED_COMPRESSION_TYPE for
+// zstd, which no message set carries (docs/protocol.md,
+// "Down-conversion"), else CORRUPT_MESSAGE (the log holds only batches it
+// read back, so unexpected).
+func downConvertError(err error) int16 {
+	if errors.Is(err, records.ErrZstdDownConvert) {
+		return kerrors.UnsupportedCompressionType.Code
+	}
+	return kerrors.CorruptMessage.Code
 }

@@ -20,6 +20,10 @@ type recordTools struct {
 	comp    records.Compressor
 	builder records.BatchBuilder
 	check   recordCheck
+	// conv converts the log's batches down for Fetch v0-3; converted
+	// says it holds views of them until forget.
+	conv      records.Converter
+	converted bool
 	// held is the largest buffer the decompressor or builder may now
 	// keep: the connection drops its tools when it passes keepBufferBytes.
 	held int
@@ -137,50 +141,32 @@ func (t *recordTools) convertLegacy(lim produceLimits) (incomingBatch, error) {
 }
 
 // fetchRecords is the records blob of a partition's Fetch answer from the
-// batches chosen for it: the v2 batches whole (Fetch v4+), or their records
-// from offset on as a legacy message set of magic for older consumers,
-// uncompressed and without control batches, as Kafka converts them down,
+// batches chosen for it: the v2 batches whole (Fetch v4+), or a message set
+// of magic for older consumers, converted down as Kafka did
+// (records.Converter.DownConvert; docs/protocol.md, "Down-conversion"),
 // within maxBytes (the first batch's records whatever their size when
-// takeFirst).
-func (t *recordTools) fetchRecords(batches []storedBatch, offset int64, maxBytes int, takeFirst bool, magic int8) []byte {
+// takeFirst). A zstd batch cannot be converted: records.ErrZstdDownConvert.
+func (t *recordTools) fetchRecords(batches []storedBatch, offset int64, maxBytes int, takeFirst bool, magic int8) ([]byte, error) {
 	if magic == records.MagicV2 {
-		return joinBatches(batches)
+		return joinBatches(batches), nil
 	}
+	t.converted = true
+	defer t.conv.Trim(keepBufferBytes)
 	out := []byte{}
 	for i := range batches {
-		sb := &batches[i]
-		if sb.Control {
-			continue
-		}
 		before := len(out)
-		converted, err := t.downConvert(out, sb, offset, magic)
-		if err != nil { // the log holds only batches it read back: unreachable
-			break
+		// One batch at a time, so that the limit is the broker's: the
+		// Converter always takes the first batch of what it is given.
+		converted, err := t.conv.DownConvert(out, batches[i].data, magic, offset, maxBytes-before)
+		if err != nil {
+			return []byte{}, err
 		}
 		if len(converted) > maxBytes && !(takeFirst && before == 0) {
 			break
 		}
 		out = converted
 	}
-	return out
-}
-
-// downConvert appends a stored batch's records from offset on as legacy
-// messages of magic 0 or 1.
-func (t *recordTools) downConvert(dst []byte, sb *storedBatch, from int64, magic int8) ([]byte, error) {
-	if err := t.readStored(sb); err != nil {
-		return dst, err
-	}
-	for t.rr.Next(&t.rec) {
-		if t.rec.Offset < from {
-			continue
-		}
-		var err error
-		if dst, err = records.AppendMessage(dst, magic, t.rec.Offset, t.rec.Timestamp, 0, t.rec.Key, t.rec.Value); err != nil {
-			return dst, err
-		}
-	}
-	return dst, t.rr.Err()
+	return out, nil
 }
 
 // readStored starts reading the records of a batch of the log.

@@ -48,6 +48,10 @@ func run(args []string) int {
 	return 0
 }
 
+// timestampBase is the CreateTime of record 0, in milliseconds since the
+// epoch (scenario.TimestampBase); record i has timestampBase+i.
+const timestampBase = 1_600_000_000_000
+
 // value is record i of topic, as the interop scenarios derive them.
 func value(topic string, i int) []byte {
 	return []byte(topic + " value " + strconv.Itoa(i) + " " + strings.Repeat("kafkagen ", i%9))
@@ -71,7 +75,7 @@ func groupRoundTrip(ctx context.Context, broker string, n int) (string, error) {
 	defer w.Close()
 	var msgs []kafka.Message
 	for i := range n {
-		msgs = append(msgs, kafka.Message{Key: []byte("key-" + strconv.Itoa(i)), Value: value(topic, i)})
+		msgs = append(msgs, kafka.Message{Key: []byte("key-" + strconv.Itoa(i)), Value: value(topic, i), Time: time.UnixMilli(timestampBase + int64(i))})
 	}
 	if err := w.WriteMessages(ctx, msgs...); err != nil {
 		return "", fmt.Errorf("write: %w", err)
@@ -84,8 +88,9 @@ func groupRoundTrip(ctx context.Context, broker string, n int) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("record %d: %w", i, err)
 		}
-		if m.Offset != int64(i) || string(m.Key) != "key-"+strconv.Itoa(i) || string(m.Value) != string(value(topic, i)) {
-			return "", fmt.Errorf("record %d: offset %d key %q value %q", i, m.Offset, m.Key, m.Value)
+		if m.Offset != int64(i) || string(m.Key) != "key-"+strconv.Itoa(i) || string(m.Value) != string(value(topic, i)) ||
+			m.Time.UnixMilli() != timestampBase+int64(i) {
+			return "", fmt.Errorf("record %d: offset %d key %q value %q timestamp %d", i, m.Offset, m.Key, m.Value, m.Time.UnixMilli())
 		}
 		if err := r.CommitMessages(ctx, m); err != nil {
 			return "", fmt.Errorf("commit %d: %w", i, err)

@@ -9,7 +9,8 @@ Every scenario prints "ok kafka-python <step>: ..." or
 
 The records follow the rules of interop/internal/scenario (records.go):
 key "key-<i>", value "<topic> value <i> " followed by "kafkagen " i%9 times,
-headers index=<i>, topic=<topic> and, for odd i, an empty "empty" header.
+timestamp 1600000000000+i (milliseconds, CreateTime), headers index=<i>,
+topic=<topic> and, for odd i, an empty "empty" header.
 
 Scenarios: every codec kafka-python has here (none, gzip, snappy, lz4, zstd)
 at the protocol the broker announces, a consumer group that commits, and
@@ -22,6 +23,11 @@ SASL_SSL, with --ca-file and --sasl-mechanism, --sasl-user,
 --sasl-password) it runs the secured scenarios instead: the records
 produced and read back over that protocol and, with SASL, a wrong password
 that the broker must refuse.
+
+With --read-topic T it only reads partition 0 of T from the start at
+api_version=(0, 10, 1) (message sets v1, through kafkaproxy -bridge in the
+interop suite) and checks the records against the rules above: keys,
+values, offsets from 0 and timestamps, no headers.
 """
 
 import argparse
@@ -36,6 +42,8 @@ NAME = "kafka-python"
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 STEP_TIMEOUT = 60.0
 WRONG_PASSWORD = "not-the-password"
+TIMESTAMP_BASE = 1600000000000  # scenario.TimestampBase
+OLD_API_VERSION = (0, 10, 1)
 
 
 def records(topic, n, with_headers):
@@ -48,7 +56,8 @@ def records(topic, n, with_headers):
             if i % 2 == 1:
                 headers.append(("empty", b""))
         value = topic + " value " + str(i) + " " + "kafkagen " * (i % 9)
-        out.append({"key": ("key-" + str(i)).encode(), "value": value.encode(), "headers": headers})
+        out.append({"key": ("key-" + str(i)).encode(), "value": value.encode(), "headers": headers,
+                    "timestamp": TIMESTAMP_BASE + i})
     return out
 
 
@@ -66,6 +75,11 @@ def check(got, want, first_offset):
         if got_headers != w["headers"]:
             raise AssertionError("record %d (offset %d): headers %r, want %r"
                                  % (i, g.offset, got_headers, w["headers"]))
+        # CreateTime is timestamp_type 0; every api_version run here reads
+        # a format with timestamps (magic 1 or 2).
+        if g.timestamp != w["timestamp"] or g.timestamp_type != 0:
+            raise AssertionError("record %d (offset %d): timestamp %r (type %r), want %d (CreateTime, 0)"
+                                 % (i, g.offset, g.timestamp, g.timestamp_type, w["timestamp"]))
 
 
 class Client:
@@ -99,7 +113,7 @@ class Client:
                                  **self.common(step, api_version))
         try:
             futures = [producer.send(topic, key=r["key"], value=r["value"], headers=r["headers"] or None,
-                                     partition=0) for r in rs]
+                                     partition=0, timestamp_ms=r["timestamp"]) for r in rs]
             producer.flush(timeout=STEP_TIMEOUT)
             for f in futures:
                 f.get(timeout=STEP_TIMEOUT)
@@ -121,16 +135,32 @@ class Client:
         self.create_topic(topic)
         want = records(topic, self.n, api_version is None)
         self.produce(step, topic, want, codec, api_version)
+        check(self.consume(step + "-consumer", topic, want, api_version), want, 0)
+        return "%d records produced and read back from %s, timestamps included" % (len(want), topic)
+
+    def consume(self, step, topic, want, api_version):
+        """Reads len(want) records of partition 0 of topic from the start."""
         consumer = KafkaConsumer(enable_auto_commit=False, fetch_max_wait_ms=200,
-                                 **self.common(step + "-consumer", api_version))
+                                 **self.common(step, api_version))
         try:
             tp = TopicPartition(topic, 0)
             consumer.assign([tp])
             consumer.seek_to_beginning(tp)
-            check(self.poll(consumer, len(want), "consume " + topic), want, 0)
+            return self.poll(consumer, len(want), "consume " + topic)
         finally:
             consumer.close()
-        return "%d records produced and read back from %s" % (len(want), topic)
+
+    def read_topic(self, topic):
+        """Reads what another client wrote to topic, at the old protocol,
+        and prints each record ("record <offset> <timestamp> <key hex>
+        <value hex>") for the harness to compare as well."""
+        want = records(topic, self.n, False)
+        got = self.consume("v0.10.1-reads-" + topic, topic, want, OLD_API_VERSION)
+        for g in got:
+            timestamp = -1 if g.timestamp is None else g.timestamp
+            print("record %d %d %s %s" % (g.offset, timestamp, (g.key or b"").hex(), (g.value or b"").hex()))
+        check(got, want, 0)
+        return "%d records of %s read at api_version=%s, timestamps included" % (len(want), topic, OLD_API_VERSION)
 
     def group(self, step, api_version):
         topic = NAME + "-" + step
@@ -193,7 +223,7 @@ class Client:
         if self.security.protocol != "PLAINTEXT":
             return self.secure_steps()
         out = []
-        for api_version, label, codecs in [(None, "", CODECS), ((0, 10, 1), "v0.10.1-", CODECS[:4])]:
+        for api_version, label, codecs in [(None, "", CODECS), (OLD_API_VERSION, "v0.10.1-", CODECS[:4])]:
             for codec in codecs:
                 out.append((label + codec, lambda c=codec, v=api_version, s=label + codec: self.produce_consume(s, c, v)))
             out.append((label + "group", lambda v=api_version, s=label + "group": self.group(s, v)))
@@ -249,9 +279,14 @@ def main():
     parser.add_argument("--sasl-user", default="")
     parser.add_argument("--sasl-password", default="")
     parser.add_argument("--ca-file", default="", help="PEM file of the CA that signed the broker's certificate")
+    parser.add_argument("--read-topic", default="", help="only read this topic at api_version=(0, 10, 1)")
     args = parser.parse_args()
     failed = 0
-    for name, run in Client(args.broker, args.n, Security(args)).steps():
+    client = Client(args.broker, args.n, Security(args))
+    steps = client.steps()
+    if args.read_topic:
+        steps = [("v0.10.1-reads-" + args.read_topic, lambda: client.read_topic(args.read_topic))]
+    for name, run in steps:
         if args.step and name != args.step:
             continue
         start = time.monotonic()

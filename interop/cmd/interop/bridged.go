@@ -6,7 +6,6 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,8 +21,37 @@ const bridgeRelease = "4.0.0"
 // straight to the broker, which must fail.
 type bridgedClient struct {
 	spec   clientSpec
-	topics []string
+	topics []writtenTopic
 	direct clientSpec
+}
+
+// writtenTopic is a topic an old client wrote and what its records'
+// timestamps must be as franz-go reads them from the broker.
+type writtenTopic struct {
+	name   string
+	stamps stampRule
+}
+
+// stampRule is what a topic's timestamps must be.
+type stampRule int
+
+const (
+	// stampsNone: written as message sets of magic 0, which have no
+	// timestamp; converted to v2 batches they hold -1 (docs/protocol.md,
+	// "Message sets v0/v1").
+	stampsNone stampRule = iota
+	// stampsSet: written with the scenario's timestamps (magic 1, or 2
+	// from kafka-go 0.4.47, whose Produce the bridge does not convert).
+	stampsSet
+)
+
+// topicsOf names the topics of steps, each with the same rule.
+func topicsOf(stamps stampRule, names ...string) []writtenTopic {
+	out := make([]writtenTopic, len(names))
+	for i, name := range names {
+		out[i] = writtenTopic{name, stamps}
+	}
+	return out
 }
 
 // bridgedClients are the old clients: sarama at Versions 0.8.2 and 0.10.2
@@ -43,27 +71,27 @@ func bridgedClients(kafkagoBin string) []bridgedClient {
 			return []string{goclient, "-client", name, "-broker", broker, "-n", strconv.Itoa(n), "-step", step, "-timeout", "40s"}
 		}}
 	}
-	var sarama, kcat []string
+	var sarama, kcat []writtenTopic
 	for _, c := range []string{"none", "gzip", "snappy"} {
-		sarama = append(sarama, "sarama-v0.8.2-"+c)
+		sarama = append(sarama, topicsOf(stampsNone, "sarama-v0.8.2-"+c)...)
 	}
 	for _, c := range []string{"none", "gzip", "snappy", "lz4"} {
-		sarama = append(sarama, "sarama-v0.10.2-"+c)
-		kcat = append(kcat, "kcat-v0.9-"+c)
+		sarama = append(sarama, topicsOf(stampsSet, "sarama-v0.10.2-"+c)...)
+		kcat = append(kcat, topicsOf(stampsNone, "kcat-v0.9-"+c)...)
 	}
-	kcat = append(kcat, "kcat-v0.9-group-gzip")
+	kcat = append(kcat, topicsOf(stampsNone, "kcat-v0.9-group-gzip")...)
 	kafkago := clientSpec{Name: "kafka-go-0.4.47", Command: func(_, _, broker string, n int) []string {
 		return []string{kafkagoBin, "-broker", broker, "-n", strconv.Itoa(n)}
 	}}
 	clients := []bridgedClient{
 		{spec: goClient("sarama-old"), topics: sarama, direct: goStep("sarama-old", "v0.8.2-none")},
 		{spec: goClient("kcat-0.9"), topics: kcat, direct: goStep("kcat-0.9", "v0.9-none")},
-		{spec: kafkago, topics: []string{"kafka-go-0.4.47-group"}, direct: kafkago},
+		{spec: kafkago, topics: topicsOf(stampsSet, "kafka-go-0.4.47-group"), direct: kafkago},
 	}
 	for _, step := range []string{"v0.10.1-none", "v0.10.1-gzip", "v0.10.1-snappy", "v0.10.1-lz4", "v0.10.1-group"} {
 		c := bridgedClient{spec: pyStep(step), direct: pyStep("v0.10.1-none")}
 		if step != "v0.10.1-group" {
-			c.topics = []string{"kafka-python-" + step}
+			c.topics = topicsOf(stampsSet, "kafka-python-"+step)
 		}
 		clients = append(clients, c)
 	}
@@ -75,8 +103,9 @@ type bridgedOutcome struct {
 	Clients, Passed  int // client runs through the bridge, and those that passed
 	Direct, Refused  int // the same clients straight to the broker, and those that failed there
 	Topics, Matching int // topics franz-go read back from the broker, and those holding what was written
-	NewForOld        int // topics franz-go wrote for old clients
-	OldReadNew       int // and those kcat at the 0.9 protocol read back exactly
+	NewForOld        int // reads by old clients of the topics franz-go wrote for them
+	OldReadNew       int // and those that gave back exactly what franz-go wrote
+	Stamped, Stamps  int // reads (both ways) whose timestamps were compared, and those that matched
 	Translated       string
 	Problems         []string
 }
@@ -89,7 +118,7 @@ var translatedRe = regexp.MustCompile(`bridge: translated (requests=\d+.*)`)
 // the broker itself, then one step of each straight to the broker must
 // fail. It prints one line:
 //
-//	bridge: clients=8/8 direct-refused=4/4 franz-go-topics=17/17 old-read-new=4/4 mismatches=0 translated requests=N ...
+//	bridge: clients=8/8 direct-refused=4/4 franz-go-topics=17/17 old-read-new=15/15 timestamps=32/32 mismatches=0 translated requests=N ...
 func runBridged(ctx context.Context, w io.Writer, cfg config, dir, goclient, brokerBin, bin string, root string) *bridgedOutcome {
 	out := &bridgedOutcome{}
 	fail := func(format string, args ...any) *bridgedOutcome {
@@ -127,7 +156,7 @@ func runBridged(ctx context.Context, w io.Writer, cfg config, dir, goclient, bro
 	for _, r := range results {
 		r.Name += " through kafkaproxy -bridge to Kafka " + bridgeRelease
 	}
-	out.checkOldReadNew(ctx, w, b.addr, p.addr, cfg.n)
+	out.checkOldReadNew(ctx, w, dir, b.addr, p.addr, cfg.n)
 	passed, problems := report(w, results, false)
 	out.Clients, out.Passed = len(results), passed
 	out.Problems = append(out.Problems, problems...)
@@ -142,38 +171,57 @@ func runBridged(ctx context.Context, w io.Writer, cfg config, dir, goclient, bro
 	}
 	out.checkContents(ctx, w, b.addr, clients, cfg.n)
 	out.checkRefused(ctx, w, direct, dir, goclient, b.addr, cfg.n)
-	fmt.Fprintf(w, "bridge: clients=%d/%d direct-refused=%d/%d franz-go-topics=%d/%d old-read-new=%d/%d mismatches=%d translated %s\n",
+	fmt.Fprintf(w, "bridge: clients=%d/%d direct-refused=%d/%d franz-go-topics=%d/%d old-read-new=%d/%d timestamps=%d/%d mismatches=%d translated %s\n",
 		out.Passed, out.Clients, out.Refused, out.Direct, out.Matching, out.Topics, out.OldReadNew, out.NewForOld,
-		out.Topics-out.Matching+out.NewForOld-out.OldReadNew, out.Translated)
+		out.Stamps, out.Stamped, out.Topics-out.Matching+out.NewForOld-out.OldReadNew+out.Stamped-out.Stamps, out.Translated)
 	return out
 }
 
 // checkContents reads the broker with franz-go and compares each old
-// client's topic with the records it wrote: keys and values byte for byte,
-// no headers (message sets have none).
+// client's topic with the records it wrote: offsets, keys and values byte
+// for byte, no headers (message sets have none), and apart, the
+// timestamps by the topic's rule.
 func (out *bridgedOutcome) checkContents(ctx context.Context, w io.Writer, broker string, clients []bridgedClient, n int) {
-	got, _, err := readContents(ctx, []string{broker})
+	var topics []string
+	for _, c := range clients {
+		for _, t := range c.topics {
+			topics = append(topics, t.name)
+		}
+	}
+	got, err := readTopics(ctx, broker, topics)
 	if err != nil {
 		out.Problems = append(out.Problems, "bridge: franz-go reading the broker: "+err.Error())
 		fmt.Fprintf(w, "FAIL bridge: franz-go reading the broker: %v\n", err)
 		return
 	}
 	for _, c := range clients {
-		for _, topic := range c.topics {
+		for _, t := range c.topics {
 			out.Topics++
-			var want []string
-			for _, r := range scenario.Records(topic, n, false) {
-				want = append(want, fmt.Sprintf("key=%q value=%q", r.Key, r.Value))
-			}
-			slices.Sort(want)
-			if d := firstDiff(got[topic], want); d != "none" {
-				out.Problems = append(out.Problems, "bridge: "+topic+" as franz-go reads it: "+d)
-				fmt.Fprintf(w, "FAIL bridge: %s as franz-go reads it from the broker: %s\n", topic, d)
+			want := scenario.Records(t.name, n, false)
+			if err := scenario.Check(got[t.name], want, 0); err != nil {
+				out.Problems = append(out.Problems, "bridge: "+t.name+" as franz-go reads it: "+err.Error())
+				fmt.Fprintf(w, "FAIL bridge: %s as franz-go reads it from the broker: %v\n", t.name, err)
 				continue
 			}
 			out.Matching++
+			if t.stamps == stampsNone {
+				want = scenario.WithoutTimestamps(want)
+			}
+			out.checkStamps(w, "franz-go reading "+t.name+" from the broker", got[t.name], want)
 		}
 	}
+}
+
+// checkStamps compares the timestamps of what a reader got with want's,
+// counting the comparison.
+func (out *bridgedOutcome) checkStamps(w io.Writer, what string, got, want []scenario.Record) {
+	out.Stamped++
+	if err := scenario.CheckTimestamps(got, want); err != nil {
+		out.Problems = append(out.Problems, "bridge: timestamps of "+what+": "+err.Error())
+		fmt.Fprintf(w, "FAIL bridge: timestamps of %s: %v\n", what, err)
+		return
+	}
+	out.Stamps++
 }
 
 // checkRefused runs one step of each old client straight to the broker:

@@ -15,7 +15,7 @@
 // prefixing proxy holds other records than the same run left without it. Run it from interop/
 // after install.sh:
 //
-//	go run ./cmd/interop [-n 20] [-parallel 3] [-clients kcat,sarama] [-update-captures]
+//	go run ./cmd/interop [-n 20] [-parallel 3] [-clients kcat,sarama] [-update-captures] [-bridge-only]
 //
 // With -update-captures the first request frame of every (client id, api,
 // version) the broker saw replaces testdata/captures/<client>/<step>/, the
@@ -47,6 +47,7 @@ type config struct {
 	timeout        time.Duration
 	only           string
 	updateCaptures bool
+	bridgeOnly     bool
 }
 
 func main() {
@@ -58,6 +59,7 @@ func main() {
 	flag.DurationVar(&cfg.timeout, "timeout", 9*time.Minute, "bound on the whole suite")
 	flag.StringVar(&cfg.only, "clients", "", "comma-separated clients to run (default all)")
 	flag.BoolVar(&cfg.updateCaptures, "update-captures", false, "replace testdata/captures with this run's frames")
+	flag.BoolVar(&cfg.bridgeOnly, "bridge-only", false, "run only the old clients through kafkaproxy -bridge (bridged.go)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -94,6 +96,12 @@ func run(ctx context.Context, cfg config) error {
 	brokerBin, err := buildBroker(ctx, filepath.Join(root, "examples", "broker"), bin)
 	if err != nil {
 		return err
+	}
+	if cfg.bridgeOnly {
+		if bridged := runBridged(ctx, os.Stdout, cfg, dir, goclient, brokerBin, bin, root); len(bridged.Problems) > 0 {
+			return fmt.Errorf("%s", strings.Join(bridged.Problems, "; "))
+		}
+		return nil
 	}
 	captureDir, err := os.MkdirTemp("", "interop-captures-")
 	if err != nil {

@@ -92,6 +92,8 @@ type message struct {
 	Topic     string   `json:"topic"`
 	Partition int32    `json:"partition"`
 	Offset    int64    `json:"offset"`
+	TsType    string   `json:"tstype"` // "create" or "logappend"; absent, with ts, where the format has no timestamp (magic 0)
+	Ts        int64    `json:"ts"`
 	Headers   []string `json:"headers"` // name, value, name, value...
 	Key       *string  `json:"key"`
 	Payload   *string  `json:"payload"`
@@ -111,7 +113,10 @@ func parse(out []byte) ([]scenario.Record, error) {
 		if len(m.Headers)%2 != 0 {
 			return nil, fmt.Errorf("kcat output line %d: odd header list %q", i+1, m.Headers)
 		}
-		r := scenario.Record{Offset: m.Offset}
+		r := scenario.Record{Offset: m.Offset, Timestamp: m.Ts}
+		if m.TsType == "" {
+			r.Timestamp = scenario.NoTimestamp
+		}
 		if m.Key != nil {
 			r.Key = []byte(*m.Key)
 		}

@@ -1,6 +1,8 @@
 package saramaclient
 
 import (
+	"context"
+	"fmt"
 	"strings"
 
 	"github.com/kafkagen/kafkagen/interop/internal/scenario"
@@ -20,4 +22,17 @@ func OldSteps(broker string, n int) []scenario.Step {
 		}
 	}
 	return out
+}
+
+// ConsumeOld reads the n records of partition 0 of topic from the oldest
+// offset at Version label ("v0.8.2" or "v0.10.2": Fetch v0 with magic 0, or
+// v3 with magic 1), as client id sarama-<step>. The records carry the
+// timestamps sarama reports (NoTimestamp for magic 0).
+func ConsumeOld(ctx context.Context, broker, label, step, topic string, n int) ([]scenario.Record, error) {
+	for _, p := range protocols {
+		if p.label == label+"-" {
+			return consume(ctx, client{broker: broker}.config(p, step), broker, topic, n)
+		}
+	}
+	return nil, fmt.Errorf("sarama has no old protocol %q (have v0.8.2, v0.10.2)", label)
 }

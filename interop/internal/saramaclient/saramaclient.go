@@ -29,17 +29,27 @@ type client struct {
 // protocol is one Kafka version sarama is told to speak and the codecs it
 // can use there.
 type protocol struct {
-	label   string // step prefix, "" for the default version
-	version sarama.KafkaVersion
-	codecs  []string
-	headers bool // record batches (v2) only: message sets have no headers
-	group   bool // sarama's consumer groups need 0.10.2 or later
+	label      string // step prefix, "" for the default version
+	version    sarama.KafkaVersion
+	codecs     []string
+	headers    bool // record batches (v2) only: message sets have no headers
+	group      bool // sarama's consumer groups need 0.10.2 or later
+	timestamps bool // false for message sets of magic 0, before Kafka 0.10
 }
 
 var protocols = []protocol{
-	{"", sarama.DefaultVersion, scenario.Codecs, true, true},
-	{"v0.10.2-", sarama.V0_10_2_0, []string{"none", "gzip", "snappy", "lz4"}, false, true},
-	{"v0.8.2-", sarama.V0_8_2_0, []string{"none", "gzip", "snappy"}, false, false},
+	{"", sarama.DefaultVersion, scenario.Codecs, true, true, true},
+	{"v0.10.2-", sarama.V0_10_2_0, []string{"none", "gzip", "snappy", "lz4"}, false, true, true},
+	{"v0.8.2-", sarama.V0_8_2_0, []string{"none", "gzip", "snappy"}, false, false, false},
+}
+
+// readTimestamps is what a reader at p must see of want's timestamps: none
+// (NoTimestamp) in message sets of magic 0.
+func (p protocol) readTimestamps(want []scenario.Record) []scenario.Record {
+	if p.timestamps {
+		return want
+	}
+	return scenario.WithoutTimestamps(want)
 }
 
 // Steps returns the scenarios, n records each, against broker (host:port).
@@ -153,10 +163,14 @@ func (c client) produceConsume(ctx context.Context, p protocol, step, codec stri
 	if err := scenario.Check(got, want, 0); err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("%d records produced and read back from %s at %s", len(want), topic, p.version), nil
+	if err := scenario.CheckTimestamps(got, p.readTimestamps(want)); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%d records produced and read back from %s at %s, timestamps included", len(want), topic, p.version), nil
 }
 
-// produce sends records to partition 0 with a sync producer.
+// produce sends records to partition 0 with a sync producer, each with its
+// timestamp (which sarama leaves out of messages of magic 0).
 func produce(cfg *sarama.Config, broker, topic string, records []scenario.Record) error {
 	producer, err := sarama.NewSyncProducer([]string{broker}, cfg)
 	if err != nil {
@@ -164,7 +178,8 @@ func produce(cfg *sarama.Config, broker, topic string, records []scenario.Record
 	}
 	msgs := make([]*sarama.ProducerMessage, len(records))
 	for i, r := range records {
-		m := &sarama.ProducerMessage{Topic: topic, Partition: 0, Key: sarama.ByteEncoder(r.Key), Value: sarama.ByteEncoder(r.Value)}
+		m := &sarama.ProducerMessage{Topic: topic, Partition: 0, Key: sarama.ByteEncoder(r.Key), Value: sarama.ByteEncoder(r.Value),
+			Timestamp: time.UnixMilli(r.Timestamp)}
 		for _, h := range r.Headers {
 			m.Headers = append(m.Headers, sarama.RecordHeader{Key: []byte(h.Key), Value: h.Value})
 		}
@@ -206,8 +221,13 @@ func consume(ctx context.Context, cfg *sarama.Config, broker, topic string, n in
 	return got, nil
 }
 
+// fromMessage is m as a scenario record; sarama reports a message without
+// timestamp (magic 0, or a negative one) as the zero time.
 func fromMessage(m *sarama.ConsumerMessage) scenario.Record {
-	r := scenario.Record{Offset: m.Offset, Key: m.Key, Value: m.Value}
+	r := scenario.Record{Offset: m.Offset, Timestamp: scenario.NoTimestamp, Key: m.Key, Value: m.Value}
+	if !m.Timestamp.IsZero() {
+		r.Timestamp = m.Timestamp.UnixMilli()
+	}
 	for _, h := range m.Headers {
 		r.Headers = append(r.Headers, scenario.Header{Key: string(h.Key), Value: h.Value})
 	}

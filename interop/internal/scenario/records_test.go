@@ -15,6 +15,36 @@ func TestRecords(t *testing.T) {
 	assert.Equal(t, []Header{{"index", []byte("1")}, {"topic", []byte("t")}, {"empty", []byte{}}}, rs[1].Headers)
 	assert.Len(t, rs[0].Headers, 2)
 	assert.Nil(t, Records("t", 1, false)[0].Headers)
+	assert.Equal(t, int64(1_600_000_000_002), rs[2].Timestamp)
+}
+
+func TestCheckTimestamps(t *testing.T) {
+	want := Records("t", 3, false)
+	tests := []struct {
+		name string
+		got  []Record
+		want []Record
+		err  string
+	}{
+		{"same", Records("t", 3, false), want, ""},
+		{"none where none is wanted", WithoutTimestamps(want), WithoutTimestamps(want), ""},
+		{"one off", func() []Record { g := Records("t", 3, false); g[2].Timestamp++; return g }(), want,
+			"record 2 (offset 0): timestamp 1600000000003, want 1600000000002"},
+		{"a timestamp where the format has none", want, WithoutTimestamps(want),
+			"record 0 (offset 0): timestamp 1600000000000, want -1"},
+		{"missing record", want[:2], want, "consumed 2 records, produced 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckTimestamps(tt.got, tt.want)
+			if tt.err == "" {
+				assert.NoError(t, err)
+				return
+			}
+			assert.EqualError(t, err, tt.err)
+		})
+	}
+	assert.Equal(t, int64(1_600_000_000_001), want[1].Timestamp, "WithoutTimestamps must not change its input")
 }
 
 func TestCheck(t *testing.T) {
