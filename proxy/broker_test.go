@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/kafkagen/kafkagen/generated"
+	"github.com/kafkagen/kafkagen/internal/freeports"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
 	"github.com/kafkagen/kafkagen/wire/frames"
@@ -215,29 +216,9 @@ func startProxy(t *testing.T, cfg Config, brokers ...*fakeBroker) (*Proxy, *lock
 
 // freePorts finds a port with n free ports above it on 127.0.0.1.
 func freePorts(t *testing.T, n int) int {
-	for range 50 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		require.NoError(t, err)
-		base := ln.Addr().(*net.TCPAddr).Port
-		ln.Close()
-		if base+n > 65535 {
-			continue
-		}
-		free := true
-		for i := 1; i <= n && free; i++ {
-			l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+i))
-			if err != nil {
-				free = false
-				continue
-			}
-			l.Close()
-		}
-		if free {
-			return base
-		}
-	}
-	t.Fatal("no run of free ports on 127.0.0.1")
-	return 0
+	port, err := freeports.Run(n + 1)
+	require.NoError(t, err)
+	return port
 }
 
 // dial connects a wire client to addr, closed when the test ends.

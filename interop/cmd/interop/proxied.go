@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/kafkagen/kafkagen/internal/freeports"
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
@@ -200,30 +200,7 @@ func startKafkaproxy(ctx context.Context, binary, logPath string, seeds []string
 
 // freeRun finds n free ports in a row on 127.0.0.1 and returns the first;
 // they are free again when it returns.
-func freeRun(n int) (int, error) {
-	for range 50 {
-		first, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return 0, err
-		}
-		base := first.Addr().(*net.TCPAddr).Port
-		held := []net.Listener{first}
-		for i := 1; i < n; i++ {
-			ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(base+i))
-			if err != nil {
-				break
-			}
-			held = append(held, ln)
-		}
-		for _, ln := range held {
-			ln.Close()
-		}
-		if len(held) == n {
-			return base, nil
-		}
-	}
-	return 0, fmt.Errorf("no %d free ports in a row on 127.0.0.1", n)
-}
+func freeRun(n int) (int, error) { return freeports.Run(n) }
 
 // names are the names of specs.
 func names(specs []clientSpec) []string {
