@@ -1,6 +1,7 @@
 // Command client is what a new user writes on kafkagen: it connects to a
 // broker, prints its API versions and the topic's metadata, produces 1,000
 // zstd-compressed records to the topic, fetches them back and prints them.
+// With -lag GROUP it prints a consumer group's lag instead (lag.go).
 package main
 
 import (
@@ -21,10 +22,17 @@ import (
 func main() {
 	broker := flag.String("broker", "127.0.0.1:9092", "the broker's host:port")
 	topic := flag.String("topic", "kafkagen-example", "an existing topic; partition 0 is used")
+	group := flag.String("lag", "", "instead, print this consumer group's lag per partition (lag.go)")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := run(ctx, os.Stdout, *broker, *topic); err != nil {
+	var err error
+	if *group != "" {
+		err = runLag(ctx, os.Stdout, *broker, *group)
+	} else {
+		err = run(ctx, os.Stdout, *broker, *topic)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "client:", err)
 		os.Exit(1)
 	}
