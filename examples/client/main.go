@@ -51,7 +51,9 @@ func run(ctx context.Context, out io.Writer, broker, topic string) error {
 		broker, len(conn.BrokerVersions()), metaV, produceV, fetchV)
 
 	meta := kafkamsg.NewMetadataRequest()
-	meta.Topics = []kafkamsg.MetadataRequestTopic{{Name: runtime.NewNullString(topic)}}
+	metaTopic := kafkamsg.MakeMetadataRequestTopic() // Make: the spec's defaults, which a literal lacks
+	metaTopic.Name = runtime.NewNullString(topic)
+	meta.Topics = append(meta.Topics, metaTopic)
 	var metaResp kafkamsg.MetadataResponse
 	if err := conn.Do(ctx, meta, &metaResp); err != nil {
 		return err
@@ -93,12 +95,16 @@ func run(ctx context.Context, out io.Writer, broker, topic string) error {
 
 	fetch := kafkamsg.NewFetchRequest()
 	fetch.MaxWaitMs, fetch.MinBytes, fetch.MaxBytes = 500, 1, 1<<20
+	fetchTopic := kafkamsg.MakeFetchRequestFetchTopic()
+	fetchTopic.Topic, fetchTopic.TopicID = topic, t.TopicID
+	fetchPartition := kafkamsg.MakeFetchRequestFetchPartition() // leader epochs -1: none known
+	fetchPartition.PartitionMaxBytes = 1 << 20
 	var fetchResp kafkamsg.FetchResponse
 	var dec records.Decompressor
 	for offset, end := p.BaseOffset, p.BaseOffset+1000; offset < end; {
-		fetch.Topics = []kafkamsg.FetchRequestFetchTopic{{Topic: topic, TopicID: t.TopicID,
-			Partitions: []kafkamsg.FetchRequestFetchPartition{{FetchOffset: offset, PartitionMaxBytes: 1 << 20,
-				CurrentLeaderEpoch: runtime.UnknownLeaderEpoch, LastFetchedEpoch: runtime.UnknownLeaderEpoch, LogStartOffset: -1}}}}
+		fetchPartition.FetchOffset = offset
+		fetchTopic.Partitions = append(fetchTopic.Partitions[:0], fetchPartition)
+		fetch.Topics = append(fetch.Topics[:0], fetchTopic)
 		if err := conn.Do(ctx, fetch, &fetchResp); err != nil {
 			return err
 		}
