@@ -67,6 +67,29 @@ func TestCorpusAbsentFieldErrorNamesTheFix(t *testing.T) {
 			want: "kafka encode FindCoordinatorRequest.KeyType v0: non-default value in a field absent from this version: " +
 				"attempted to write a non-default KeyType at version 0: KeyType has versions 1+",
 		},
+		{
+			// A struct literal leaves 0 where the spec's default is 1: the
+			// error names the default New and Make set.
+			name: "a struct literal's zero MaxNumOffsets at v10", version: 10,
+			wrong: func() runtime.Message {
+				m := clients.NewListOffsetsRequest()
+				topic := clients.MakeListOffsetsRequestListOffsetsTopic()
+				topic.Partitions = append(topic.Partitions, clients.ListOffsetsRequestListOffsetsPartition{PartitionIndex: 1})
+				m.Topics = append(m.Topics, topic)
+				return m
+			},
+			right: func() runtime.Message {
+				m := clients.NewListOffsetsRequest()
+				topic := clients.MakeListOffsetsRequestListOffsetsTopic()
+				p := clients.MakeListOffsetsRequestListOffsetsPartition()
+				p.PartitionIndex = 1
+				topic.Partitions = append(topic.Partitions, p)
+				m.Topics = append(m.Topics, topic)
+				return m
+			},
+			want: "kafka encode ListOffsetsRequest.Topics[0].Partitions[0].MaxNumOffsets v10: non-default value in a field absent from this version: " +
+				"attempted to write a non-default MaxNumOffsets at version 10: MaxNumOffsets has versions 0; New and Make set its default, 1",
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -134,7 +134,7 @@ func TestJSONMarshalErrors(t *testing.T) {
 	f.Topics = []clients.FetchRequestFetchTopic{{Topic: "t", Partitions: []clients.FetchRequestFetchPartition{{LastFetchedEpoch: 0}}}}
 	_, err := f.AppendJSON(nil, 4, runtime.JSONOptions{})
 	assert.ErrorIs(t, err, runtime.ErrNonDefault)
-	assert.EqualError(t, err, "kafka marshal JSON FetchRequest.topics[0].partitions[0].lastFetchedEpoch v4: non-default value in a field absent from this version: attempted to write a non-default lastFetchedEpoch at version 4: LastFetchedEpoch has versions 12+")
+	assert.EqualError(t, err, "kafka marshal JSON FetchRequest.topics[0].partitions[0].lastFetchedEpoch v4: non-default value in a field absent from this version: attempted to write a non-default lastFetchedEpoch at version 4: LastFetchedEpoch has versions 12+; New and Make set its default, -1")
 
 	p := clients.NewProduceRequest()
 	p.TransactionalID = runtime.NullString{}

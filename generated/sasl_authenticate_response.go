@@ -15,7 +15,7 @@ type SaslAuthenticateResponse struct {
 	ErrorCode int16
 
 	// ErrorMessage is why authentication failed, or null.
-	// Versions: 0+. Nullable: 0+.
+	// Versions: 0+. Nullable: 0+. Default: "", not null (New and Make set it; the zero value is null).
 	ErrorMessage runtime.NullString
 
 	// AuthBytes is the broker's token, in the format of the mechanism.

@@ -15,9 +15,9 @@
 // Filters see messages decoded in place, aliased: their strings and byte
 // slices point into the proxy's buffers, which the next frame reuses once the
 // filters return. What a filter keeps from a request until its response (or
-// any longer) must be a copy (strings.Clone): see Exchange.Request and the
-// example, whose test shows the wrong answers pipelined requests get
-// otherwise.
+// any longer) must be a copy (strings.Clone, or a generated message's or
+// struct's Clone for all of it): see Exchange.Request and the example, whose
+// test shows the wrong answers pipelined requests get otherwise.
 //
 // Filters declare the api keys they want (Filter.Wants), see typed requests
 // and responses (RequestFilter, ResponseFilter), may change them, answer a

@@ -77,8 +77,10 @@ type Exchange struct {
 	// slices point into the frame, and the message and the frame are
 	// reused by the next request once the filters return. A filter that
 	// keeps any of it for later (with SetState, in a map...) keeps a copy:
-	// strings.Clone, bytes.Clone. Under pipelining, a kept string that was
-	// not copied names what a later request wrote there.
+	// strings.Clone, bytes.Clone, or the Clone method every generated
+	// message and struct has (a deep copy: x.SetState(req.Clone())). Under
+	// pipelining, a kept string that was not copied names what a later
+	// request wrote there.
 	Request runtime.APIMessage
 	// Response is the decoded response while response filters run, read
 	// at ResponseVersion (0 for KIP-511's ApiVersions answer); reused, as
@@ -114,7 +116,8 @@ func (x *Exchange) Answer(resp runtime.APIMessage) { x.answer = resp }
 func (x *Exchange) Answered() runtime.APIMessage { return x.answer }
 
 // SetState keeps v for the calling filter until the response. v must hold
-// copies, not the request's strings or slices: see Exchange.Request.
+// copies, not the request's strings or slices (strings.Clone, or the
+// generated Clone of a message or struct): see Exchange.Request.
 func (x *Exchange) SetState(v any) {
 	for len(x.states) <= x.filter {
 		x.states = append(x.states, nil)

@@ -51,7 +51,9 @@ type ClientConfig struct {
 
 // Client is the client side of one connection. It assigns correlation ids,
 // writes requests and matches responses to them; many goroutines may call
-// Do at once and their requests are pipelined on the connection.
+// Do at once and their requests are pipelined on the connection. It is the
+// layer under Conn, which most code wants instead: a Client asks no
+// ApiVersions, picks no versions and does no SASL.
 //
 // One goroutine writes the requests (several at once when callers queue up)
 // and another reads the responses, so a caller waits for its context only:

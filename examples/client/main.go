@@ -1,6 +1,7 @@
 // Command client is what a new user writes on kafkagen: it connects to a
 // broker, prints its API versions and the topic's metadata, produces 1,000
 // zstd-compressed records to the topic, fetches them back and prints them.
+// With -lag GROUP it prints a consumer group's lag instead (lag.go).
 package main
 
 import (
@@ -21,10 +22,17 @@ import (
 func main() {
 	broker := flag.String("broker", "127.0.0.1:9092", "the broker's host:port")
 	topic := flag.String("topic", "kafkagen-example", "an existing topic; partition 0 is used")
+	group := flag.String("lag", "", "instead, print this consumer group's lag per partition (lag.go)")
 	flag.Parse()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := run(ctx, os.Stdout, *broker, *topic); err != nil {
+	var err error
+	if *group != "" {
+		err = runLag(ctx, os.Stdout, *broker, *group)
+	} else {
+		err = run(ctx, os.Stdout, *broker, *topic)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "client:", err)
 		os.Exit(1)
 	}
@@ -43,7 +51,9 @@ func run(ctx context.Context, out io.Writer, broker, topic string) error {
 		broker, len(conn.BrokerVersions()), metaV, produceV, fetchV)
 
 	meta := kafkamsg.NewMetadataRequest()
-	meta.Topics = []kafkamsg.MetadataRequestTopic{{Name: runtime.NewNullString(topic)}}
+	metaTopic := kafkamsg.MakeMetadataRequestTopic() // Make: the spec's defaults, which a literal lacks
+	metaTopic.Name = runtime.NewNullString(topic)
+	meta.Topics = append(meta.Topics, metaTopic)
 	var metaResp kafkamsg.MetadataResponse
 	if err := conn.Do(ctx, meta, &metaResp); err != nil {
 		return err
@@ -85,12 +95,16 @@ func run(ctx context.Context, out io.Writer, broker, topic string) error {
 
 	fetch := kafkamsg.NewFetchRequest()
 	fetch.MaxWaitMs, fetch.MinBytes, fetch.MaxBytes = 500, 1, 1<<20
+	fetchTopic := kafkamsg.MakeFetchRequestFetchTopic()
+	fetchTopic.Topic, fetchTopic.TopicID = topic, t.TopicID
+	fetchPartition := kafkamsg.MakeFetchRequestFetchPartition() // leader epochs -1: none known
+	fetchPartition.PartitionMaxBytes = 1 << 20
 	var fetchResp kafkamsg.FetchResponse
 	var dec records.Decompressor
 	for offset, end := p.BaseOffset, p.BaseOffset+1000; offset < end; {
-		fetch.Topics = []kafkamsg.FetchRequestFetchTopic{{Topic: topic, TopicID: t.TopicID,
-			Partitions: []kafkamsg.FetchRequestFetchPartition{{FetchOffset: offset, PartitionMaxBytes: 1 << 20,
-				CurrentLeaderEpoch: runtime.UnknownLeaderEpoch, LastFetchedEpoch: runtime.UnknownLeaderEpoch, LogStartOffset: -1}}}}
+		fetchPartition.FetchOffset = offset
+		fetchTopic.Partitions = append(fetchTopic.Partitions[:0], fetchPartition)
+		fetch.Topics = append(fetch.Topics[:0], fetchTopic)
 		if err := conn.Do(ctx, fetch, &fetchResp); err != nil {
 			return err
 		}

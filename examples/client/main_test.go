@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -17,12 +15,7 @@ import (
 // topic created beforehand: every line of its output.
 func TestRunAgainstKfake(t *testing.T) {
 	const topic = "kafkagen-example"
-	cluster, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.SeedTopics(1, topic))
-	require.NoError(t, err)
-	defer cluster.Close()
-	addr := cluster.ListenAddrs()[0]
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx, addr := startKfake(t, kfake.SeedTopics(1, topic))
 	var out bytes.Buffer
 	require.NoError(t, run(ctx, &out, addr, topic))
 
@@ -39,12 +32,8 @@ func TestRunAgainstKfake(t *testing.T) {
 
 // A topic the broker does not have is reported with Kafka's error.
 func TestRunUnknownTopic(t *testing.T) {
-	cluster, err := kfake.NewCluster(kfake.NumBrokers(1))
-	require.NoError(t, err)
-	defer cluster.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	err = run(ctx, &bytes.Buffer{}, cluster.ListenAddrs()[0], "missing")
+	ctx, addr := startKfake(t)
+	err := run(ctx, &bytes.Buffer{}, addr, "missing")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "topic missing: UNKNOWN_TOPIC_OR_PARTITION")
 }

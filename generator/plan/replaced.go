@@ -17,8 +17,8 @@ type Replacements struct {
 // "Where each rule lives"): a field of f's struct, else of the struct
 // holding it, that is present at the version next to f's versions, is not
 // present at all of f's versions, and carries f's role: the same entity
-// type (its own or that of one of its fields, as Groups carries a groupId),
-// else the same kind with a name that ends in f's name or its plural
+// type (its own or that of one of its fields, as Groups carries a groupId;
+// a topic name's role is also a topic id's), else the same kind with a name that ends in f's name or its plural
 // (CoordinatorKeys for Key), else a struct holding a field of f's name
 // (Groups holds Topics). A role two fields could carry names neither.
 func replacementsOf(f *schema.Field) Replacements {
@@ -51,7 +51,7 @@ func findReplacement(f *schema.Field, v int16, apart func(schema.Versions) bool)
 			if c == f || !c.Versions.Contains(v) || !apart(c.Versions) {
 				continue
 			}
-			if f.EntityType != "" && carriesEntity(c, f.EntityType) {
+			if f.EntityType != "" && carriesEntity(c, f.EntityType) || topicNameAndID(f, c) {
 				byEntity = append(byEntity, c)
 			}
 			if c.Type.Kind == f.Type.Kind && namedAfter(c.Name, f.Name) {
@@ -72,6 +72,15 @@ func findReplacement(f *schema.Field, v int16, apart func(schema.Versions) bool)
 		}
 	}
 	return nil
+}
+
+// topicNameAndID reports whether one of f and c is a topic name and the
+// other a topic id: the role KIP-516 moved from names to ids (Fetch v13,
+// Produce v13, OffsetCommit and OffsetFetch v10), where the spec marks only
+// the name with an entity type (schema.IsTopicID).
+func topicNameAndID(f, c *schema.Field) bool {
+	const name = "topicName"
+	return f.EntityType == name && schema.IsTopicID(c) || schema.IsTopicID(f) && c.EntityType == name
 }
 
 // carriesEntity reports whether c holds values of entity type e: itself,

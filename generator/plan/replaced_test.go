@@ -34,14 +34,17 @@ const replacedSpec = `{
     { "name": "PrimaryHost", "type": "string", "versions": "3+" },
     { "name": "BackupHost", "type": "string", "versions": "3+" },
     { "name": "Added", "type": "int32", "versions": "5+" },
-    { "name": "Kept", "type": "int32", "versions": "0+" }
+    { "name": "Kept", "type": "int32", "versions": "0+" },
+    { "name": "TopicName", "type": "string", "versions": "0-6", "entityType": "topicName" },
+    { "name": "TopicId", "type": "uuid", "versions": "7+" }
   ]
 }`
 
 // TestReplacements pins which field replaces each field outside its
 // versions: by entity type (GroupId → Groups, whose struct has a groupId),
 // by kind and name (Key → CoordinatorKeys, Offset ← OldStyleOffsets), by a
-// struct holding a field of the same name (Topics → Groups), none where two
+// struct holding a field of the same name (Topics → Groups), a topic name
+// by a topic id and back (TopicName → TopicId, KIP-516), none where two
 // fields qualify (Host: PrimaryHost and BackupHost) or none exists (Added).
 func TestReplacements(t *testing.T) {
 	spec, err := schema.Load("ReplacedRequest.json", []byte(replacedSpec))
@@ -63,6 +66,8 @@ func TestReplacements(t *testing.T) {
 		"BackupHost":      "",
 		"Added":           "",
 		"Kept":            "",
+		"TopicName":       "after=TopicId",
+		"TopicId":         "before=TopicName",
 	}, got)
 }
 

@@ -23,9 +23,15 @@ func (p *Message) versionsNote(pf *plan.Field) string {
 
 // AbsentFix is what the encode error of a non-default value in a field
 // absent at the version adds to Java's text: the Go field, its versions and
-// its replacements ("GroupID has versions 0-7; from v8 see Groups").
+// its replacements ("GroupID has versions 0-7; from v8 see Groups"), and
+// the default when a struct literal's zero value is not it ("MaxNumOffsets
+// has versions 0; New and Make set its default, 1"), the usual cause.
 func (p *Message) AbsentFix(pf *plan.Field) string {
-	return p.FieldName(pf) + " has versions " + p.versionsNote(pf)
+	fix := p.FieldName(pf) + " has versions " + p.versionsNote(pf)
+	if d := literalDefault(pf.Schema); d != "" {
+		fix += "; New and Make set its default, " + d
+	}
+	return fix
 }
 
 // replacementName is the Go name of r, prefixed with its struct's type when

@@ -35,6 +35,13 @@ func (p *Message) FieldDoc(pf *plan.Field) string {
 		facts = append(facts, "Default: null.")
 	case f.HasDefault && f.Default != "":
 		facts = append(facts, fmt.Sprintf("Default: %s.", f.Default))
+	case f.Nullable():
+		// Java's default of a nullable field is its empty value, not null:
+		// say so, since a nil slice or a zero NullString is null.
+		facts = append(facts, "Default: "+literalDefault(f)+" (New and Make set it; the zero value is null).")
+	}
+	if names := specialValuesOf(p.Plan.Spec.Name, f); names != "" {
+		facts = append(facts, "Special values: "+names+".")
 	}
 	if f.Ignorable {
 		facts = append(facts, "Ignorable: dropped silently when written at a version without it.")

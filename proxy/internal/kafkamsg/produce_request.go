@@ -16,7 +16,7 @@ type ProduceRequest struct {
 	TransactionalID runtime.NullString
 
 	// Acks is the number of acknowledgments the producer requires the leader to have received before considering a request complete. Allowed values: 0 for no acknowledgments, 1 for only the leader and -1 for the full ISR.
-	// Versions: 0+.
+	// Versions: 0+. Special values: runtime.AcksNone, runtime.AcksLeader, runtime.AcksAll.
 	Acks int16
 
 	// TimeoutMs is the timeout to await a response in milliseconds.

@@ -24,7 +24,7 @@ type RequestHeader struct {
 	CorrelationID int32
 
 	// ClientID is the client ID string.
-	// Versions: 1+. Nullable: 1+. Flexible versions (own encoding): none. Ignorable: dropped silently when written at a version without it. Spec name: ClientId.
+	// Versions: 1+. Nullable: 1+. Flexible versions (own encoding): none. Default: "", not null (New and Make set it; the zero value is null). Ignorable: dropped silently when written at a version without it. Spec name: ClientId.
 	ClientID runtime.NullString
 
 	// UnknownTags holds the tagged fields these specs do not define, in the order

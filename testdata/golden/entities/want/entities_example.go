@@ -12,7 +12,7 @@ import (
 // Valid versions: 0-3; flexible versions: 2+.
 type EntitiesExample struct {
 	// TransactionalID is a nullable string from version 1.
-	// Versions: 1+. Nullable: 1+. Spec name: TransactionalId.
+	// Versions: 1+. Nullable: 1+. Default: "", not null (New and Make set it; the zero value is null). Spec name: TransactionalId.
 	TransactionalID runtime.NullString
 
 	// ProducerID is a top-level int64.
@@ -253,7 +253,7 @@ func (m *EntitiesExample) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendNullString(b, m.TransactionalID, lengths)
 	}
 	if (version < 1) && (!m.TransactionalID.Valid || m.TransactionalID.Value != "") {
-		return b, codec.AbsentFieldError("TransactionalId", version, "TransactionalID has versions 1+")
+		return b, codec.AbsentFieldError("TransactionalId", version, "TransactionalID has versions 1+; New and Make set its default, \"\", not null")
 	}
 	b = codec.AppendInt64NoInline(b, m.ProducerID)
 	if version <= 2 {

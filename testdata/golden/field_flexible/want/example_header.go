@@ -20,7 +20,7 @@ type ExampleHeader struct {
 	CorrelationID int32
 
 	// ClientID is the client id, never compact.
-	// Versions: 1+. Nullable: 1+. Flexible versions (own encoding): none. Ignorable: dropped silently when written at a version without it. Spec name: ClientId.
+	// Versions: 1+. Nullable: 1+. Flexible versions (own encoding): none. Default: "", not null (New and Make set it; the zero value is null). Ignorable: dropped silently when written at a version without it. Spec name: ClientId.
 	ClientID runtime.NullString
 
 	// Token is a token, compact from version 3.

@@ -192,7 +192,7 @@ func (m *IgnorableExample) appendTo(b []byte, version int16) ([]byte, error) {
 		b = codec.AppendInt32NoInline(b, m.Timeout)
 	}
 	if (version != 2) && (m.Timeout != 30000) {
-		return b, codec.AbsentFieldError("Timeout", version, "Timeout has versions 2+")
+		return b, codec.AbsentFieldError("Timeout", version, "Timeout has versions 2+; New and Make set its default, 30000")
 	}
 	if version <= 1 {
 		b = codec.AppendArrayLenNoInline(b, len(m.Legacy), codec.Classic)

@@ -15,11 +15,11 @@ type NullableArrays struct {
 	BrokerIDs []int32
 
 	// Names is the names: nullable from version 1 only, so empty by default.
-	// Versions: 0+. Nullable: 1+.
+	// Versions: 0+. Nullable: 1+. Default: empty, not null (New and Make set it; the zero value is null).
 	Names []string
 
 	// Values is the values: nullable, but empty by default.
-	// Versions: 0+. Nullable: 0+.
+	// Versions: 0+. Nullable: 0+. Default: empty, not null (New and Make set it; the zero value is null).
 	Values []int64
 
 	// Items is the items: a nullable array of structs.
@@ -27,7 +27,7 @@ type NullableArrays struct {
 	Items []NullableArraysItem
 
 	// Blobs is the blobs: an array of bytes from version 1, nullable from version 2.
-	// Versions: 1+. Nullable: 2+.
+	// Versions: 1+. Nullable: 2+. Default: empty, not null (New and Make set it; the zero value is null).
 	Blobs [][]byte
 
 	// UnknownTags holds the tagged fields these specs do not define, in the order
@@ -257,7 +257,7 @@ func (m *NullableArrays) appendTo(b []byte, version int16) ([]byte, error) {
 		}
 	}
 	if (version < 1) && (m.Blobs == nil || len(m.Blobs) != 0) {
-		return b, codec.AbsentFieldError("Blobs", version, "Blobs has versions 1+")
+		return b, codec.AbsentFieldError("Blobs", version, "Blobs has versions 1+; New and Make set its default, empty, not null")
 	}
 	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
 		return b, err
@@ -351,7 +351,7 @@ type NullableArraysItem struct {
 	Key string
 
 	// Payload is the payload: nullable bytes inside an element.
-	// Versions: 0+. Nullable: 0+.
+	// Versions: 0+. Nullable: 0+. Default: empty, not null (New and Make set it; the zero value is null).
 	Payload []byte
 
 	// UnknownTags holds the tagged fields these specs do not define, in the order

@@ -11,7 +11,7 @@ import (
 // Valid versions: 0-4; flexible versions: 3+.
 type NullableStructExample struct {
 	// Coordinator is the coordinator: untagged, and nullable only from version 2.
-	// Versions: 0+. Nullable: 2+.
+	// Versions: 0+. Nullable: 2+. Default: empty, not null (New and Make set it; the zero value is null).
 	Coordinator *NullableStructExampleNode
 
 	// Cursor is the cursor: untagged, nullable at every version, null by default.
@@ -23,7 +23,7 @@ type NullableStructExample struct {
 	Checkpoint *NullableStructExampleCheckpoint
 
 	// Hint is a tagged nullable struct whose default is the empty struct.
-	// Versions: 3+. Nullable: 3+. Tag 1, tagged versions 3+.
+	// Versions: 3+. Nullable: 3+. Tag 1, tagged versions 3+. Default: empty, not null (New and Make set it; the zero value is null).
 	Hint *NullableStructExampleHint
 
 	// UnknownTags holds the tagged fields these specs do not define, in the order
@@ -215,7 +215,7 @@ func (m *NullableStructExample) appendTo(b []byte, version int16) ([]byte, error
 		return b, codec.AbsentFieldError("Checkpoint", version, "Checkpoint has versions 3+")
 	}
 	if (version < 3) && (m.Hint == nil || !m.Hint.isDefault()) {
-		return b, codec.AbsentFieldError("Hint", version, "Hint has versions 3+")
+		return b, codec.AbsentFieldError("Hint", version, "Hint has versions 3+; New and Make set its default, empty, not null")
 	}
 	if version >= 3 {
 		if len(m.UnknownTags) > 0 {

@@ -238,10 +238,10 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 	var err error
 	b = codec.AppendInt32NoInline(b, m.PlainField)
 	if (version < 1) && (m.LeaderEpoch != -1) {
-		return b, codec.AbsentFieldError("LeaderEpoch", version, "LeaderEpoch has versions 1+")
+		return b, codec.AbsentFieldError("LeaderEpoch", version, "LeaderEpoch has versions 1+; New and Make set its default, -1")
 	}
 	if (version < 1) && (m.ClientName != "anonymous") {
-		return b, codec.AbsentFieldError("ClientName", version, "ClientName has versions 1+")
+		return b, codec.AbsentFieldError("ClientName", version, "ClientName has versions 1+; New and Make set its default, \"anonymous\"")
 	}
 	if (version < 1) && (m.Rack.Valid) {
 		return b, codec.AbsentFieldError("Rack", version, "Rack has versions 1+")
@@ -250,13 +250,13 @@ func (m *TaggedExample) appendTo(b []byte, version int16) ([]byte, error) {
 		return b, codec.AbsentFieldError("Replicas", version, "Replicas has versions 1+")
 	}
 	if (version < 1) && (m.Enabled != true) {
-		return b, codec.AbsentFieldError("Enabled", version, "Enabled has versions 1+")
+		return b, codec.AbsentFieldError("Enabled", version, "Enabled has versions 1+; New and Make set its default, true")
 	}
 	if (version < 1) && (m.TopicID != (runtime.UUID{})) {
 		return b, codec.AbsentFieldError("TopicId", version, "TopicID has versions 1+")
 	}
 	if (version < 1) && (m.Ratio != 0.5) {
-		return b, codec.AbsentFieldError("Ratio", version, "Ratio has versions 1+")
+		return b, codec.AbsentFieldError("Ratio", version, "Ratio has versions 1+; New and Make set its default, 0.5")
 	}
 	if version <= 1 {
 		b = codec.AppendInt64NoInline(b, m.Leader)
