@@ -47,6 +47,7 @@ type config struct {
 	timeout        time.Duration
 	only           string
 	updateCaptures bool
+	gatewayOnly    bool
 }
 
 func main() {
@@ -58,6 +59,7 @@ func main() {
 	flag.DurationVar(&cfg.timeout, "timeout", 9*time.Minute, "bound on the whole suite")
 	flag.StringVar(&cfg.only, "clients", "", "comma-separated clients to run (default all)")
 	flag.BoolVar(&cfg.updateCaptures, "update-captures", false, "replace testdata/captures with this run's frames")
+	flag.BoolVar(&cfg.gatewayOnly, "gateway-only", false, "run only the clients and attacks through kafkaproxy as a gateway (gateway.go)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -95,6 +97,14 @@ func run(ctx context.Context, cfg config) error {
 	if err != nil {
 		return err
 	}
+	if cfg.gatewayOnly {
+		g := runGateway(ctx, os.Stdout, cfg, specs, root, dir, goclient, brokerBin, bin)
+		fmt.Println(g.Line())
+		if len(g.Problems) > 0 {
+			return fmt.Errorf("%s", strings.Join(g.Problems, "; "))
+		}
+		return nil
+	}
 	captureDir, err := os.MkdirTemp("", "interop-captures-")
 	if err != nil {
 		return err
@@ -125,6 +135,8 @@ func run(ctx context.Context, cfg config) error {
 	problems = append(problems, proxied.Problems...)
 	bridged := runBridged(ctx, os.Stdout, cfg, dir, goclient, brokerBin, bin, root)
 	problems = append(problems, bridged.Problems...)
+	gateway := runGateway(ctx, os.Stdout, cfg, specs, root, dir, goclient, brokerBin, bin)
+	problems = append(problems, gateway.Problems...)
 
 	reverseCtx, cancelReverse := context.WithTimeout(ctx, time.Minute)
 	detail, err := reverse.Run(reverseCtx, cfg.n)
@@ -161,6 +173,7 @@ func run(ctx context.Context, cfg config) error {
 			}
 		}
 	}
+	fmt.Println(gateway.Line())
 	fmt.Printf("interop: clients=%d secured=%d proxied=%d/%d requests=%d api-versions=%d reencode-diffs=%d proxy-diffs=%d\n",
 		passed, secured.Passed, proxied.Passed, proxied.Runs, st.Requests, distinctPairs(st), st.ReencodeDiffs, proxied.Diffs)
 	if len(problems) > 0 {
