@@ -4,7 +4,9 @@
 // again against brokers secured with TLS, SASL or both (clients_secure.go),
 // then through kafkaproxy (examples/proxy) to the example broker and,
 // franz-go, to a three-node kfake, each plainly and with -topic-prefix
-// (proxied.go), then runs kafkagen's own client against kfake, franz-go's
+// (proxied.go), then through kafkaproxy as a multi-tenant gateway with
+// attacks (gateway.go, its "gateway: ..." line before the last), then runs
+// kafkagen's own client against kfake, franz-go's
 // fake Kafka, for the reverse direction. It prints one line per client run,
 // the api/version pairs each client used, and ends with
 //
@@ -15,7 +17,7 @@
 // prefixing proxy holds other records than the same run left without it. Run it from interop/
 // after install.sh:
 //
-//	go run ./cmd/interop [-n 20] [-parallel 3] [-clients kcat,sarama] [-update-captures]
+//	go run ./cmd/interop [-n 20] [-parallel 3] [-clients kcat,sarama] [-update-captures] [-gateway-only]
 //
 // With -update-captures the first request frame of every (client id, api,
 // version) the broker saw replaces testdata/captures/<client>/<step>/, the
