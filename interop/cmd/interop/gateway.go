@@ -124,7 +124,11 @@ func runGateway(ctx context.Context, w io.Writer, cfg config, specs []clientSpec
 	for _, t := range tenants {
 		byName[t.Name] = t
 	}
-	attacks := crossTenant(ctx, d, byName[tenantA], byName[tenantB])
+	var other *gatewayTenant // a client's tenant: no super user
+	if len(runs) > 0 {
+		other = &tenants[0]
+	}
+	attacks := crossTenant(ctx, d, byName[tenantA], byName[tenantB], other)
 	out.Problems = append(out.Problems, attacks.Problems...)
 	for topic, e := range attacks.Topics {
 		want[topic] = e

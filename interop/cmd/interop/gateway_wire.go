@@ -19,10 +19,11 @@ import (
 
 // Kafka's error codes the attacks expect (docs/protocol.md).
 const (
-	codeUnknownTopicOrPartition  int16 = 3
-	codeTopicAuthorizationFailed int16 = 29
-	codeSASLAuthenticationFailed int16 = 58
-	codeUnknownTopicID           int16 = 100
+	codeUnknownTopicOrPartition    int16 = 3
+	codeTopicAuthorizationFailed   int16 = 29
+	codeClusterAuthorizationFailed int16 = 31
+	codeSASLAuthenticationFailed   int16 = 58
+	codeUnknownTopicID             int16 = 100
 )
 
 // gatewayDialer opens connections to the proxy as one tenant or another.
