@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"cmp"
 	"crypto/tls"
 	"encoding/binary"
 	"errors"
@@ -60,6 +61,9 @@ func (p *Proxy) admit(client net.Conn, info *ConnInfo) (net.Conn, *wire.SASLSess
 		return nil, nil, err
 	}
 	_ = conn.SetDeadline(deadline)
+	// A failed admission is told with the mechanism it tried (metrics
+	// count failures by mechanism).
+	defer func() { info.Mechanism = cmp.Or(info.Mechanism, session.Requested()) }()
 	var buf []byte
 	for !session.Authenticated() {
 		if buf, err = readAuthFrame(conn, buf, session.MaxReceiveSize()); err != nil {

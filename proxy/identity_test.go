@@ -29,14 +29,14 @@ func TestSASLAtTheProxy(t *testing.T) {
 	require.NoError(t, err)
 	var mu sync.Mutex
 	type admission struct {
-		principal string
-		err       error
+		principal, mechanism string
+		err                  error
 	}
 	var admits []admission
 	p, logs := startProxy(t, Config{SASL: users, OnAdmit: func(info *ConnInfo, err error) {
 		mu.Lock()
 		defer mu.Unlock()
-		admits = append(admits, admission{info.Principal, err})
+		admits = append(admits, admission{info.Principal, info.Mechanism, err})
 	}}, b)
 
 	good, err := wire.Dial(t.Context(), p.Addr().String(), wire.ConnConfig{SASL: wire.PlainAuth("alice", "alice-secret")})
@@ -63,6 +63,8 @@ func TestSASLAtTheProxy(t *testing.T) {
 	assert.Equal(t, "alice", admits[0].principal)
 	assert.NoError(t, admits[0].err)
 	assert.ErrorIs(t, admits[1].err, kerrors.SaslAuthenticationFailed)
+	assert.Equal(t, []string{wire.SASLPlain, wire.SASLScramSHA512}, []string{admits[0].mechanism, admits[1].mechanism},
+		"the mechanism used, and the one a failure tried")
 	seen := b.seenKeys()
 	assert.NotContains(t, seen, saslHandshakeKey, "client SASL frames never reach the broker")
 	assert.NotContains(t, seen, saslAuthenticateKey)

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -96,7 +97,7 @@ func runGateway(ctx context.Context, w io.Writer, cfg config, specs []clientSpec
 	defer b.stop()
 	tenants := gatewayTenants(runs)
 	out.Clusters = len(tenants)
-	p, err := startGatewayProxy(ctx, proxyBin, filepath.Join(bin, "kafkaproxy-gateway.log"), filepath.Join(tmp, "kafkaproxy.yaml"), b.addr,
+	p, metrics, err := startGatewayProxy(ctx, proxyBin, filepath.Join(bin, "kafkaproxy-gateway.log"), filepath.Join(tmp, "kafkaproxy.yaml"), b.addr,
 		gatewayFiles{Cert: files.Cert, Key: files.Key, UpstreamPassword: out.upstreamPassword}, tenants)
 	if err != nil {
 		return fail(err)
@@ -139,12 +140,21 @@ func runGateway(ctx context.Context, w io.Writer, cfg config, specs []clientSpec
 	if err != nil {
 		return fail(err)
 	}
+	failuresBefore, err := scrapeAuthFailures(ctx, metrics)
+	if err != nil {
+		return fail(err)
+	}
 	preAuth := preAuthAttacks(ctx, d, byName[tenantA])
 	after, err := steadyRequests(ctx, b)
 	if err != nil {
 		return fail(err)
 	}
+	failuresAfter, err := scrapeAuthFailures(ctx, metrics)
+	if err != nil {
+		return fail(err)
+	}
 	out.tally(w, attacks.Attempts, acl, preAuth)
+	out.checkAuthFailures(w, counted(failuresBefore, failuresAfter), preAuth)
 	if after != before {
 		out.Leaks++
 		out.Problems = append(out.Problems, fmt.Sprintf("the broker got %d requests while only unauthenticated clients spoke to the proxy", after-before))
@@ -180,6 +190,20 @@ func gatewayClients(ctx context.Context, cfg config, specs []clientSpec, dir, go
 	return runClients(ctx, runSpecs, cfg.parallel, func(ctx context.Context, s clientSpec) *clientResult {
 		return runClient(ctx, s, dir, goclient, "", cfg.n, cfg.clientTimeout)
 	})
+}
+
+// checkAuthFailures compares what the proxy's authentication failures
+// counter moved by, per mechanism, with the unauthenticated attempts: each
+// one failure under the mechanism it tried.
+func (o *gatewayOutcome) checkAuthFailures(w io.Writer, moved map[string]int, preAuth []attempt) {
+	want := map[string]int{}
+	for _, a := range preAuth {
+		want[a.Mechanism]++
+	}
+	fmt.Fprintf(w, "gateway: %s moved by %v during the unauthenticated attempts (want %v)\n", authFailuresMetric, moved, want)
+	if !maps.Equal(moved, want) {
+		o.Problems = append(o.Problems, fmt.Sprintf("gateway: %s moved by %v, want %v", authFailuresMetric, moved, want))
+	}
 }
 
 // tally prints every attempt and counts them.
@@ -264,26 +288,31 @@ func (o *gatewayOutcome) checkBroker(ctx context.Context, w io.Writer, b *broker
 }
 
 // startGatewayProxy writes the configuration file for a port of 127.0.0.1
-// with free ports above it (node 0's is the next) and runs kafkaproxy
-// -config with it, trying another port when one is taken meanwhile.
-func startGatewayProxy(ctx context.Context, binary, logPath, configPath, upstream string, files gatewayFiles, tenants []gatewayTenant) (*broker, error) {
+// with free ports above it (node 0's is the next) and another for
+// /metrics, and runs kafkaproxy -config with it, trying other ports when
+// one is taken meanwhile. It returns the proxy and its metrics address.
+func startGatewayProxy(ctx context.Context, binary, logPath, configPath, upstream string, files gatewayFiles, tenants []gatewayTenant) (*broker, string, error) {
 	var err error
 	for range 5 {
-		var port int
+		var port, metricsPort int
 		if port, err = freeRun(4); err != nil {
-			return nil, err
+			return nil, "", err
 		}
+		if metricsPort, err = freePort(); err != nil {
+			return nil, "", err
+		}
+		metrics := "127.0.0.1:" + strconv.Itoa(metricsPort)
 		var data []byte
-		if data, err = gatewayConfig("127.0.0.1:"+strconv.Itoa(port), upstream, files, tenants); err != nil {
-			return nil, err
+		if data, err = gatewayConfig("127.0.0.1:"+strconv.Itoa(port), metrics, upstream, files, tenants); err != nil {
+			return nil, "", err
 		}
 		if err = os.WriteFile(configPath, data, 0o600); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		var p *broker
 		if p, err = startListening(ctx, "kafkaproxy", binary, logPath, []string{"-config", configPath}); err == nil {
-			return p, nil
+			return p, metrics, nil
 		}
 	}
-	return nil, err
+	return nil, "", err
 }

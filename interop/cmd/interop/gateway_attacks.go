@@ -26,6 +26,10 @@ type attempt struct {
 	Held    bool   // refused, or kept inside the attacker's own cluster
 	Leaked  bool   // the attacker was given another tenant's records
 	Detail  string // what the proxy answered
+	// Mechanism is the SASL mechanism an unauthenticated attempt tried, ""
+	// when it got no further than TLS or its first frame: the label it
+	// must be counted under in the proxy's authentication failures.
+	Mechanism string
 }
 
 // expectedTopic is a topic the broker must hold at the end: the records of

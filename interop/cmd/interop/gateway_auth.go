@@ -46,14 +46,14 @@ func preAuthAttacks(ctx context.Context, d gatewayDialer, victim gatewayTenant) 
 		}
 	}
 	attacks := []struct {
-		name string
-		run  func() attempt
+		name, mechanism string
+		run             func() attempt
 	}{
-		{"PLAIN with a wrong password", wrongPassword(scenario.Plain, victim.Name)},
-		{"SCRAM-SHA-256 with a wrong password", wrongPassword(scenario.ScramSHA256, victim.Name)},
-		{"SCRAM-SHA-512 with a wrong password", wrongPassword(scenario.ScramSHA512, victim.Name)},
-		{"SCRAM-SHA-512 as an unknown user", wrongPassword(scenario.ScramSHA512, "no-such-user")},
-		{"SaslHandshake, then silence", func() attempt {
+		{"PLAIN with a wrong password", scenario.Plain, wrongPassword(scenario.Plain, victim.Name)},
+		{"SCRAM-SHA-256 with a wrong password", scenario.ScramSHA256, wrongPassword(scenario.ScramSHA256, victim.Name)},
+		{"SCRAM-SHA-512 with a wrong password", scenario.ScramSHA512, wrongPassword(scenario.ScramSHA512, victim.Name)},
+		{"SCRAM-SHA-512 as an unknown user", scenario.ScramSHA512, wrongPassword(scenario.ScramSHA512, "no-such-user")},
+		{"SaslHandshake, then silence", scenario.Plain, func() attempt {
 			return d.cutAfter(ctx, true, func(conn net.Conn) error {
 				req := clients.NewSaslHandshakeRequest()
 				req.Mechanism = scenario.Plain
@@ -70,16 +70,16 @@ func preAuthAttacks(ctx context.Context, d gatewayDialer, victim gatewayTenant) 
 				return nil
 			})
 		}},
-		{"TCP connection that never starts TLS", func() attempt {
+		{"TCP connection that never starts TLS", "", func() attempt {
 			return d.cutAfter(ctx, false, func(net.Conn) error { return nil })
 		}},
-		{"garbage instead of a TLS handshake", func() attempt {
+		{"garbage instead of a TLS handshake", "", func() attempt {
 			return d.cutAfter(ctx, false, func(conn net.Conn) error {
 				_, err := conn.Write([]byte("GET / HTTP/1.1\r\nHost: kafka\r\n\r\n"))
 				return err
 			})
 		}},
-		{"garbage after TLS, before authenticating", func() attempt {
+		{"garbage after TLS, before authenticating", "", func() attempt {
 			return d.cutAfter(ctx, true, func(conn net.Conn) error {
 				garbage := make([]byte, 64)
 				rand.Read(garbage)
@@ -88,7 +88,7 @@ func preAuthAttacks(ctx context.Context, d gatewayDialer, victim gatewayTenant) 
 				return err
 			})
 		}},
-		{"Metadata before authenticating", func() attempt {
+		{"Metadata before authenticating", "", func() attempt {
 			return d.cutAfter(ctx, true, func(conn net.Conn) error {
 				return writeRequest(conn, clients.NewMetadataRequest(), 4)
 			})
@@ -101,7 +101,7 @@ func preAuthAttacks(ctx context.Context, d gatewayDialer, victim gatewayTenant) 
 		go func() {
 			defer wg.Done()
 			out[i] = at.run()
-			out[i].Name = "unauthenticated: " + at.name
+			out[i].Name, out[i].Mechanism = "unauthenticated: "+at.name, at.mechanism
 		}()
 	}
 	wg.Wait()

@@ -92,6 +92,7 @@ type (
 		SuperUsers      []string          `yaml:"superUsers"`
 		AllowEveryone   bool              `yaml:"allowEveryoneIfNoAclFound"`
 		ACLs            []proxyACL        `yaml:"acls"`
+		Metrics         string            `yaml:"metrics"`
 	}
 	proxyTLS struct {
 		CertFile string `yaml:"certFile"`
@@ -128,10 +129,12 @@ type (
 // virtual cluster per tenant, tenants A and B super users, and for each
 // client's tenant every operation on every topic, group and transactional
 // id of its cluster and on the cluster (names as the tenant sees them, so
-// "*" is its own cluster's). The nobody tenant gets no ACL.
-func gatewayConfig(listen, upstream string, files gatewayFiles, tenants []gatewayTenant) ([]byte, error) {
+// "*" is its own cluster's). The nobody tenant gets no ACL. /metrics is
+// served on metrics.
+func gatewayConfig(listen, metrics, upstream string, files gatewayFiles, tenants []gatewayTenant) ([]byte, error) {
 	c := proxyFileConfig{
 		Listen:   listen,
+		Metrics:  metrics,
 		Upstream: []string{upstream},
 		TLS:      proxyTLS{CertFile: files.Cert, KeyFile: files.Key},
 		SASL: proxySASL{

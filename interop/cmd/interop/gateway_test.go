@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"slices"
 	"strings"
 	"testing"
@@ -77,11 +78,12 @@ func TestGatewayRunsOf(t *testing.T) {
 // and B super users, the proxy's own login and librdkafka's nonce accepted.
 func TestGatewayConfig(t *testing.T) {
 	tenants := gatewayTenants(gatewayRuns[:2])
-	data, err := gatewayConfig("127.0.0.1:9192", "127.0.0.1:9092", gatewayFiles{Cert: "c.pem", Key: "k.pem", UpstreamPassword: "up"}, tenants)
+	data, err := gatewayConfig("127.0.0.1:9192", "127.0.0.1:9464", "127.0.0.1:9092", gatewayFiles{Cert: "c.pem", Key: "k.pem", UpstreamPassword: "up"}, tenants)
 	require.NoError(t, err)
 	var c proxyFileConfig
 	require.NoError(t, yaml.Unmarshal(data, &c))
 	assert.Equal(t, "127.0.0.1:9192", c.Listen)
+	assert.Equal(t, "127.0.0.1:9464", c.Metrics)
 	assert.Equal(t, []string{"127.0.0.1:9092"}, c.Upstream)
 	assert.Equal(t, proxyTLS{CertFile: "c.pem", KeyFile: "k.pem"}, c.TLS)
 	assert.True(t, c.SASL.AcceptRepeatedScramNonce)
@@ -102,7 +104,7 @@ func TestGatewayConfig(t *testing.T) {
 	everything := []string{"topic:*", "group:*", "transactionalId:*", "cluster:kafka-cluster"}
 	assert.Equal(t, map[string][]string{"kcat-plain": everything, "kcat-scram-sha-512": everything}, byPrincipal)
 
-	_, err = gatewayConfig("127.0.0.1:9192", "127.0.0.1:9092", gatewayFiles{}, []gatewayTenant{{Name: "a.b"}})
+	_, err = gatewayConfig("127.0.0.1:9192", "", "127.0.0.1:9092", gatewayFiles{}, []gatewayTenant{{Name: "a.b"}})
 	assert.EqualError(t, err, `tenant name "a.b": want a name without '.', '*' or ':'`)
 }
 
@@ -137,4 +139,25 @@ func TestTally(t *testing.T) {
 			"auth: let in was not refused or cut before authentication (authenticated with a wrong password)",
 		}}, o)
 	assert.Contains(t, out.String(), "  cross-tenant NOT held: read A's records: 40 bytes of records\n")
+}
+
+func TestAuthFailuresMetric(t *testing.T) {
+	text := `# HELP kafkaproxy_authentication_failures_total ...
+# TYPE kafkaproxy_authentication_failures_total counter
+kafkaproxy_authentication_failures_total{mechanism=""} 4
+kafkaproxy_authentication_failures_total{mechanism="PLAIN"} 3
+kafkaproxy_connections_total{virtual_cluster="a"} 9
+`
+	got, err := parseAuthFailures(bufio.NewScanner(strings.NewReader(text)))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"": 4, "PLAIN": 3}, got)
+	_, err = parseAuthFailures(bufio.NewScanner(strings.NewReader(`kafkaproxy_authentication_failures_total{mechanism="PLAIN"} x`)))
+	assert.Error(t, err)
+
+	assert.Equal(t, map[string]int{"PLAIN": 2, "SCRAM-SHA-512": 1}, counted(map[string]int{"": 4, "PLAIN": 1}, map[string]int{"": 4, "PLAIN": 3, "SCRAM-SHA-512": 1}))
+
+	var o gatewayOutcome
+	var out strings.Builder
+	o.checkAuthFailures(&out, map[string]int{"PLAIN": 1}, []attempt{{Mechanism: "PLAIN"}, {Mechanism: ""}})
+	assert.Equal(t, []string{`gateway: kafkaproxy_authentication_failures_total moved by map[PLAIN:1], want map[:1 PLAIN:1]`}, o.Problems)
 }
