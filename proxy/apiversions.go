@@ -12,7 +12,11 @@ import (
 
 // saslHandshakeKey is SaslHandshake's api key. After a v0 handshake the
 // client sends bare SASL tokens, frames with no request header, which
-// cannot be paired with their answers: the proxy advertises v1 and up.
+// cannot be paired with their answers: a relayed handshake is advertised
+// from v1. The proxy's own answer before authentication, where it serves
+// the exchange itself (identity.go), lists v0 too: librdkafka 2.0.2
+// will not authenticate with a server that does not (docs/protocol.md,
+// "SASL").
 const saslHandshakeKey int16 = 17
 
 // versionClamp computes the versions the proxy advertises: for each api the
@@ -65,8 +69,10 @@ func (vc *versionClamp) packageRange() wire.VersionRange {
 // rewrite appends to dst the frame (size prefix included) of an ApiVersions
 // response whose body, read at version, is body, with its api list
 // narrowed and the feature levels that need what it took out lowered (see
-// featureNeeds): everything else is kept byte for byte.
-func (vc *versionClamp) rewrite(dst []byte, correlationID int32, body []byte, version int16) ([]byte, error) {
+// featureNeeds): everything else is kept byte for byte. With saslAtProxy
+// (the proxy's answer before it authenticates the client itself),
+// SaslHandshake keeps the lowest version of body.
+func (vc *versionClamp) rewrite(dst []byte, correlationID int32, body []byte, version int16, saslAtProxy bool) ([]byte, error) {
 	compact := version >= 3
 	fail := func(what string, off int) ([]byte, error) {
 		return dst, fmt.Errorf("ApiVersionsResponse v%d: %s at byte %d of a %d-byte body: %w", version, what, off, len(body), runtime.ErrShortBuffer)
@@ -101,7 +107,11 @@ func (vc *versionClamp) rewrite(dst []byte, correlationID int32, body []byte, ve
 			return fail(fmt.Sprintf("api %d of %d", i, count), off)
 		}
 		key := int16(binary.BigEndian.Uint16(body[off:]))
-		lo, hi, ok := vc.limit(key, int16(binary.BigEndian.Uint16(body[off+2:])), int16(binary.BigEndian.Uint16(body[off+4:])))
+		bodyLo := int16(binary.BigEndian.Uint16(body[off+2:]))
+		lo, hi, ok := vc.limit(key, bodyLo, int16(binary.BigEndian.Uint16(body[off+4:])))
+		if ok && saslAtProxy && key == saslHandshakeKey {
+			lo = min(lo, bodyLo)
+		}
 		off += 6
 		if compact {
 			end, err := skipTags(body, off)

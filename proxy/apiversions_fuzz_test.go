@@ -26,7 +26,7 @@ func FuzzClampVersions(f *testing.F) {
 	vc := newVersionClamp(testRequests, testResponses, nil)
 	f.Fuzz(func(t *testing.T, body []byte, version int16) {
 		version &= 7
-		out, err := vc.rewrite(nil, 1, body, version)
+		out, err := vc.rewrite(nil, 1, body, version, false)
 		if err != nil {
 			return
 		}
@@ -42,7 +42,7 @@ func FuzzClampVersions(f *testing.F) {
 		require.Equal(t, in.ThrottleTimeMs, got.ThrottleTimeMs)
 		require.Equal(t, in.FinalizedFeaturesEpoch, got.FinalizedFeaturesEpoch)
 		require.LessOrEqual(t, len(got.APIKeys), len(in.APIKeys))
-		again, err := vc.rewrite(nil, 1, out[8:], version)
+		again, err := vc.rewrite(nil, 1, out[8:], version, false)
 		require.NoError(t, err)
 		require.True(t, bytes.Equal(out, again), "rewriting twice changes the answer")
 	})

@@ -59,7 +59,8 @@ type ConnInfo struct {
 	// Principal is the user the client authenticated as (Config.SASL),
 	// set before any filter sees a request; empty without SASL.
 	Principal string
-	// Mechanism is the SASL mechanism it authenticated with.
+	// Mechanism is the SASL mechanism it authenticated with (for
+	// Config.OnAdmit of a failed authentication: the one it tried).
 	Mechanism string
 
 	throttle *throttle // set by the proxy; see Exchange.Throttle

@@ -1,8 +1,10 @@
 package proxy
 
 import (
+	"cmp"
 	"crypto/tls"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -28,6 +30,10 @@ import (
 // saslAuthenticateKey is SaslAuthenticate's api key (SaslHandshake's is in
 // apiversions.go).
 const saslAuthenticateKey int16 = 36
+
+// errHandshakeV0AfterAuth closes an admitted connection that sends a v0
+// SaslHandshake: the proxy advertises v0 only before authentication.
+var errHandshakeV0AfterAuth = errors.New("a v0 handshake is served only before authentication")
 
 // admit runs TLS and SASL with a new client, within Timeouts.Auth, and
 // returns the connection to relay (the TLS one, with TLS) and the SASL
@@ -55,6 +61,9 @@ func (p *Proxy) admit(client net.Conn, info *ConnInfo) (net.Conn, *wire.SASLSess
 		return nil, nil, err
 	}
 	_ = conn.SetDeadline(deadline)
+	// A failed admission is told with the mechanism it tried (metrics
+	// count failures by mechanism).
+	defer func() { info.Mechanism = cmp.Or(info.Mechanism, session.Requested()) }()
 	var buf []byte
 	for !session.Authenticated() {
 		if buf, err = readAuthFrame(conn, buf, session.MaxReceiveSize()); err != nil {
@@ -139,7 +148,7 @@ func (p *Proxy) localAPIVersions(frame []byte) ([]byte, error) {
 	}
 	// The response header of ApiVersions is v0 at every version (KIP-511):
 	// the size, then the correlation id.
-	return p.clamp.rewrite(nil, corr, encoded[8:], version)
+	return p.clamp.rewrite(nil, corr, encoded[8:], version, true)
 }
 
 // withSASLVersions is keys with SaslHandshake and SaslAuthenticate at the
@@ -165,6 +174,11 @@ func withSASLVersions(keys []generated.APIVersionsResponseAPIVersion) []generate
 func (rp *requestPump) reauthenticate(info frames.RequestInfo, size int, frame []byte) (bool, error) {
 	c := rp.c
 	probe := c.toBroker.prefix(size) // enough for the api key, for the others
+	if info.APIKey == saslHandshakeKey && info.APIVersion == 0 {
+		// Bare tokens would follow, which the relay cannot tell from
+		// requests; a re-authentication (KIP-368) uses v1.
+		return true, fmt.Errorf("SaslHandshake v0 after authentication: %w", errHandshakeV0AfterAuth)
+	}
 	if info.APIKey == saslHandshakeKey || info.APIKey == saslAuthenticateKey {
 		if frame == nil {
 			var err error

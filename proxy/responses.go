@@ -125,7 +125,7 @@ func (rp *responsePump) clampVersions(frame []byte, f frames.InFlight) ([]byte, 
 	if err := rp.decoder.Decode(frame[4:], f, &rp.resp); err != nil {
 		return nil, fmt.Errorf("decoding an ApiVersions response: %w", err)
 	}
-	out, err := rp.c.p.clamp.rewrite(rp.out[:0], f.CorrelationID, frame[4+rp.resp.BodyOffset:], rp.resp.Version)
+	out, err := rp.c.p.clamp.rewrite(rp.out[:0], f.CorrelationID, frame[4+rp.resp.BodyOffset:], rp.resp.Version, false)
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,11 @@ func (s *SASLSession) Exchanging() bool { return s.auth.exchanging() }
 // (sasl.server.max.receive.size).
 func (s *SASLSession) MaxReceiveSize() int { return s.auth.srv.maxReceive }
 
+// Requested is the mechanism the client's last SaslHandshake chose (""
+// before one, or when it named one not enabled): what a failed
+// authentication was tried with.
+func (s *SASLSession) Requested() string { return s.auth.mechanism }
+
 // Principal and Mechanism are what the last authentication established;
 // empty before.
 func (s *SASLSession) Principal() string { return s.peer.Principal }

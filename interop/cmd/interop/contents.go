@@ -19,11 +19,11 @@ type contents map[string][]string
 // as a read_committed consumer from the start: aborted records and control
 // records are left out, so two clusters that were sent the same
 // transactions compare equal. It also counts the nodes that lead the
-// topics' partitions.
-func readContents(ctx context.Context, seeds []string) (c contents, leaders int, err error) {
+// topics' partitions. opts are added to the client's (a SASL login).
+func readContents(ctx context.Context, seeds []string, opts ...kgo.Opt) (c contents, leaders int, err error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(seeds...), kgo.FetchIsolationLevel(kgo.ReadCommitted()), kgo.ClientID("interop-contents"))
+	cl, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(seeds...), kgo.FetchIsolationLevel(kgo.ReadCommitted()), kgo.ClientID("interop-contents")}, opts...)...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -4,7 +4,9 @@
 // again against brokers secured with TLS, SASL or both (clients_secure.go),
 // then through kafkaproxy (examples/proxy) to the example broker and,
 // franz-go, to a three-node kfake, each plainly and with -topic-prefix
-// (proxied.go), then runs kafkagen's own client against kfake, franz-go's
+// (proxied.go), then through kafkaproxy as a multi-tenant gateway with
+// attacks (gateway.go, its "gateway: ..." line before the last), then runs
+// kafkagen's own client against kfake, franz-go's
 // fake Kafka, for the reverse direction. It prints one line per client run,
 // the api/version pairs each client used, and ends with
 //
@@ -15,7 +17,7 @@
 // prefixing proxy holds other records than the same run left without it. Run it from interop/
 // after install.sh:
 //
-//	go run ./cmd/interop [-n 20] [-parallel 3] [-clients kcat,sarama] [-update-captures] [-bridge-only]
+//	go run ./cmd/interop [-n 20] [-parallel 3] [-clients kcat,sarama] [-update-captures] [-bridge-only] [-gateway-only]
 //
 // With -update-captures the first request frame of every (client id, api,
 // version) the broker saw replaces testdata/captures/<client>/<step>/, the
@@ -48,6 +50,7 @@ type config struct {
 	only           string
 	updateCaptures bool
 	bridgeOnly     bool
+	gatewayOnly    bool
 }
 
 func main() {
@@ -60,6 +63,7 @@ func main() {
 	flag.StringVar(&cfg.only, "clients", "", "comma-separated clients to run (default all)")
 	flag.BoolVar(&cfg.updateCaptures, "update-captures", false, "replace testdata/captures with this run's frames")
 	flag.BoolVar(&cfg.bridgeOnly, "bridge-only", false, "run only the old clients through kafkaproxy -bridge (bridged.go)")
+	flag.BoolVar(&cfg.gatewayOnly, "gateway-only", false, "run only the clients and attacks through kafkaproxy as a gateway (gateway.go)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -103,6 +107,14 @@ func run(ctx context.Context, cfg config) error {
 		}
 		return nil
 	}
+	if cfg.gatewayOnly {
+		g := runGateway(ctx, os.Stdout, cfg, specs, root, dir, goclient, brokerBin, bin)
+		fmt.Println(g.Line())
+		if len(g.Problems) > 0 {
+			return fmt.Errorf("%s", strings.Join(g.Problems, "; "))
+		}
+		return nil
+	}
 	captureDir, err := os.MkdirTemp("", "interop-captures-")
 	if err != nil {
 		return err
@@ -133,6 +145,8 @@ func run(ctx context.Context, cfg config) error {
 	problems = append(problems, proxied.Problems...)
 	bridged := runBridged(ctx, os.Stdout, cfg, dir, goclient, brokerBin, bin, root)
 	problems = append(problems, bridged.Problems...)
+	gateway := runGateway(ctx, os.Stdout, cfg, specs, root, dir, goclient, brokerBin, bin)
+	problems = append(problems, gateway.Problems...)
 
 	reverseCtx, cancelReverse := context.WithTimeout(ctx, time.Minute)
 	detail, err := reverse.Run(reverseCtx, cfg.n)
@@ -169,6 +183,7 @@ func run(ctx context.Context, cfg config) error {
 			}
 		}
 	}
+	fmt.Println(gateway.Line())
 	fmt.Printf("interop: clients=%d secured=%d proxied=%d/%d requests=%d api-versions=%d reencode-diffs=%d proxy-diffs=%d\n",
 		passed, secured.Passed, proxied.Passed, proxied.Runs, st.Requests, distinctPairs(st), st.ReencodeDiffs, proxied.Diffs)
 	if len(problems) > 0 {

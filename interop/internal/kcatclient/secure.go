@@ -13,7 +13,8 @@ import (
 // records produced and read back, and with SASL a wrong password that the
 // broker must refuse with its SASL_AUTHENTICATION_FAILED message. With
 // SASL but not SCRAM, a last step shows why kcat cannot use SCRAM here
-// (scramNonce).
+// (scramNonce), or, against a server that accepts librdkafka's repeated
+// nonce, that it can (scramNonceAccepted).
 func SecureSteps(broker string, n int, sec scenario.Security) []scenario.Step {
 	c := client{broker: broker, n: n, sec: sec}
 	steps := scenario.SecureSteps(sec, func(ctx context.Context, step string) (string, error) {
@@ -21,8 +22,12 @@ func SecureSteps(broker string, n int, sec scenario.Security) []scenario.Step {
 	}, c.wrongPassword)
 	if sec.UsesSASL() && !strings.HasPrefix(sec.Mechanism, "SCRAM-") {
 		step := sec.Label() + "-scram-sha-512-nonce"
+		run := c.scramNonce
+		if sec.RepeatedScramNonceAccepted {
+			run = c.scramNonceAccepted
+		}
 		steps = append(steps, scenario.Step{Name: step, Run: func(ctx context.Context) (string, error) {
-			return c.scramNonce(ctx, step)
+			return run(ctx, step)
 		}})
 	}
 	return steps
@@ -73,6 +78,22 @@ func (c client) scramNonce(ctx context.Context, step string) (string, error) {
 		return "", errors.New("kcat authenticated with SCRAM-SHA-512: librdkafka no longer repeats its SCRAM nonce, run kcat with SCRAM-SHA-512 (interop/cmd/interop/clients_secure.go)")
 	}
 	return scram.expectRefusal(err, "SCRAM-SHA-512 with the right password (librdkafka 2.0.2 repeats its client nonce)")
+}
+
+// scramNonceAccepted lists metadata with SCRAM-SHA-512 and the right
+// password from a server that accepts librdkafka's repeated client nonce
+// (kafkaproxy with acceptRepeatedScramNonce): kcat must authenticate.
+func (c client) scramNonceAccepted(ctx context.Context, step string) (string, error) {
+	scram := c
+	scram.sec.Mechanism = scenario.ScramSHA512
+	out, err := scram.run(ctx, step, nil, "-L")
+	if err != nil {
+		return "", fmt.Errorf("SCRAM-SHA-512 with librdkafka's repeated nonce, which the server says it accepts: %w", err)
+	}
+	if !strings.Contains(string(out), "Metadata for all topics") {
+		return "", fmt.Errorf("SCRAM-SHA-512 with librdkafka's repeated nonce: kcat -L printed no metadata: %q", out)
+	}
+	return "SCRAM-SHA-512 with librdkafka's repeated nonce accepted: metadata listed", nil
 }
 
 // refused lists metadata with logging on (-v after -q: librdkafka's

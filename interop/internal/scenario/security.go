@@ -37,6 +37,11 @@ type Security struct {
 	Mechanism      string // Plain, ScramSHA256 or ScramSHA512, for the SASL protocols
 	User, Password string
 	CAFile         string // PEM, for SSL and SASL_SSL
+	// RepeatedScramNonceAccepted says the server takes the SCRAM final
+	// message of librdkafka before 2.6.1, which repeats the client's nonce
+	// (kafkaproxy's acceptRepeatedScramNonce); Kafka 4 and the example
+	// broker refuse it. Only kcat's steps read it.
+	RepeatedScramNonceAccepted bool
 }
 
 // UsesTLS reports whether the protocol runs over TLS.
@@ -136,6 +141,7 @@ func SecurityFlags(fs *flag.FlagSet) *Security {
 	fs.StringVar(&s.User, "sasl-user", "", "SASL user")
 	fs.StringVar(&s.Password, "sasl-password", "", "SASL password")
 	fs.StringVar(&s.CAFile, "ca-file", "", "PEM file of the CA that signed the broker's certificate")
+	fs.BoolVar(&s.RepeatedScramNonceAccepted, "scram-repeated-nonce-accepted", false, "the server accepts librdkafka's repeated SCRAM nonce (kafkaproxy's acceptRepeatedScramNonce)")
 	return s
 }
 
