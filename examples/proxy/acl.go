@@ -17,7 +17,8 @@ import (
 
 func aclTyped() acl.Typed {
 	return acl.Typed{NewResponse: kafkamsg.NewResponse, Names: aclNames, Hide: aclHide,
-		Refuse: aclRefuse, Split: aclSplit, Merge: aclMerge, AutoCreate: aclAutoCreate}
+		Refuse: aclRefuse, Split: aclSplit, Merge: aclMerge, AutoCreate: aclAutoCreate,
+		LearnIDs: aclLearnIDs, RequestIDs: aclRequestIDs, SplitIDs: aclSplitIDs}
 }
 
 // aclNames adds to the tenant's unmarked names the Metadata topics named
