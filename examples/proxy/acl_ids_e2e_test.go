@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
+	"github.com/kafkagen/kafkagen/runtime"
+	"github.com/kafkagen/kafkagen/wire"
+)
+
+// carolUsesA: carol writes and reads her topics "a.", nothing else (no
+// DELETE); bob has no ACL.
+const carolUsesA = `acls:
+  - {principal: carol, resourceType: topic, patternType: prefixed, name: "a.", operations: [write, read], permission: allow}
+`
+
+// principalConn is a raw connection to addr whose client id, so principal
+// under the stand-in identity, is principal.
+func principalConn(t *testing.T, addr, principal string) *wire.Client {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	require.NoError(t, err)
+	c := wire.NewClient(conn, wire.ClientConfig{ClientID: runtime.NewNullString(principal)})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// loggedVersions lists the versions of api key in a request log.
+func loggedVersions(t *testing.T, logFile string, key int16) []int16 {
+	data, err := os.ReadFile(logFile)
+	require.NoError(t, err)
+	var out []int16
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var l struct {
+			RequestHeader struct {
+				RequestAPIKey     int16 `json:"requestApiKey"`
+				RequestAPIVersion int16 `json:"requestApiVersion"`
+			} `json:"requestHeader"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &l), line)
+		if l.RequestHeader.RequestAPIKey == key {
+			out = append(out, l.RequestHeader.RequestAPIVersion)
+		}
+	}
+	return out
+}
+
+// Authorization of the versions naming topics by id, through kafkaproxy
+// -config in front of kfake: franz-go, now offered Produce 13 and Fetch
+// 13+, produces and consumes by id as carol; by id, what she may not read
+// and what bob may not is refused TOPIC_AUTHORIZATION_FAILED, an id no
+// answer showed gets UNKNOWN_TOPIC_ID, and DeleteTopics by id without
+// DELETE is refused.
+func TestGatewayACLTopicIDs(t *testing.T) {
+	c := startCluster(t, 1, kfake.SeedTopics(partitions, "a.orders", "b.orders"))
+	logFile := filepath.Join(t.TempDir(), "requests.jsonl")
+	g := startPolicyGateway(t, c, fmt.Sprintf("log: %s\n%s", logFile, carolUsesA))
+
+	carol := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.DefaultProduceTopic("a.orders"))
+	rs := produce(t, carol, "a.orders", 3)
+	reader := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.ConsumeTopics("a.orders"),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(200*time.Millisecond))
+	assert.Equal(t, values(rs), consume(t, reader, 3))
+	fetches, produces := loggedVersions(t, logFile, kafkamsg.APIKeyFetch), loggedVersions(t, logFile, kafkamsg.APIKeyProduce)
+	require.NotEmpty(t, fetches)
+	require.NotEmpty(t, produces)
+	assert.GreaterOrEqual(t, fetches[0], int16(13), "franz-go fetches by id")
+	assert.GreaterOrEqual(t, produces[0], int16(13), "franz-go produces by id")
+
+	// The ids, from the broker; the proxy learns them from an answer it
+	// relays (here carol's Metadata of every topic, before its hiding).
+	idA, idB := topicID(t, c.ListenAddrs()[0], "a.orders"), topicID(t, c.ListenAddrs()[0], "b.orders")
+	assert.Equal(t, []string{"a.orders"}, topicNames(metadata(t, carol)), "b.orders hidden from carol")
+
+	tests := []struct {
+		name      string
+		principal string
+		id        runtime.UUID
+		wantCode  int16
+		records   bool
+	}{
+		{"carol reads hers", "carol", idA, 0, true},
+		{"carol may not read b.orders", "carol", idB, 29, false},
+		{"bob may not read a.orders", "bob", idA, 29, false},
+		{"no answer showed the id", "carol", runtime.UUID{0xde, 0xad}, 100, false},
+	}
+	for _, tt := range tests {
+		t.Run("Fetch v13 "+tt.name, func(t *testing.T) {
+			resp := kafkamsg.NewFetchResponse()
+			require.NoError(t, principalConn(t, g.bootstrap, tt.principal).Do(testContext(t), fetchByID(tt.id), 13, resp))
+			require.Len(t, resp.Responses, 1)
+			assert.Equal(t, tt.id, resp.Responses[0].TopicID, "answered by id")
+			code, n := fetched(resp)
+			assert.Equal(t, tt.wantCode, code)
+			assert.Equal(t, tt.records, n > 0, "records")
+		})
+	}
+
+	t.Run("DeleteTopics v6 by id without DELETE", func(t *testing.T) {
+		req := kafkamsg.NewDeleteTopicsRequest()
+		req.Topics, req.TimeoutMs = []kafkamsg.DeleteTopicsRequestDeleteTopicState{{TopicID: idA}}, 5000
+		resp := kafkamsg.NewDeleteTopicsResponse()
+		require.NoError(t, principalConn(t, g.bootstrap, "carol").Do(testContext(t), req, 6, resp))
+		require.Len(t, resp.Responses, 1)
+		assert.Equal(t, idA, resp.Responses[0].TopicID)
+		assert.Equal(t, int16(29), resp.Responses[0].ErrorCode)
+		assert.Equal(t, idA, topicID(t, c.ListenAddrs()[0], "a.orders"), "the topic is still there")
+	})
+}
