@@ -7,10 +7,11 @@ import (
 
 // Topic ids for acl.Typed (acl.go): the answers that pair ids with names,
 // the parts of requests naming a topic by id only (Produce 13, Fetch 13+,
-// DeleteTopics 6+ with a null name), and their answers per topic, carrying
-// the id as Kafka's do at those versions (docs/protocol.md,
-// "Authorization"). OffsetCommit and OffsetFetch 10+ are not here yet:
-// acl.APIRules keeps them from clients that are not super users.
+// DeleteTopics 6+ and Metadata 10+ with a null name, OffsetCommit and
+// OffsetFetch 10+), and
+// their answers per topic, carrying the id as Kafka's do at those versions
+// (docs/protocol.md, "Authorization"), and OffsetFetch's answers listing
+// topics by id to hide from.
 
 // aclLearnIDs visits the ids of Metadata, CreateTopics and
 // DescribeTopicPartitions answers with their topics' names (the zero id of
@@ -54,6 +55,22 @@ func aclRequestIDs(req runtime.APIMessage, _ int16, visit func(runtime.UUID)) {
 				visit(m.Topics[i].TopicID)
 			}
 		}
+	case *kafkamsg.MetadataRequest:
+		for i := range m.Topics {
+			if !m.Topics[i].Name.Valid {
+				visit(m.Topics[i].TopicID)
+			}
+		}
+	case *kafkamsg.OffsetCommitRequest:
+		for i := range m.Topics {
+			visit(m.Topics[i].TopicID)
+		}
+	case *kafkamsg.OffsetFetchRequest:
+		for i := range m.Groups {
+			for j := range m.Groups[i].Topics {
+				visit(m.Groups[i].Topics[j].TopicID)
+			}
+		}
 	}
 }
 
@@ -81,6 +98,39 @@ func aclSplitIDs(req runtime.APIMessage, _ int16, out func(runtime.UUID) bool, c
 			resp.Responses = append(resp.Responses, *r)
 		}
 		return resp, len(m.Topics) == 0
+	case *kafkamsg.MetadataRequest:
+		split := splitWhere(&m.Topics, func(t *kafkamsg.MetadataRequestTopic) bool { return !t.Name.Valid && out(t.TopicID) })
+		resp := kafkamsg.NewMetadataResponse()
+		for _, t := range split {
+			// By id, Kafka answers with a null name.
+			r := kafkamsg.NewMetadataResponseTopic()
+			r.Name, r.TopicID, r.ErrorCode = runtime.NullString{}, t.TopicID, code
+			resp.Topics = append(resp.Topics, *r)
+		}
+		// Forwarded even when empty: the answer carries the brokers.
+		return resp, false
+	case *kafkamsg.OffsetCommitRequest:
+		split := splitWhere(&m.Topics, func(t *kafkamsg.OffsetCommitRequestTopic) bool { return out(t.TopicID) })
+		return offsetCommitRefusals(split, code), len(m.Topics) == 0
+	case *kafkamsg.OffsetFetchRequest:
+		// A group left with no topic still goes: its answer may carry its error.
+		return splitOffsetFetchGroups(m, func(t *kafkamsg.OffsetFetchRequestTopics) bool { return out(t.TopicID) }, code), false
 	}
 	return nil, false
+}
+
+// aclHideIDs leaves out of an OffsetFetch answer listing topics by id
+// (v10+) those not visible.
+func aclHideIDs(m runtime.APIMessage, _ int16, visible func(runtime.UUID) bool) bool {
+	r, ok := m.(*kafkamsg.OffsetFetchResponse)
+	if !ok {
+		return false
+	}
+	removed := false
+	for i := range r.Groups {
+		if keep(&r.Groups[i].Topics, func(t *kafkamsg.OffsetFetchResponseTopics) bool { return visible(t.TopicID) }) {
+			removed = true
+		}
+	}
+	return removed
 }

@@ -20,10 +20,11 @@ import (
 	"github.com/kafkagen/kafkagen/wire"
 )
 
-// carolUsesA: carol writes and reads her topics "a.", nothing else (no
-// DELETE); bob has no ACL.
+// carolUsesA: carol writes and reads her topics "a.", reads group
+// "readers", nothing else (no DELETE); bob has no ACL.
 const carolUsesA = `acls:
   - {principal: carol, resourceType: topic, patternType: prefixed, name: "a.", operations: [write, read], permission: allow}
+  - {principal: carol, resourceType: group, name: readers, operations: [read], permission: allow}
 `
 
 // principalConn is a raw connection to addr whose client id, so principal
@@ -58,8 +59,10 @@ func loggedVersions(t *testing.T, logFile string, key int16) []int16 {
 }
 
 // Authorization of the versions naming topics by id, through kafkaproxy
-// -config in front of kfake: franz-go, now offered Produce 13 and Fetch
-// 13+, produces and consumes by id as carol; by id, what she may not read
+// -config in front of kfake: franz-go, now offered Produce 13, Fetch 13+,
+// OffsetCommit and OffsetFetch 10, produces, consumes in a group and
+// commits by id as carol, and reads the offsets back (franz-go resolves
+// the ids of that answer with a Metadata by id); by id, what she may not read
 // and what bob may not is refused TOPIC_AUTHORIZATION_FAILED, an id no
 // answer showed gets UNKNOWN_TOPIC_ID, and DeleteTopics by id without
 // DELETE is refused.
@@ -70,14 +73,25 @@ func TestGatewayACLTopicIDs(t *testing.T) {
 
 	carol := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.DefaultProduceTopic("a.orders"))
 	rs := produce(t, carol, "a.orders", 3)
-	reader := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.ConsumeTopics("a.orders"),
+	reader := client(t, g.bootstrap, kgo.ClientID("carol"), kgo.ConsumerGroup("readers"), kgo.ConsumeTopics("a.orders"),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(200*time.Millisecond))
 	assert.Equal(t, values(rs), consume(t, reader, 3))
-	fetches, produces := loggedVersions(t, logFile, kafkamsg.APIKeyFetch), loggedVersions(t, logFile, kafkamsg.APIKeyProduce)
-	require.NotEmpty(t, fetches)
-	require.NotEmpty(t, produces)
-	assert.GreaterOrEqual(t, fetches[0], int16(13), "franz-go fetches by id")
-	assert.GreaterOrEqual(t, produces[0], int16(13), "franz-go produces by id")
+	require.NoError(t, reader.CommitUncommittedOffsets(testContext(t)))
+	offsets, err := kadmFetchOffsets(t, client(t, g.bootstrap, kgo.ClientID("carol")), "readers")
+	require.NoError(t, err)
+	assert.Equal(t, int64(3), offsets, "the offsets committed, summed over the partitions")
+	for _, api := range []struct {
+		key   int16
+		from  int16
+		label string
+	}{
+		{kafkamsg.APIKeyProduce, 13, "Produce"}, {kafkamsg.APIKeyFetch, 13, "Fetch"},
+		{kafkamsg.APIKeyOffsetCommit, 10, "OffsetCommit"}, {kafkamsg.APIKeyOffsetFetch, 10, "OffsetFetch"},
+	} {
+		versions := loggedVersions(t, logFile, api.key)
+		require.NotEmpty(t, versions, api.label)
+		assert.GreaterOrEqual(t, versions[0], api.from, "franz-go sends %s by id", api.label)
+	}
 
 	// The ids, from the broker; the proxy learns them from an answer it
 	// relays (here carol's Metadata of every topic, before its hiding).

@@ -55,6 +55,26 @@ func produceByIDs(txn string, ids ...runtime.UUID) *kafkamsg.ProduceRequest {
 	return m
 }
 
+func offsetCommitByIDs(group string, ids ...runtime.UUID) *kafkamsg.OffsetCommitRequest {
+	return newMsg(func(m *kafkamsg.OffsetCommitRequest) {
+		m.GroupID = group
+		for _, id := range ids {
+			m.Topics = append(m.Topics, kafkamsg.OffsetCommitRequestTopic{TopicID: id,
+				Partitions: []kafkamsg.OffsetCommitRequestPartition{{PartitionIndex: 0}}})
+		}
+	})
+}
+
+func offsetFetchByIDs(group string, ids ...runtime.UUID) *kafkamsg.OffsetFetchRequest {
+	return newMsg(func(m *kafkamsg.OffsetFetchRequest) {
+		g := kafkamsg.OffsetFetchRequestGroup{GroupID: group, MemberEpoch: -1}
+		for _, id := range ids {
+			g.Topics = append(g.Topics, kafkamsg.OffsetFetchRequestTopics{TopicID: id, PartitionIndexes: []int32{0}})
+		}
+		m.Groups = []kafkamsg.OffsetFetchRequestGroup{g}
+	})
+}
+
 // deleteTopics names each topic by id, or by name when given a string.
 func deleteTopics(topics ...any) *kafkamsg.DeleteTopicsRequest {
 	return newMsg(func(m *kafkamsg.DeleteTopicsRequest) {
@@ -97,6 +117,20 @@ func forwardedTopics(m runtime.APIMessage) []string {
 		for _, t := range m.Topics {
 			out = append(out, idLabel(t.Name.Value, t.TopicID))
 		}
+	case *kafkamsg.OffsetCommitRequest:
+		for _, t := range m.Topics {
+			out = append(out, idLabel(t.Name, t.TopicID))
+		}
+	case *kafkamsg.MetadataRequest:
+		for _, t := range m.Topics {
+			out = append(out, idLabel(t.Name.Value, t.TopicID))
+		}
+	case *kafkamsg.OffsetFetchRequest:
+		for _, g := range m.Groups {
+			for _, t := range g.Topics {
+				out = append(out, idLabel(t.Name, t.TopicID))
+			}
+		}
 	}
 	return out
 }
@@ -133,6 +167,27 @@ func answerErrors(m runtime.APIMessage) map[string]int16 {
 	case *kafkamsg.DeleteTopicsResponse:
 		for _, t := range m.Responses {
 			out[idLabel(t.Name.Value, t.TopicID)] = t.ErrorCode
+		}
+	case *kafkamsg.MetadataResponse:
+		for _, t := range m.Topics {
+			out[idLabel(t.Name.Value, t.TopicID)] = t.ErrorCode
+		}
+	case *kafkamsg.OffsetCommitResponse:
+		for _, t := range m.Topics {
+			for _, p := range t.Partitions {
+				out[idLabel(t.Name, t.TopicID)] = p.ErrorCode
+			}
+		}
+	case *kafkamsg.OffsetFetchResponse:
+		for _, g := range m.Groups {
+			if g.ErrorCode != 0 {
+				out["group "+g.GroupID] = g.ErrorCode
+			}
+			for _, t := range g.Topics {
+				for _, p := range t.Partitions {
+					out[idLabel(t.Name, t.TopicID)] = p.ErrorCode
+				}
+			}
 		}
 	}
 	return out
@@ -175,6 +230,17 @@ func TestACLTopicIDs(t *testing.T) {
 			map[string]int16{"id b.x": 29}},
 		{"DeleteTopics by name and id", "carol", kafkamsg.APIKeyDeleteTopics, 6, deleteTopics("b.x", idUnknown, "a.y", idAllowed),
 			[]string{"a.y", "id a.x"}, map[string]int16{"b.x": 29, "id unknown": 100}},
+		{"Metadata v12 by id", "carol", kafkamsg.APIKeyMetadata, 12, newMsg(func(m *kafkamsg.MetadataRequest) {
+			for _, id := range []runtime.UUID{idAllowed, idDenied, idUnknown} {
+				m.Topics = append(m.Topics, kafkamsg.MetadataRequestTopic{TopicID: id})
+			}
+		}), []string{"id a.x"}, map[string]int16{"id b.x": 29, "id unknown": 100}},
+		{"OffsetCommit v10 partly refused", "carol", kafkamsg.APIKeyOffsetCommit, 10, offsetCommitByIDs("g", idAllowed, idDenied, idUnknown),
+			[]string{"id a.x"}, map[string]int16{"id b.x": 29, "id unknown": 100}},
+		{"OffsetCommit v10 group refused", "carol", kafkamsg.APIKeyOffsetCommit, 10, offsetCommitByIDs("h", idAllowed), nil,
+			map[string]int16{"id a.x": 30}},
+		{"OffsetFetch v10 partly refused", "carol", kafkamsg.APIKeyOffsetFetch, 10, offsetFetchByIDs("g", idDenied, idAllowed, idUnknown),
+			[]string{"id a.x"}, map[string]int16{"id b.x": 29, "id unknown": 100}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,6 +261,28 @@ func TestACLTopicIDs(t *testing.T) {
 			assert.Equal(t, tt.errs, answerErrors(x.Response))
 		})
 	}
+}
+
+// An OffsetFetch v10 answer of all of a group's topics lists them by id:
+// those whose names the principal may not describe are left out, and so
+// are the ids the proxy never learned.
+func TestACLHidesByID(t *testing.T) {
+	f := testIDFilter(t)
+	all := offsetFetchByIDs("g")
+	all.Groups[0].Topics = nil
+	x := exchange("carol", kafkamsg.APIKeyOffsetFetch, 10, all)
+	require.NoError(t, f.Request(x))
+	require.Nil(t, x.Answered())
+	resp := kafkamsg.NewOffsetFetchResponse()
+	g := kafkamsg.OffsetFetchResponseGroup{GroupID: "g"}
+	for _, id := range []runtime.UUID{idAllowed, idDenied, idUnknown} {
+		g.Topics = append(g.Topics, kafkamsg.OffsetFetchResponseTopics{TopicID: id,
+			Partitions: []kafkamsg.OffsetFetchResponsePartitions{{PartitionIndex: 0, CommittedOffset: 7}}})
+	}
+	resp.Groups = []kafkamsg.OffsetFetchResponseGroup{g}
+	x.Response, x.ResponseVersion = resp, 10
+	require.NoError(t, f.Response(x))
+	assert.Equal(t, map[string]int16{"id a.x": 0}, answerErrors(resp))
 }
 
 // The ids are learned from Metadata (v10+), CreateTopics (v7+) and

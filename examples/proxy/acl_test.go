@@ -184,7 +184,9 @@ func TestACLRefusedWhole(t *testing.T) {
 }
 
 // Metadata: a topic asked for by name and not describable is answered
-// with TOPIC_AUTHORIZATION_FAILED; the list of all topics leaves it out.
+// with TOPIC_AUTHORIZATION_FAILED, one asked for by an id no answer showed
+// UNKNOWN_TOPIC_ID with a null name; the list of all topics leaves out
+// what is not describable.
 func TestACLMetadata(t *testing.T) {
 	f := testACLFilter(t, testPolicy())
 	name := func(s string) runtime.NullString { return runtime.NullString{Value: s, Valid: true} }
@@ -206,7 +208,7 @@ func TestACLMetadata(t *testing.T) {
 	for _, t := range resp.Topics {
 		got[t.Name.Value+map[bool]string{true: "", false: "(null)"}[t.Name.Valid]] = t.ErrorCode
 	}
-	assert.Equal(t, map[string]int16{"a.x": 0, "b.x": 29, "(null)": 29}, got)
+	assert.Equal(t, map[string]int16{"a.x": 0, "b.x": 29, "(null)": 100}, got)
 
 	all := &kafkamsg.MetadataRequest{}
 	all.Reset()
@@ -221,28 +223,35 @@ func TestACLMetadata(t *testing.T) {
 }
 
 // The versions naming topics by id are advertised where the filter
-// resolves the ids (Produce, Fetch, DeleteTopics), not yet for OffsetCommit
-// and OffsetFetch 10; those only brokers send never are.
+// resolves the ids, which needs the typed code's id hooks; those only
+// brokers send never are.
 func TestACLLimitsVersions(t *testing.T) {
-	f := testACLFilter(t, testPolicy())
+	auth, err := acl.NewAuthorizer(testPolicy())
+	require.NoError(t, err)
+	noIDHooks := aclTyped()
+	noIDHooks.RequestIDs, noIDHooks.SplitIDs = nil, nil
+	withoutIDs, err := acl.NewFilter(auth, func(x *proxy.Exchange) string { return x.Header.ClientID.Value }, noIDHooks)
+	require.NoError(t, err)
 	tests := []struct {
 		name       string
+		f          *acl.Filter
 		key        int16
 		lo, hi     int16
 		wantHi     int16
 		whyLimited string
 	}{
-		{"Fetch", kafkamsg.APIKeyFetch, 4, 17, 17, "by id, resolved"},
-		{"Produce", kafkamsg.APIKeyProduce, 3, 13, 13, "by id, resolved"},
-		{"DeleteTopics", kafkamsg.APIKeyDeleteTopics, 0, 6, 6, "by id, resolved"},
-		{"OffsetCommit", kafkamsg.APIKeyOffsetCommit, 0, 10, 9, "by id, not resolved yet"},
-		{"OffsetFetch", kafkamsg.APIKeyOffsetFetch, 0, 10, 9, "by id, not resolved yet"},
-		{"AddPartitionsToTxn", kafkamsg.APIKeyAddPartitionsToTxn, 0, 5, 3, "v4+ is between brokers"},
-		{"JoinGroup", kafkamsg.APIKeyJoinGroup, 0, 9, 9, "not limited"},
+		{"Fetch", testACLFilter(t, testPolicy()), kafkamsg.APIKeyFetch, 4, 17, 17, "by id, resolved"},
+		{"Produce", testACLFilter(t, testPolicy()), kafkamsg.APIKeyProduce, 3, 13, 13, "by id, resolved"},
+		{"DeleteTopics", testACLFilter(t, testPolicy()), kafkamsg.APIKeyDeleteTopics, 0, 6, 6, "by id, resolved"},
+		{"OffsetCommit", testACLFilter(t, testPolicy()), kafkamsg.APIKeyOffsetCommit, 0, 10, 10, "by id, resolved"},
+		{"OffsetFetch", testACLFilter(t, testPolicy()), kafkamsg.APIKeyOffsetFetch, 0, 10, 10, "by id, resolved"},
+		{"Fetch without id hooks", withoutIDs, kafkamsg.APIKeyFetch, 4, 17, 12, "by id, not resolvable"},
+		{"AddPartitionsToTxn", testACLFilter(t, testPolicy()), kafkamsg.APIKeyAddPartitionsToTxn, 0, 5, 3, "v4+ is between brokers"},
+		{"JoinGroup", testACLFilter(t, testPolicy()), kafkamsg.APIKeyJoinGroup, 0, 9, 9, "not limited"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			lo, hi, ok := f.LimitVersions(tt.key, tt.lo, tt.hi)
+			lo, hi, ok := tt.f.LimitVersions(tt.key, tt.lo, tt.hi)
 			assert.Equal(t, []any{tt.lo, tt.wantHi, true}, []any{lo, hi, ok}, tt.whyLimited)
 		})
 	}

@@ -228,7 +228,7 @@ func offsetCommitRefusals(topics []kafkamsg.OffsetCommitRequestTopic, code int16
 		return t.Partitions
 	},
 		func(t *kafkamsg.OffsetCommitRequestTopic, ps []kafkamsg.OffsetCommitResponsePartition) kafkamsg.OffsetCommitResponseTopic {
-			return kafkamsg.OffsetCommitResponseTopic{Name: strings.Clone(t.Name), Partitions: ps}
+			return kafkamsg.OffsetCommitResponseTopic{Name: strings.Clone(t.Name), TopicID: t.TopicID, Partitions: ps}
 		},
 		func(p *kafkamsg.OffsetCommitRequestPartition) kafkamsg.OffsetCommitResponsePartition {
 			return kafkamsg.OffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: code}

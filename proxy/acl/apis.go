@@ -45,10 +45,6 @@ type Rule struct {
 	// to its topic's name (ids.go), answers an unknown one
 	// UNKNOWN_TOPIC_ID, and checks the name (Typed.RequestIDs, SplitIDs).
 	ByIDFrom int16
-	// RefuseIDsFrom is the first version naming topics by id that the
-	// filter does not resolve yet (0: none): not advertised to clients
-	// that are not super users, and refused to them.
-	RefuseIDsFrom int16
 	// SuperFrom is the first version that only brokers send (0: none),
 	// refused to all but super users (AddPartitionsToTxn from v4).
 	SuperFrom int16
@@ -73,9 +69,9 @@ var APIRules = map[int16]Rule{
 	0:  {Checks: []Check{txnIDs(OpWrite), topics(OpWrite)}, ByIDFrom: 13},                                   // Produce
 	1:  {Checks: []Check{topics(OpRead)}, ByIDFrom: 13},                                                     // Fetch
 	2:  {Checks: []Check{topics(OpDescribe)}},                                                               // ListOffsets
-	3:  {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true, AutoCreate: true},                      // Metadata
-	8:  {Checks: []Check{groups(OpRead), topics(OpRead)}, RefuseIDsFrom: 10},                                // OffsetCommit
-	9:  {Checks: []Check{groups(OpDescribe), topics(OpDescribe)}, HideUndescribed: true, RefuseIDsFrom: 10}, // OffsetFetch
+	3:  {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true, AutoCreate: true, ByIDFrom: 10},        // Metadata
+	8:  {Checks: []Check{groups(OpRead), topics(OpRead)}, ByIDFrom: 10},                                     // OffsetCommit
+	9:  {Checks: []Check{groups(OpDescribe), topics(OpDescribe)}, HideUndescribed: true, ByIDFrom: 10},      // OffsetFetch
 	10: {Checks: []Check{groups(OpDescribe), txnIDs(OpDescribe)}},                                           // FindCoordinator
 	11: {Checks: []Check{groups(OpRead)}},                                                                   // JoinGroup
 	12: {Checks: []Check{groups(OpRead)}},                                                                   // Heartbeat

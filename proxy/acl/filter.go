@@ -52,6 +52,10 @@ type Typed struct {
 	// SplitIDs is Split for the parts RequestIDs visits, refused told by
 	// their ids; the refusals carry the ids.
 	SplitIDs func(req runtime.APIMessage, version int16, refused func(id runtime.UUID) bool, code int16) (refusals runtime.APIMessage, nothingLeft bool)
+	// HideIDs is Hide for the topics of an answer listed by id only (at
+	// the versions from Rule.ByIDFrom of an api hiding what may not be
+	// described), which Hide leaves.
+	HideIDs func(m runtime.APIMessage, version int16, visible func(id runtime.UUID) bool) bool
 }
 
 // Filter authorizes each request as Kafka's broker would (APIRules), with
@@ -103,12 +107,6 @@ func (f *Filter) Wants(key, _ int16) (requests, responses bool) {
 
 // TopicNames are the topic ids the filter learned, with their names.
 func (f *Filter) TopicNames() *TopicNames { return &f.ids }
-
-// resolvesIDs reports whether the versions of rule naming topics by id are
-// checked by their names: the typed code can find and split them.
-func (f *Filter) resolvesIDs(rule Rule) bool {
-	return rule.ByIDFrom > 0 && f.typed.RequestIDs != nil && f.typed.SplitIDs != nil
-}
 
 // LimitVersions advertises no version naming topics by id that is not
 // resolved, nor the versions only brokers send.
@@ -297,10 +295,7 @@ func (f *Filter) Response(x *proxy.Exchange) error {
 	// which Kafka answers with the error rather than leave out.
 	if rule := APIRules[x.Header.APIKey]; rule.HideUndescribed && f.typed.Hide != nil {
 		principal := f.principal(x)
-		visible := func(t runtime.EntityType, name string) bool {
-			return f.auth.Authorize(principal, resourceOf(t), name, OpDescribe)
-		}
-		if !f.auth.IsSuperUser(principal) && f.typed.Hide(x.Response, x.ResponseVersion, visible) {
+		if !f.auth.IsSuperUser(principal) && f.hide(x, rule, principal) {
 			x.Edited()
 		}
 	}
@@ -311,6 +306,23 @@ func (f *Filter) Response(x *proxy.Exchange) error {
 		x.Edited()
 	}
 	return nil
+}
+
+// hide removes from x's answer what principal may not describe: by name,
+// and at the versions listing topics by id only, by the name the id
+// resolves to (an id not learned is hidden).
+func (f *Filter) hide(x *proxy.Exchange, rule Rule, principal string) bool {
+	hidden := f.typed.Hide(x.Response, x.ResponseVersion, func(t runtime.EntityType, name string) bool {
+		return f.auth.Authorize(principal, resourceOf(t), name, OpDescribe)
+	})
+	if rule.ByIDFrom > 0 && x.ResponseVersion >= rule.ByIDFrom && f.typed.HideIDs != nil &&
+		f.typed.HideIDs(x.Response, x.ResponseVersion, func(id runtime.UUID) bool {
+			name, ok := f.ids.Name(id)
+			return ok && f.auth.Authorize(principal, ResourceTopic, name, OpDescribe)
+		}) {
+		hidden = true
+	}
+	return hidden
 }
 
 // checker counts the names of a request refused for one check; pooled, so

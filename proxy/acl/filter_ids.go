@@ -14,16 +14,19 @@ import (
 // is then checked as a named topic is.
 
 // refuseIDsFrom is the first version of rule naming topics by id that the
-// filter cannot resolve (0: none): the table's RefuseIDsFrom, or ByIDFrom
-// when the typed code has no id hooks.
+// filter cannot resolve (0: none): ByIDFrom when the typed code has no id
+// hooks, which keeps those versions from clients that are not super users.
 func (f *Filter) refuseIDsFrom(rule Rule) int16 {
-	if rule.RefuseIDsFrom > 0 {
-		return rule.RefuseIDsFrom
-	}
 	if rule.ByIDFrom > 0 && !f.resolvesIDs(rule) {
 		return rule.ByIDFrom
 	}
 	return 0
+}
+
+// resolvesIDs reports whether the versions of rule naming topics by id are
+// checked by their names: the typed code can find and split them.
+func (f *Filter) resolvesIDs(rule Rule) bool {
+	return rule.ByIDFrom > 0 && f.typed.RequestIDs != nil && f.typed.SplitIDs != nil
 }
 
 // checkIDs splits out of x's request the parts naming unknown ids, then
