@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl/plain"
 
 	"github.com/kafkagen/kafkagen/examples/proxy/kafkamsg"
 	"github.com/kafkagen/kafkagen/runtime"
@@ -132,4 +133,66 @@ func TestGatewayACLTopicIDs(t *testing.T) {
 		assert.Equal(t, int16(29), resp.Responses[0].ErrorCode)
 		assert.Equal(t, idA, topicID(t, c.ListenAddrs()[0], "a.orders"), "the topic is still there")
 	})
+}
+
+// Two virtual clusters share the proxy's learned ids, each under the name
+// its tenant sees ("orders" for both): alice reads hers by id, and bob,
+// allowed his own "orders", naming alice's id gets UNKNOWN_TOPIC_ID from
+// his tenant's id isolation and no record: the name an id resolves to
+// never lets one tenant reach another's topic.
+func TestGatewayACLTopicIDsAcrossTenants(t *testing.T) {
+	c := startCluster(t, 1, kfake.SeedTopics(partitions, "a.orders", "b.orders"))
+	g := startPolicyGateway(t, c, `sasl:
+  mechanisms: [PLAIN]
+  users: {alice: alice-secret, bob: bob-secret}
+virtualClusters:
+  - {name: a, principals: [alice], topicPrefix: "a."}
+  - {name: b, principals: [bob], topicPrefix: "b."}
+acls:
+  - {principal: alice, resourceType: topic, name: orders, operations: [write, read], permission: allow}
+  - {principal: bob, resourceType: topic, name: orders, operations: [write, read], permission: allow}
+`)
+	// user is a connection authenticated as user (password user-secret).
+	user := func(user string) *wire.Conn {
+		conn, err := wire.Dial(testContext(t), g.bootstrap, wire.ConnConfig{SASL: wire.PlainAuth(user, user+"-secret")})
+		require.NoError(t, err)
+		t.Cleanup(func() { conn.Close() })
+		return conn
+	}
+	alice := client(t, g.bootstrap, kgo.SASL(plain.Auth{User: "alice", Pass: "alice-secret"}.AsMechanism()), kgo.DefaultProduceTopic("orders"))
+	produce(t, alice, "orders", 2)
+	idA, idB := topicID(t, c.ListenAddrs()[0], "a.orders"), topicID(t, c.ListenAddrs()[0], "b.orders")
+	// Each tenant's Metadata, through the proxy, shows its own id.
+	for _, who := range []struct {
+		principal string
+		id        runtime.UUID
+	}{{"alice", idA}, {"bob", idB}} {
+		req := kafkamsg.NewMetadataRequest()
+		req.Topics = []kafkamsg.MetadataRequestTopic{{Name: runtime.NewNullString("orders")}}
+		resp := kafkamsg.NewMetadataResponse()
+		require.NoError(t, user(who.principal).DoAt(testContext(t), req, 12, resp))
+		require.Len(t, resp.Topics, 1)
+		require.Equal(t, who.id, resp.Topics[0].TopicID, "%s's orders", who.principal)
+	}
+
+	tests := []struct {
+		name      string
+		principal string
+		id        runtime.UUID
+		wantCode  int16
+		records   bool
+	}{
+		{"alice reads hers", "alice", idA, 0, true},
+		{"bob, by alice's id", "bob", idA, 100, false},
+		{"bob reads his, empty", "bob", idB, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := kafkamsg.NewFetchResponse()
+			require.NoError(t, user(tt.principal).DoAt(testContext(t), fetchByID(tt.id), 13, resp))
+			code, n := fetched(resp)
+			assert.Equal(t, tt.wantCode, code)
+			assert.Equal(t, tt.records, n > 0, "records")
+		})
+	}
 }
