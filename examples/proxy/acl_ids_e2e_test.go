@@ -39,6 +39,33 @@ func principalConn(t *testing.T, addr, principal string) *wire.Client {
 	return c
 }
 
+// fetchByIDCase is a Fetch v13 of every partition of a topic by id, by a
+// principal, and what it gets: the first error code, and whether records
+// came.
+type fetchByIDCase struct {
+	name      string
+	principal string
+	id        runtime.UUID
+	wantCode  int16
+	records   bool
+}
+
+// runFetchByID runs the cases, each on a connection of its principal that
+// do sends the request on.
+func runFetchByID(t *testing.T, cases []fetchByIDCase, do func(principal string, req, resp runtime.APIMessage) error) {
+	for _, tt := range cases {
+		t.Run("Fetch v13 "+tt.name, func(t *testing.T) {
+			resp := kafkamsg.NewFetchResponse()
+			require.NoError(t, do(tt.principal, fetchByID(tt.id), resp))
+			require.Len(t, resp.Responses, 1)
+			assert.Equal(t, tt.id, resp.Responses[0].TopicID, "answered by id")
+			code, n := fetched(resp)
+			assert.Equal(t, tt.wantCode, code)
+			assert.Equal(t, tt.records, n > 0, "records")
+		})
+	}
+}
+
 // loggedVersions lists the versions of api key in a request log.
 func loggedVersions(t *testing.T, logFile string, key int16) []int16 {
 	data, err := os.ReadFile(logFile)
@@ -99,29 +126,14 @@ func TestGatewayACLTopicIDs(t *testing.T) {
 	idA, idB := topicID(t, c.ListenAddrs()[0], "a.orders"), topicID(t, c.ListenAddrs()[0], "b.orders")
 	assert.Equal(t, []string{"a.orders"}, topicNames(metadata(t, carol)), "b.orders hidden from carol")
 
-	tests := []struct {
-		name      string
-		principal string
-		id        runtime.UUID
-		wantCode  int16
-		records   bool
-	}{
+	runFetchByID(t, []fetchByIDCase{
 		{"carol reads hers", "carol", idA, 0, true},
 		{"carol may not read b.orders", "carol", idB, 29, false},
 		{"bob may not read a.orders", "bob", idA, 29, false},
 		{"no answer showed the id", "carol", runtime.UUID{0xde, 0xad}, 100, false},
-	}
-	for _, tt := range tests {
-		t.Run("Fetch v13 "+tt.name, func(t *testing.T) {
-			resp := kafkamsg.NewFetchResponse()
-			require.NoError(t, principalConn(t, g.bootstrap, tt.principal).Do(testContext(t), fetchByID(tt.id), 13, resp))
-			require.Len(t, resp.Responses, 1)
-			assert.Equal(t, tt.id, resp.Responses[0].TopicID, "answered by id")
-			code, n := fetched(resp)
-			assert.Equal(t, tt.wantCode, code)
-			assert.Equal(t, tt.records, n > 0, "records")
-		})
-	}
+	}, func(principal string, req, resp runtime.APIMessage) error {
+		return principalConn(t, g.bootstrap, principal).Do(testContext(t), req, 13, resp)
+	})
 
 	t.Run("DeleteTopics v6 by id without DELETE", func(t *testing.T) {
 		req := kafkamsg.NewDeleteTopicsRequest()
@@ -175,24 +187,11 @@ acls:
 		require.Equal(t, who.id, resp.Topics[0].TopicID, "%s's orders", who.principal)
 	}
 
-	tests := []struct {
-		name      string
-		principal string
-		id        runtime.UUID
-		wantCode  int16
-		records   bool
-	}{
+	runFetchByID(t, []fetchByIDCase{
 		{"alice reads hers", "alice", idA, 0, true},
 		{"bob, by alice's id", "bob", idA, 100, false},
 		{"bob reads his, empty", "bob", idB, 0, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			resp := kafkamsg.NewFetchResponse()
-			require.NoError(t, user(tt.principal).DoAt(testContext(t), fetchByID(tt.id), 13, resp))
-			code, n := fetched(resp)
-			assert.Equal(t, tt.wantCode, code)
-			assert.Equal(t, tt.records, n > 0, "records")
-		})
-	}
+	}, func(principal string, req, resp runtime.APIMessage) error {
+		return user(principal).DoAt(testContext(t), req, 13, resp)
+	})
 }
