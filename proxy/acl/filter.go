@@ -85,6 +85,7 @@ func NewFilter(auth *Authorizer, principal PrincipalFunc, typed Typed) (*Filter,
 		c.v.String = c.visit
 		c.names = c.visitTyped
 		c.id = c.visitID
+		c.describable = c.describableID
 		return c
 	}
 	return f, nil
@@ -315,12 +316,11 @@ func (f *Filter) hide(x *proxy.Exchange, rule Rule, principal string) bool {
 	hidden := f.typed.Hide(x.Response, x.ResponseVersion, func(t runtime.EntityType, name string) bool {
 		return f.auth.Authorize(principal, resourceOf(t), name, OpDescribe)
 	})
-	if rule.ByIDFrom > 0 && x.ResponseVersion >= rule.ByIDFrom && f.typed.HideIDs != nil &&
-		f.typed.HideIDs(x.Response, x.ResponseVersion, func(id runtime.UUID) bool {
-			name, ok := f.ids.Name(id)
-			return ok && f.auth.Authorize(principal, ResourceTopic, name, OpDescribe)
-		}) {
-		hidden = true
+	if rule.ByIDFrom > 0 && x.ResponseVersion >= rule.ByIDFrom && f.typed.HideIDs != nil {
+		c := f.checkers.Get().(*checker)
+		defer f.checkers.Put(c)
+		c.principal = principal
+		hidden = f.typed.HideIDs(x.Response, x.ResponseVersion, c.describable) || hidden
 	}
 	return hidden
 }
@@ -337,6 +337,8 @@ type checker struct {
 	v         runtime.EntityVisitor
 	names     func(runtime.EntityType, *string)
 	id        func(runtime.UUID)
+	// describable tells the ids whose topics the principal may describe.
+	describable func(runtime.UUID) bool
 }
 
 // count returns how many names of check.Entity in m are refused check.Op.

@@ -84,6 +84,11 @@ func (c *checker) countIDs(m runtime.APIMessage, version int16, check Check) {
 	c.f.typed.RequestIDs(m, version, c.id)
 }
 
+func (c *checker) describableID(id runtime.UUID) bool {
+	name, ok := c.f.ids.Name(id)
+	return ok && c.f.auth.Authorize(c.principal, ResourceTopic, name, OpDescribe)
+}
+
 func (c *checker) visitID(id runtime.UUID) {
 	c.seen++
 	name, ok := c.f.ids.Name(id)
