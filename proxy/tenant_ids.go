@@ -22,6 +22,17 @@ import (
 // left in them is the tenant's.
 var idLearningAPIs = [...]int16{3, 19, 75}
 
+// PairsTopicIDs reports whether the responses of api key pair topic names
+// with their ids (the acl filter learns from the same answers).
+func PairsTopicIDs(key int16) bool {
+	for _, k := range idLearningAPIs {
+		if key == k {
+			return true
+		}
+	}
+	return false
+}
+
 // maxTenantIDs bounds the ids a tenant keeps: past it no more are learned
 // (a request naming one is refused, as if never seen), so that a tenant
 // creating topics without end cannot grow the proxy's memory without end.
@@ -57,12 +68,8 @@ func (t *Tenant) KnowsTopicID(id runtime.UUID) bool { return t.ids.has(id) }
 
 // learnIDs keeps the topic ids of a response that lists topics by name.
 func (t *Tenant) learnIDs(x *Exchange) {
-	learns := false
-	for _, k := range idLearningAPIs {
-		learns = learns || x.Header.APIKey == k
-	}
 	e, ok := x.Response.(runtime.Entities)
-	if !learns || !ok {
+	if !PairsTopicIDs(x.Header.APIKey) || !ok {
 		return
 	}
 	tv := newTenantVisit(t)

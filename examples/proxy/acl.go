@@ -7,8 +7,8 @@ import (
 )
 
 // The typed part of authorization for kafkamsg (acl.Typed): the names the
-// specs leave unmarked (those of the tenant filter, and Metadata's topics
-// named by id only), the lists hidden from a principal that may not describe
+// specs leave unmarked (those of the tenant filter), the topics named by id
+// (acl_ids.go), the lists hidden from a principal that may not describe
 // them (the tenant filter's, and OffsetFetch's), and the answers to refused
 // requests, per topic or group where Kafka answers per part
 // (docs/protocol.md, "What each api needs"; acl_topics.go, acl_groups.go,
@@ -17,22 +17,15 @@ import (
 
 func aclTyped() acl.Typed {
 	return acl.Typed{NewResponse: kafkamsg.NewResponse, Names: aclNames, Hide: aclHide,
-		Refuse: aclRefuse, Split: aclSplit, Merge: aclMerge, AutoCreate: aclAutoCreate}
+		Refuse: aclRefuse, Split: aclSplit, Merge: aclMerge, AutoCreate: aclAutoCreate,
+		LearnIDs: aclLearnIDs, RequestIDs: aclRequestIDs, SplitIDs: aclSplitIDs, HideIDs: aclHideIDs}
 }
 
-// aclNames adds to the tenant's unmarked names the Metadata topics named
-// by id only, as the empty name: only a principal allowed every topic
-// may ask for them (an id cannot be checked by name here).
+// aclNames are the tenant's unmarked names and the config resources of
+// the cluster.
 func aclNames(m runtime.APIMessage, version int16, visit func(runtime.EntityType, *string)) {
 	tenantNames(m, version, visit)
 	configClusterNames(m, visit)
-	if m, ok := m.(*kafkamsg.MetadataRequest); ok {
-		for i := range m.Topics {
-			if !m.Topics[i].Name.Valid {
-				visit(runtime.EntityTopicName, &m.Topics[i].Name.Value)
-			}
-		}
-	}
 }
 
 // aclHide is the tenant's hiding, and the offsets of topics not
@@ -45,7 +38,10 @@ func aclHide(m runtime.APIMessage, version int16, visible func(runtime.EntityTyp
 	topic := func(name string) bool { return visible(runtime.EntityTopicName, name) }
 	removed := keep(&r.Topics, func(t *kafkamsg.OffsetFetchResponseTopic) bool { return topic(t.Name) })
 	for i := range r.Groups {
-		if keep(&r.Groups[i].Topics, func(t *kafkamsg.OffsetFetchResponseTopics) bool { return topic(t.Name) }) {
+		// A topic answered by id only (v10+) is aclHideIDs'.
+		if keep(&r.Groups[i].Topics, func(t *kafkamsg.OffsetFetchResponseTopics) bool {
+			return t.Name == "" && t.TopicID != (runtime.UUID{}) || topic(t.Name)
+		}) {
 			removed = true
 		}
 	}

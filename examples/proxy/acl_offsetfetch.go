@@ -40,23 +40,30 @@ func offsetFetchTopicRefusals(topics []kafkamsg.OffsetFetchRequestTopic, code in
 // splitOffsetFetchTopics moves the refused topics out of the request (of
 // each group, from v8).
 func splitOffsetFetchTopics(m *kafkamsg.OffsetFetchRequest, version int16, refused func(string) bool, code int16) (*kafkamsg.OffsetFetchResponse, bool) {
-	resp := &kafkamsg.OffsetFetchResponse{}
-	resp.Reset()
 	if version < 8 {
+		resp := kafkamsg.NewOffsetFetchResponse()
 		out := splitOut(&m.Topics, func(t *kafkamsg.OffsetFetchRequestTopic) string { return t.Name }, refused)
 		resp.Topics = offsetFetchTopicRefusals(out, code)
 		return resp, len(m.Topics) == 0
 	}
+	// A group left with no topic still goes: its answer may carry its error.
+	return splitOffsetFetchGroups(m, func(t *kafkamsg.OffsetFetchRequestTopics) bool { return refused(t.Name) }, code), false
+}
+
+// splitOffsetFetchGroups moves the topics of each group (v8+) for which out
+// is true out of the request, into their answers with code, by name and id.
+func splitOffsetFetchGroups(m *kafkamsg.OffsetFetchRequest, out func(*kafkamsg.OffsetFetchRequestTopics) bool, code int16) *kafkamsg.OffsetFetchResponse {
+	resp := kafkamsg.NewOffsetFetchResponse()
 	for i := range m.Groups {
 		g := &m.Groups[i]
-		out := splitOut(&g.Topics, func(t *kafkamsg.OffsetFetchRequestTopics) string { return t.Name }, refused)
-		if out == nil {
+		split := splitWhere(&g.Topics, out)
+		if split == nil {
 			continue
 		}
 		r := kafkamsg.OffsetFetchResponseGroup{GroupID: strings.Clone(g.GroupID)}
-		r.Topics = perPartition(out, func(t *kafkamsg.OffsetFetchRequestTopics) []int32 { return t.PartitionIndexes },
+		r.Topics = perPartition(split, func(t *kafkamsg.OffsetFetchRequestTopics) []int32 { return t.PartitionIndexes },
 			func(t *kafkamsg.OffsetFetchRequestTopics, ps []kafkamsg.OffsetFetchResponsePartitions) kafkamsg.OffsetFetchResponseTopics {
-				return kafkamsg.OffsetFetchResponseTopics{Name: strings.Clone(t.Name), Partitions: ps}
+				return kafkamsg.OffsetFetchResponseTopics{Name: strings.Clone(t.Name), TopicID: t.TopicID, Partitions: ps}
 			},
 			func(p *int32) (pr kafkamsg.OffsetFetchResponsePartitions) {
 				pr.Reset()
@@ -65,8 +72,7 @@ func splitOffsetFetchTopics(m *kafkamsg.OffsetFetchRequest, version int16, refus
 			})
 		resp.Groups = append(resp.Groups, r)
 	}
-	// A group left with no topic still goes: its answer may carry its error.
-	return resp, false
+	return resp
 }
 
 // mergeOffsetFetch adds refusals to an answer: topics before v8, and from

@@ -184,7 +184,9 @@ func TestACLRefusedWhole(t *testing.T) {
 }
 
 // Metadata: a topic asked for by name and not describable is answered
-// with TOPIC_AUTHORIZATION_FAILED; the list of all topics leaves it out.
+// with TOPIC_AUTHORIZATION_FAILED, one asked for by an id no answer showed
+// UNKNOWN_TOPIC_ID with a null name; the list of all topics leaves out
+// what is not describable.
 func TestACLMetadata(t *testing.T) {
 	f := testACLFilter(t, testPolicy())
 	name := func(s string) runtime.NullString { return runtime.NullString{Value: s, Valid: true} }
@@ -206,7 +208,7 @@ func TestACLMetadata(t *testing.T) {
 	for _, t := range resp.Topics {
 		got[t.Name.Value+map[bool]string{true: "", false: "(null)"}[t.Name.Valid]] = t.ErrorCode
 	}
-	assert.Equal(t, map[string]int16{"a.x": 0, "b.x": 29, "(null)": 29}, got)
+	assert.Equal(t, map[string]int16{"a.x": 0, "b.x": 29, "(null)": 100}, got)
 
 	all := &kafkamsg.MetadataRequest{}
 	all.Reset()
@@ -220,27 +222,65 @@ func TestACLMetadata(t *testing.T) {
 	assert.Equal(t, "a.x", resp.Topics[0].Name.Value)
 }
 
-func TestACLLimitsVersionsNamingIDs(t *testing.T) {
-	f := testACLFilter(t, testPolicy())
-	lo, hi, ok := f.LimitVersions(kafkamsg.APIKeyFetch, 4, 17)
-	assert.Equal(t, []any{int16(4), int16(12), true}, []any{lo, hi, ok})
-	lo, hi, ok = f.LimitVersions(kafkamsg.APIKeyAddPartitionsToTxn, 0, 5)
-	assert.Equal(t, []any{int16(0), int16(3), true}, []any{lo, hi, ok}, "v4+ is between brokers")
-	lo, hi, ok = f.LimitVersions(kafkamsg.APIKeyJoinGroup, 0, 9)
-	assert.Equal(t, []any{int16(0), int16(9), true}, []any{lo, hi, ok})
+// The versions naming topics by id are advertised where the filter
+// resolves the ids, which needs the typed code's id hooks; those only
+// brokers send never are.
+func TestACLLimitsVersions(t *testing.T) {
+	auth, err := acl.NewAuthorizer(testPolicy())
+	require.NoError(t, err)
+	noIDHooks := aclTyped()
+	noIDHooks.RequestIDs, noIDHooks.SplitIDs = nil, nil
+	withoutIDs, err := acl.NewFilter(auth, func(x *proxy.Exchange) string { return x.Header.ClientID.Value }, noIDHooks)
+	require.NoError(t, err)
+	tests := []struct {
+		name       string
+		f          *acl.Filter
+		key        int16
+		lo, hi     int16
+		wantHi     int16
+		whyLimited string
+	}{
+		{"Fetch", testACLFilter(t, testPolicy()), kafkamsg.APIKeyFetch, 4, 17, 17, "by id, resolved"},
+		{"Produce", testACLFilter(t, testPolicy()), kafkamsg.APIKeyProduce, 3, 13, 13, "by id, resolved"},
+		{"DeleteTopics", testACLFilter(t, testPolicy()), kafkamsg.APIKeyDeleteTopics, 0, 6, 6, "by id, resolved"},
+		{"OffsetCommit", testACLFilter(t, testPolicy()), kafkamsg.APIKeyOffsetCommit, 0, 10, 10, "by id, resolved"},
+		{"OffsetFetch", testACLFilter(t, testPolicy()), kafkamsg.APIKeyOffsetFetch, 0, 10, 10, "by id, resolved"},
+		{"Fetch without id hooks", withoutIDs, kafkamsg.APIKeyFetch, 4, 17, 12, "by id, not resolvable"},
+		{"AddPartitionsToTxn", testACLFilter(t, testPolicy()), kafkamsg.APIKeyAddPartitionsToTxn, 0, 5, 3, "v4+ is between brokers"},
+		{"JoinGroup", testACLFilter(t, testPolicy()), kafkamsg.APIKeyJoinGroup, 0, 9, 9, "not limited"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lo, hi, ok := tt.f.LimitVersions(tt.key, tt.lo, tt.hi)
+			assert.Equal(t, []any{tt.lo, tt.wantHi, true}, []any{lo, hi, ok}, tt.whyLimited)
+		})
+	}
 }
 
-// Checking an allowed request allocates nothing.
+// Checking an allowed request allocates nothing, by name or by id.
 func TestACLCheckAllocatesNothing(t *testing.T) {
-	f := testACLFilter(t, testPolicy())
-	req := produceRequest("tx", "a.x", "a.y")
-	x := exchange("carol", kafkamsg.APIKeyProduce, 9, req)
-	allocs := testing.AllocsPerRun(1000, func() {
-		if err := f.Request(x); err != nil || x.Answered() != nil || len(req.TopicData) != 2 {
-			t.Fatal("refused")
-		}
-	})
-	assert.Zero(t, allocs)
+	tests := []struct {
+		name    string
+		key     int16
+		version int16
+		req     runtime.APIMessage
+	}{
+		{"Produce v9 by name", kafkamsg.APIKeyProduce, 9, produceRequest("tx", "a.x", "a.y")},
+		{"Produce v13 by id", kafkamsg.APIKeyProduce, 13, produceByIDs("tx", idAllowed, idAllowed)},
+		{"Fetch v13 by id", kafkamsg.APIKeyFetch, 13, fetchByIDs(idAllowed, idAllowed)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := testIDFilter(t)
+			x := exchange("carol", tt.key, tt.version, tt.req)
+			allocs := testing.AllocsPerRun(1000, func() {
+				if err := f.Request(x); err != nil || x.Answered() != nil || topicCount(tt.req) != 2 {
+					t.Fatal("refused")
+				}
+			})
+			assert.Zero(t, allocs)
+		})
+	}
 }
 
 // superUsersOnly are the apis of the generated package that acl.APIRules

@@ -22,19 +22,8 @@ func splitTopics(req runtime.APIMessage, version int16, refused func(string) boo
 		return produceRefusals(out, code), len(m.TopicData) == 0
 	case *kafkamsg.FetchRequest:
 		out := splitOut(&m.Topics, func(t *kafkamsg.FetchRequestFetchTopic) string { return t.Topic }, refused)
-		resp := &kafkamsg.FetchResponse{}
-		resp.Reset()
-		resp.Responses = perPartition(out, func(t *kafkamsg.FetchRequestFetchTopic) []kafkamsg.FetchRequestFetchPartition { return t.Partitions },
-			func(t *kafkamsg.FetchRequestFetchTopic, ps []kafkamsg.FetchResponsePartitionData) kafkamsg.FetchResponseFetchableTopicResponse {
-				return kafkamsg.FetchResponseFetchableTopicResponse{Topic: strings.Clone(t.Topic), Partitions: ps}
-			},
-			func(p *kafkamsg.FetchRequestFetchPartition) (pr kafkamsg.FetchResponsePartitionData) {
-				pr.Reset()
-				pr.PartitionIndex, pr.ErrorCode = p.Partition, code
-				return pr
-			})
 		// An empty fetch is still sent: it carries the session's epoch.
-		return resp, false
+		return fetchRefusals(out, code), false
 	case *kafkamsg.ListOffsetsRequest:
 		out := splitOut(&m.Topics, func(t *kafkamsg.ListOffsetsRequestListOffsetsTopic) string { return t.Name }, refused)
 		resp := &kafkamsg.ListOffsetsResponse{}
@@ -77,6 +66,12 @@ func splitTopics(req runtime.APIMessage, version int16, refused func(string) boo
 		return resp, len(m.Topics) == 0
 	case *kafkamsg.DeleteTopicsRequest:
 		out := splitOut(&m.TopicNames, func(name *string) string { return *name }, refused)
+		// From v6 a topic is named in Topics, by name or by id only.
+		for _, t := range splitWhere(&m.Topics, func(t *kafkamsg.DeleteTopicsRequestDeleteTopicState) bool {
+			return t.Name.Valid && refused(t.Name.Value)
+		}) {
+			out = append(out, t.Name.Value)
+		}
 		resp := &kafkamsg.DeleteTopicsResponse{}
 		resp.Reset()
 		for _, name := range out {
@@ -85,7 +80,7 @@ func splitTopics(req runtime.APIMessage, version int16, refused func(string) boo
 			r.Name, r.ErrorCode = runtime.NullString{Value: strings.Clone(name), Valid: true}, code
 			resp.Responses = append(resp.Responses, r)
 		}
-		return resp, len(m.TopicNames) == 0
+		return resp, len(m.TopicNames) == 0 && len(m.Topics) == 0
 	case *kafkamsg.OffsetCommitRequest:
 		out := splitOut(&m.Topics, func(t *kafkamsg.OffsetCommitRequestTopic) string { return t.Name }, refused)
 		return offsetCommitRefusals(out, code), len(m.Topics) == 0
@@ -200,11 +195,27 @@ func produceRefusals(topics []kafkamsg.ProduceRequestTopicProduceData, code int1
 		return t.PartitionData
 	},
 		func(t *kafkamsg.ProduceRequestTopicProduceData, ps []kafkamsg.ProduceResponsePartitionProduceResponse) kafkamsg.ProduceResponseTopicProduceResponse {
-			return kafkamsg.ProduceResponseTopicProduceResponse{Name: strings.Clone(t.Name), PartitionResponses: ps}
+			return kafkamsg.ProduceResponseTopicProduceResponse{Name: strings.Clone(t.Name), TopicID: t.TopicID, PartitionResponses: ps}
 		},
 		func(p *kafkamsg.ProduceRequestPartitionProduceData) (pr kafkamsg.ProduceResponsePartitionProduceResponse) {
 			pr.Reset()
 			pr.Index, pr.ErrorCode = p.Index, code
+			return pr
+		})
+	return resp
+}
+
+// fetchRefusals answers every partition of topics with code; a topic named
+// by id (v13+) is answered by its id.
+func fetchRefusals(topics []kafkamsg.FetchRequestFetchTopic, code int16) *kafkamsg.FetchResponse {
+	resp := kafkamsg.NewFetchResponse()
+	resp.Responses = perPartition(topics, func(t *kafkamsg.FetchRequestFetchTopic) []kafkamsg.FetchRequestFetchPartition { return t.Partitions },
+		func(t *kafkamsg.FetchRequestFetchTopic, ps []kafkamsg.FetchResponsePartitionData) kafkamsg.FetchResponseFetchableTopicResponse {
+			return kafkamsg.FetchResponseFetchableTopicResponse{Topic: strings.Clone(t.Topic), TopicID: t.TopicID, Partitions: ps}
+		},
+		func(p *kafkamsg.FetchRequestFetchPartition) (pr kafkamsg.FetchResponsePartitionData) {
+			pr.Reset()
+			pr.PartitionIndex, pr.ErrorCode = p.Partition, code
 			return pr
 		})
 	return resp
@@ -217,7 +228,7 @@ func offsetCommitRefusals(topics []kafkamsg.OffsetCommitRequestTopic, code int16
 		return t.Partitions
 	},
 		func(t *kafkamsg.OffsetCommitRequestTopic, ps []kafkamsg.OffsetCommitResponsePartition) kafkamsg.OffsetCommitResponseTopic {
-			return kafkamsg.OffsetCommitResponseTopic{Name: strings.Clone(t.Name), Partitions: ps}
+			return kafkamsg.OffsetCommitResponseTopic{Name: strings.Clone(t.Name), TopicID: t.TopicID, Partitions: ps}
 		},
 		func(p *kafkamsg.OffsetCommitRequestPartition) kafkamsg.OffsetCommitResponsePartition {
 			return kafkamsg.OffsetCommitResponsePartition{PartitionIndex: p.PartitionIndex, ErrorCode: code}

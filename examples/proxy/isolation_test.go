@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net"
 	"testing"
 	"time"
 
@@ -19,11 +18,7 @@ import (
 // the version asked, closed when the test ends.
 func rawConn(t *testing.T, addr string) *wire.Client {
 	t.Helper()
-	conn, err := net.Dial("tcp", addr)
-	require.NoError(t, err)
-	c := wire.NewClient(conn, wire.ClientConfig{ClientID: runtime.NewNullString("attacker")})
-	t.Cleanup(func() { c.Close() })
-	return c
+	return principalConn(t, addr, "attacker")
 }
 
 // topicID asks addr (a proxy or the broker) for the id of topic, at

@@ -41,8 +41,9 @@ type Rule struct {
 	// topics, ListGroups, ListTransactions...).
 	HideUndescribed bool
 	// ByIDFrom is the first version whose requests may name topics by id
-	// only (0: none). Such versions are not advertised to clients that are
-	// not super users: an id cannot be checked by name here.
+	// only (0: none). As Kafka's broker does, the filter resolves each id
+	// to its topic's name (ids.go), answers an unknown one
+	// UNKNOWN_TOPIC_ID, and checks the name (Typed.RequestIDs, SplitIDs).
 	ByIDFrom int16
 	// SuperFrom is the first version that only brokers send (0: none),
 	// refused to all but super users (AddPartitionsToTxn from v4).
@@ -68,7 +69,7 @@ var APIRules = map[int16]Rule{
 	0:  {Checks: []Check{txnIDs(OpWrite), topics(OpWrite)}, ByIDFrom: 13},                                   // Produce
 	1:  {Checks: []Check{topics(OpRead)}, ByIDFrom: 13},                                                     // Fetch
 	2:  {Checks: []Check{topics(OpDescribe)}},                                                               // ListOffsets
-	3:  {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true, AutoCreate: true},                      // Metadata
+	3:  {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true, AutoCreate: true, ByIDFrom: 10},        // Metadata
 	8:  {Checks: []Check{groups(OpRead), topics(OpRead)}, ByIDFrom: 10},                                     // OffsetCommit
 	9:  {Checks: []Check{groups(OpDescribe), topics(OpDescribe)}, HideUndescribed: true, ByIDFrom: 10},      // OffsetFetch
 	10: {Checks: []Check{groups(OpDescribe), txnIDs(OpDescribe)}},                                           // FindCoordinator

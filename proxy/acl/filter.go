@@ -42,6 +42,20 @@ type Typed struct {
 	// AutoCreate returns the flag by which req asks the broker to create
 	// the topics it names, or nil when it has none at version.
 	AutoCreate func(req runtime.APIMessage, version int16) *bool
+	// LearnIDs visits the topic ids of a response of the apis that pair
+	// them with names (proxy.PairsTopicIDs), each with its name.
+	LearnIDs func(resp runtime.APIMessage, version int16, learn func(id runtime.UUID, name string))
+	// RequestIDs visits the id of each part of req naming a topic by id
+	// only, at the versions from Rule.ByIDFrom: the parts Kafka authorizes
+	// (not Fetch's forgotten topics).
+	RequestIDs func(req runtime.APIMessage, version int16, visit func(id runtime.UUID))
+	// SplitIDs is Split for the parts RequestIDs visits, refused told by
+	// their ids; the refusals carry the ids.
+	SplitIDs func(req runtime.APIMessage, version int16, refused func(id runtime.UUID) bool, code int16) (refusals runtime.APIMessage, nothingLeft bool)
+	// HideIDs is Hide for the topics of an answer listed by id only (at
+	// the versions from Rule.ByIDFrom of an api hiding what may not be
+	// described), which Hide leaves.
+	HideIDs func(m runtime.APIMessage, version int16, visible func(id runtime.UUID) bool) bool
 }
 
 // Filter authorizes each request as Kafka's broker would (APIRules), with
@@ -51,6 +65,8 @@ type Filter struct {
 	principal PrincipalFunc
 	typed     Typed
 	checkers  sync.Pool // *checker
+	ids       TopicNames
+	learn     func(runtime.UUID, string) // ids.Learn, bound once
 	// OnRefuse, when set, is told of each request refused whole or in
 	// part, with the error code (for metrics).
 	OnRefuse func(x *proxy.Exchange, code int16)
@@ -63,10 +79,13 @@ func NewFilter(auth *Authorizer, principal PrincipalFunc, typed Typed) (*Filter,
 		return nil, fmt.Errorf("acl: NewFilter needs an Authorizer, a PrincipalFunc and Typed.NewResponse")
 	}
 	f := &Filter{auth: auth, principal: principal, typed: typed}
+	f.learn = f.ids.Learn
 	f.checkers.New = func() any {
 		c := &checker{f: f}
 		c.v.String = c.visit
 		c.names = c.visitTyped
+		c.id = c.visitID
+		c.describable = c.describableID
 		return c
 	}
 	return f, nil
@@ -83,15 +102,19 @@ func (f *Filter) Wants(key, _ int16) (requests, responses bool) {
 		return false, false
 	}
 	splits := f.typed.Split != nil && len(rule.Checks) > 0
-	return true, rule.HideUndescribed || splits
+	learns := f.typed.LearnIDs != nil && proxy.PairsTopicIDs(key)
+	return true, rule.HideUndescribed || splits || learns
 }
 
-// LimitVersions advertises no version that names topics by id only, nor
-// the versions only brokers send.
+// TopicNames are the topic ids the filter learned, with their names.
+func (f *Filter) TopicNames() *TopicNames { return &f.ids }
+
+// LimitVersions advertises no version naming topics by id that is not
+// resolved, nor the versions only brokers send.
 func (f *Filter) LimitVersions(key, lo, hi int16) (int16, int16, bool) {
 	rule, ok := APIRules[key]
-	if ok && rule.ByIDFrom > 0 {
-		hi = min(hi, rule.ByIDFrom-1)
+	if from := f.refuseIDsFrom(rule); ok && from > 0 {
+		hi = min(hi, from-1)
 	}
 	if ok && rule.SuperFrom > 0 {
 		hi = min(hi, rule.SuperFrom-1)
@@ -108,8 +131,9 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 	}
 	key, version := x.Header.APIKey, x.Header.APIVersion
 	rule, ok := APIRules[key]
+	refuseIDsFrom := f.refuseIDsFrom(rule)
 	switch {
-	case !ok, rule.SuperFrom > 0 && version >= rule.SuperFrom, rule.ByIDFrom > 0 && version >= rule.ByIDFrom:
+	case !ok, rule.SuperFrom > 0 && version >= rule.SuperFrom, refuseIDsFrom > 0 && version >= refuseIDsFrom:
 		return f.refuse(x, kerrors.ClusterAuthorizationFailed.Code)
 	case key == InitProducerIDKey:
 		return f.initProducerID(x, principal)
@@ -128,6 +152,11 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 			}
 			continue
 		}
+		if check.Entity == runtime.EntityTopicName && rule.ByIDFrom > 0 && version >= rule.ByIDFrom {
+			if done, err := f.checkIDs(x, c, check, &refusals); done || err != nil {
+				return err
+			}
+		}
 		if c.count(x.Request, version, check) == 0 {
 			continue
 		}
@@ -135,12 +164,7 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 		if r == nil || err != nil {
 			return err
 		}
-		refusals = append(refusals, r)
-		if nothingLeft {
-			for _, more := range refusals[:len(refusals)-1] {
-				f.typed.Merge(r, more, version)
-			}
-			x.Answer(r)
+		if f.addRefusals(x, &refusals, r, nothingLeft) {
 			return nil
 		}
 	}
@@ -152,6 +176,21 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 		x.SetState(refusals)
 	}
 	return nil
+}
+
+// addRefusals keeps the refusals r of a part of the request, or when
+// nothing is left to forward answers the request with them and the ones
+// before, and reports whether it did.
+func (f *Filter) addRefusals(x *proxy.Exchange, refusals *[]runtime.APIMessage, r runtime.APIMessage, nothingLeft bool) bool {
+	*refusals = append(*refusals, r)
+	if !nothingLeft {
+		return false
+	}
+	for _, more := range (*refusals)[:len(*refusals)-1] {
+		f.typed.Merge(r, more, x.Header.APIVersion)
+	}
+	x.Answer(r)
+	return true
 }
 
 // noAutoCreate clears a request's auto-creation of topics when the
@@ -248,14 +287,16 @@ func (f *Filter) told(x *proxy.Exchange, code int16) {
 // Response merges the refusals made at the request, and hides the
 // resources the principal may not describe.
 func (f *Filter) Response(x *proxy.Exchange) error {
+	// Learnt before hiding: an id names one topic for every principal,
+	// whose name each request's check then decides.
+	if f.typed.LearnIDs != nil && proxy.PairsTopicIDs(x.Header.APIKey) {
+		f.typed.LearnIDs(x.Response, x.ResponseVersion, f.learn)
+	}
 	// Hidden first: the refusals name what the client asked for by name,
 	// which Kafka answers with the error rather than leave out.
 	if rule := APIRules[x.Header.APIKey]; rule.HideUndescribed && f.typed.Hide != nil {
 		principal := f.principal(x)
-		visible := func(t runtime.EntityType, name string) bool {
-			return f.auth.Authorize(principal, resourceOf(t), name, OpDescribe)
-		}
-		if !f.auth.IsSuperUser(principal) && f.typed.Hide(x.Response, x.ResponseVersion, visible) {
+		if !f.auth.IsSuperUser(principal) && f.hide(x, rule, principal) {
 			x.Edited()
 		}
 	}
@@ -268,6 +309,22 @@ func (f *Filter) Response(x *proxy.Exchange) error {
 	return nil
 }
 
+// hide removes from x's answer what principal may not describe: by name,
+// and at the versions listing topics by id only, by the name the id
+// resolves to (an id not learned is hidden).
+func (f *Filter) hide(x *proxy.Exchange, rule Rule, principal string) bool {
+	hidden := f.typed.Hide(x.Response, x.ResponseVersion, func(t runtime.EntityType, name string) bool {
+		return f.auth.Authorize(principal, resourceOf(t), name, OpDescribe)
+	})
+	if rule.ByIDFrom > 0 && x.ResponseVersion >= rule.ByIDFrom && f.typed.HideIDs != nil {
+		c := f.checkers.Get().(*checker)
+		defer f.checkers.Put(c)
+		c.principal = principal
+		hidden = f.typed.HideIDs(x.Response, x.ResponseVersion, c.describable) || hidden
+	}
+	return hidden
+}
+
 // checker counts the names of a request refused for one check; pooled, so
 // that checking allocates nothing.
 type checker struct {
@@ -276,8 +333,12 @@ type checker struct {
 	check     Check
 	seen      int
 	refused   int
+	unknown   int // ids not learned
 	v         runtime.EntityVisitor
 	names     func(runtime.EntityType, *string)
+	id        func(runtime.UUID)
+	// describable tells the ids whose topics the principal may describe.
+	describable func(runtime.UUID) bool
 }
 
 // count returns how many names of check.Entity in m are refused check.Op.
