@@ -67,6 +67,7 @@ func NewFilter(auth *Authorizer, principal PrincipalFunc, typed Typed) (*Filter,
 		c := &checker{f: f}
 		c.v.String = c.visit
 		c.names = c.visitTyped
+		c.visible = c.describable
 		return c
 	}
 	return f, nil
@@ -251,12 +252,13 @@ func (f *Filter) Response(x *proxy.Exchange) error {
 	// Hidden first: the refusals name what the client asked for by name,
 	// which Kafka answers with the error rather than leave out.
 	if rule := APIRules[x.Header.APIKey]; rule.HideUndescribed && f.typed.Hide != nil {
-		principal := f.principal(x)
-		visible := func(t runtime.EntityType, name string) bool {
-			return f.auth.Authorize(principal, resourceOf(t), name, OpDescribe)
-		}
-		if !f.auth.IsSuperUser(principal) && f.typed.Hide(x.Response, x.ResponseVersion, visible) {
-			x.Edited()
+		if principal := f.principal(x); !f.auth.IsSuperUser(principal) {
+			c := f.checkers.Get().(*checker)
+			c.principal = principal
+			if f.typed.Hide(x.Response, x.ResponseVersion, c.visible) {
+				x.Edited()
+			}
+			f.checkers.Put(c)
 		}
 	}
 	if refusals, ok := x.State().([]runtime.APIMessage); ok {
@@ -278,6 +280,7 @@ type checker struct {
 	refused   int
 	v         runtime.EntityVisitor
 	names     func(runtime.EntityType, *string)
+	visible   func(runtime.EntityType, string) bool // describable, bound once
 }
 
 // count returns how many names of check.Entity in m are refused check.Op.
@@ -301,6 +304,12 @@ func (c *checker) visit(name *string) {
 	if !c.f.auth.Authorize(c.principal, rt, resource, c.check.Op) {
 		c.refused++
 	}
+}
+
+// describable reports whether the principal may describe a resource of a
+// response (Filter.Response hides the others).
+func (c *checker) describable(t runtime.EntityType, name string) bool {
+	return c.f.auth.Authorize(c.principal, resourceOf(t), name, OpDescribe)
 }
 
 func (c *checker) visitTyped(t runtime.EntityType, name *string) {
