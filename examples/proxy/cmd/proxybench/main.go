@@ -75,6 +75,7 @@ func main() {
 	flag.BoolVar(&countSyscalls, "perf", false, "also count the relaying process's system calls and context switches (perf stat)")
 	asGateway := flag.Bool("gateway", false, "kafkaproxy as a gateway (TLS, SASL, a virtual cluster, ACLs) against a TLS-terminating relay, with the plain relay and proxy for context")
 	idle := flag.Int("idle", 500, "with -gateway: idle authenticated connections opened to measure memory per connection (0: none)")
+	flag.StringVar(&profileMode, "profile", "", "record where this mode's process spends its time (perf record) and print it by function; its CPU numbers are then not for comparison")
 	idleRounds := flag.Int("idle-rounds", 3, "with -gateway: rounds of the idle-connection measurement")
 	flag.Parse()
 	if *asGateway {
@@ -152,6 +153,11 @@ func bench(loads []load, rounds int, d time.Duration, kafkaproxy string, idle, i
 	if err != nil {
 		return err
 	}
+	if profileMode != "" {
+		if err := profileInto(dir); err != nil {
+			return err
+		}
+	}
 	if kafkaproxy == "" {
 		kafkaproxy = filepath.Join(dir, "kafkaproxy")
 		build := exec.Command("go", "build", "-o", kafkaproxy, "github.com/kafkagen/kafkagen/examples/proxy")
@@ -186,6 +192,11 @@ func bench(loads []load, rounds int, d time.Duration, kafkaproxy string, idle, i
 		}
 	}
 	printTable(os.Stdout, loads, results, rounds, d)
+	if profileMode != "" {
+		if err := printProfiles(loads); err != nil {
+			return err
+		}
+	}
 	if idle > 0 {
 		perConn, err := idleMemory(e, idle, idleRounds)
 		if err != nil {
@@ -248,6 +259,7 @@ func runOne(e *env, l load, m mode, d time.Duration) (traffic, time.Duration, er
 	var marks []time.Duration
 	var markErr error
 	var perf *counting
+	var rec *recording
 	var syscalls, switches int64
 	t := drive(s, l, req, newResp, 50, d, func() {
 		c, err := relay.cpu()
@@ -255,6 +267,16 @@ func runOne(e *env, l load, m mode, d time.Duration) (traffic, time.Duration, er
 			markErr = err
 		}
 		marks = append(marks, c)
+		if m.name == profileMode {
+			if rec == nil {
+				rec, err = relay.record(l.name)
+			} else {
+				err = rec.stop()
+			}
+			if err != nil && markErr == nil {
+				markErr = err
+			}
+		}
 		switch {
 		case !countSyscalls:
 		case perf == nil:
