@@ -11,6 +11,13 @@
 // The modes: relay (the floor), proxy (kafkaproxy with no filter:
 // -rewrite-addresses=false) and proxy+rewrite+prefix (address rewriting and
 // -topic-prefix, the client following the rewritten address of the leader).
+//
+// With -gateway (gateway.go): tls-relay (the floor: TLS toward the client,
+// bytes copied), gateway (kafkaproxy with TLS, SCRAM-SHA-512 and a virtual
+// cluster's prefix), gateway+acl (the same from a -config file with ACLs),
+// relay and proxy for context; then the resident set per idle authenticated
+// connection (idle.go). -profile MODE prints where MODE's process spends
+// its time (profile.go).
 package main
 
 import (
