@@ -118,6 +118,8 @@ type gatewayExchange struct {
 	// prefixed is how many names the tenant prefixes in the request:
 	// one new string each, the prefixing's and not the checks'.
 	prefixed int
+	// sent is the topic name the request carries to the broker.
+	sent func() string
 }
 
 func (e gatewayExchange) exchange() *proxy.Exchange {
@@ -146,10 +148,11 @@ func metadataExchange(principal string, byID bool) gatewayExchange {
 	if byID {
 		e.name, e.prefixed = "Metadata v12 by id", 0
 	}
+	e.sent = func() string { return req.Topics[0].Name.Value }
 	e.reset = func() {
-		req.Topics[0] = kafkamsg.MetadataRequestTopic{Name: runtime.NullString{Value: "orders", Valid: !byID}}
+		req.Topics[0] = kafkamsg.MetadataRequestTopic{Name: runtime.NullString{Value: "orders", Valid: true}}
 		if byID {
-			req.Topics[0].TopicID = ordersID
+			req.Topics[0] = kafkamsg.MetadataRequestTopic{TopicID: ordersID} // a null name
 		}
 		answer[0] = kafkamsg.MetadataResponseTopic{Name: runtime.NullString{Value: "a.orders", Valid: true}, TopicID: ordersID, Partitions: parts}
 		answer[1] = kafkamsg.MetadataResponseTopic{Name: runtime.NullString{Value: "b.secret", Valid: true}, TopicID: runtime.UUID{0x0b}}
@@ -174,6 +177,7 @@ func produceExchange(principal string, version int16) gatewayExchange {
 	if byID {
 		e.name, e.prefixed = "Produce v13 by id", 0
 	}
+	e.sent = func() string { return req.TopicData[0].Name }
 	e.reset = func() {
 		req.TopicData[0] = kafkamsg.ProduceRequestTopicProduceData{PartitionData: part}
 		resp.Responses[0] = kafkamsg.ProduceResponseTopicProduceResponse{PartitionResponses: rpart}
@@ -201,6 +205,7 @@ func fetchExchange(principal string, version int16) gatewayExchange {
 	if byID {
 		e.name, e.prefixed = fmt.Sprintf("Fetch v%d by id", version), 0
 	}
+	e.sent = func() string { return req.Topics[0].Topic }
 	e.reset = func() {
 		req.Topics[0] = kafkamsg.FetchRequestFetchTopic{Partitions: part}
 		resp.Responses[0] = kafkamsg.FetchResponseFetchableTopicResponse{Partitions: rpart}
@@ -256,6 +261,11 @@ func TestGatewayChecksAllocateNothing(t *testing.T) {
 			e.reset()
 			x := e.exchange()
 			c.request(t, x)
+			if e.prefixed > 0 {
+				assert.Equal(t, "a.orders", e.sent(), "the name prefixed for the broker")
+			} else {
+				assert.Empty(t, e.sent(), "named by id only")
+			}
 			e.answer(x)
 			c.response(t, x)
 
