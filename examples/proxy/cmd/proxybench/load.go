@@ -122,12 +122,24 @@ func connect(addr string, sec security) (*session, error) {
 
 // do sends req at the negotiated version and decodes into resp.
 func (s *session) do(ctx context.Context, req, resp runtime.APIMessage) error {
-	v, err := s.versions.Version(req.APIKey())
+	v, err := s.version(req.APIKey())
 	if err != nil {
 		return err
 	}
 	return s.cl.Do(ctx, req, v, resp)
 }
+
+// version is the version requests of apiKey are sent at.
+func (s *session) version(apiKey int16) (int16, error) {
+	v, err := s.versions.Version(apiKey)
+	if apiKey == kafkamsg.APIKeyProduce && maxProduceVersion >= 0 {
+		v = min(v, maxProduceVersion)
+	}
+	return v, err
+}
+
+// maxProduceVersion is -max-produce-version: -1 for the negotiated one.
+var maxProduceVersion int16 = -1
 
 // topic asks for topic's id and the address of its leader.
 func (s *session) topic(topic string) (runtime.UUID, string, error) {

@@ -82,12 +82,18 @@ func main() {
 	flag.BoolVar(&countSyscalls, "perf", false, "also count the relaying process's system calls and context switches (perf stat)")
 	asGateway := flag.Bool("gateway", false, "kafkaproxy as a gateway (TLS, SASL, a virtual cluster, ACLs) against a TLS-terminating relay, with the plain relay and proxy for context")
 	idle := flag.Int("idle", 500, "with -gateway: idle authenticated connections opened to measure memory per connection (0: none)")
+	maxProduce := flag.Int("max-produce-version", -1, "send Produce at most at this version (12: by name, as before Kafka 4.1's v13 by id); -1: the negotiated one")
 	flag.StringVar(&profileMode, "profile", "", "record where this mode's process spends its time (perf record) and print it by function; its CPU numbers are then not for comparison")
 	idleRounds := flag.Int("idle-rounds", 3, "with -gateway: rounds of the idle-connection measurement")
 	flag.Parse()
 	if *asGateway {
 		modes, floor = gatewayModes, "tls-relay"
 	}
+	if *maxProduce < -1 || *maxProduce > 1000 {
+		fmt.Fprintln(os.Stderr, "proxybench: -max-produce-version: -1, or a version")
+		os.Exit(2)
+	}
+	maxProduceVersion = int16(*maxProduce)
 	if *idle < 0 || *idle > 2000 {
 		fmt.Fprintln(os.Stderr, "proxybench: -idle: between 0 and 2000")
 		os.Exit(2)
@@ -296,7 +302,7 @@ func runOne(e *env, l load, m mode, d time.Duration) (traffic, time.Duration, er
 		}
 	})
 	t.syscalls, t.switches = syscalls, switches
-	t.version, _ = s.versions.Version(req.APIKey())
+	t.version, _ = s.version(req.APIKey())
 	if markErr != nil {
 		return t, 0, markErr
 	}
