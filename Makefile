@@ -158,6 +158,9 @@ proxy-test:
 
 # kafkaproxy against a plain TCP relay on the same load (docs/benchmarks.md,
 # "kafkaproxy against a TCP relay"): PROXYBENCH_FLAGS such as -rounds 5.
+# PROXYBENCH_FLAGS=-gateway: kafkaproxy with TLS, SASL, a virtual cluster and
+# ACLs against a TLS-terminating relay, and the memory of idle authenticated
+# connections ("kafkaproxy as a gateway (issue 28)").
 PROXYBENCH_FLAGS ?=
 proxy-bench:
 	cd examples/proxy && $(GO) generate && $(GO) run ./cmd/proxybench $(PROXYBENCH_FLAGS)

@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kafkagen/kafkagen/runtime"
 )
@@ -81,10 +80,14 @@ func (t *Tenant) Request(x *Exchange) error {
 
 // Response removes other tenants' names and the prefix from the rest.
 func (t *Tenant) Response(x *Exchange) error {
-	if t.Hide != nil && t.Hide(x.Response, x.ResponseVersion, t.visible) {
+	// One pooled visit for both: its visible func is bound once, where a
+	// method value of t would be allocated per response.
+	tv := newTenantVisit(t)
+	if t.Hide != nil && t.Hide(x.Response, x.ResponseVersion, tv.visible) {
 		x.Edited()
 	}
-	tv := t.walk(x.Response, x.ResponseVersion, true)
+	tv.strip = true
+	tv.walk(x.Response, x.ResponseVersion)
 	foreign := tv.foreign
 	if tv.done() {
 		x.Edited()
@@ -99,26 +102,12 @@ func (t *Tenant) Response(x *Exchange) error {
 	return nil
 }
 
-// visible reports whether a name is the tenant's.
-func (t *Tenant) visible(_ runtime.EntityType, name string) bool {
-	return strings.HasPrefix(name, t.Prefix)
-}
-
 // walk prefixes every name of m (strip false) or removes the prefix from
 // them (strip true), noting the first name without it; the caller reads
 // the result and calls done.
 func (t *Tenant) walk(m runtime.APIMessage, version int16, strip bool) *tenantVisit {
 	tv := newTenantVisit(t)
 	tv.strip = strip
-	e, ok := m.(runtime.Entities)
-	if !ok {
-		return tv
-	}
-	for _, et := range tenantEntities {
-		e.VisitEntities(version, et, &tv.names)
-	}
-	if t.Names != nil {
-		t.Names(m, version, tv.named)
-	}
+	tv.walk(m, version)
 	return tv
 }

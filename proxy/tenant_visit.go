@@ -23,9 +23,10 @@ type tenantVisit struct {
 	unknown runtime.UUID
 	found   bool
 
-	names runtime.EntityVisitor
-	ids   runtime.EntityVisitor
-	named func(runtime.EntityType, *string)
+	names   runtime.EntityVisitor
+	ids     runtime.EntityVisitor
+	named   func(runtime.EntityType, *string)
+	visible func(runtime.EntityType, string) bool // for Tenant.Hide
 }
 
 var tenantVisits = sync.Pool{New: func() any {
@@ -33,6 +34,7 @@ var tenantVisits = sync.Pool{New: func() any {
 	tv.names.String = tv.name
 	tv.ids.UUID = tv.id
 	tv.named = tv.namedHook
+	tv.visible = tv.isTenants
 	return tv
 }}
 
@@ -67,6 +69,25 @@ func (tv *tenantVisit) name(p *string) {
 		return
 	}
 	*p, tv.changed = rest, true
+}
+
+// walk prefixes every name of m, or removes the prefix (strip).
+func (tv *tenantVisit) walk(m runtime.APIMessage, version int16) {
+	e, ok := m.(runtime.Entities)
+	if !ok {
+		return
+	}
+	for _, et := range tenantEntities {
+		e.VisitEntities(version, et, &tv.names)
+	}
+	if tv.t.Names != nil {
+		tv.t.Names(m, version, tv.named)
+	}
+}
+
+// isTenants reports whether a name is the tenant's.
+func (tv *tenantVisit) isTenants(_ runtime.EntityType, name string) bool {
+	return strings.HasPrefix(name, tv.t.Prefix)
 }
 
 func (tv *tenantVisit) namedHook(_ runtime.EntityType, p *string) { tv.name(p) }

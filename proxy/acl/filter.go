@@ -85,7 +85,8 @@ func NewFilter(auth *Authorizer, principal PrincipalFunc, typed Typed) (*Filter,
 		c.v.String = c.visit
 		c.names = c.visitTyped
 		c.id = c.visitID
-		c.describable = c.describableID
+		c.visible = c.describable
+		c.visibleID = c.describableID
 		return c
 	}
 	return f, nil
@@ -313,14 +314,12 @@ func (f *Filter) Response(x *proxy.Exchange) error {
 // and at the versions listing topics by id only, by the name the id
 // resolves to (an id not learned is hidden).
 func (f *Filter) hide(x *proxy.Exchange, rule Rule, principal string) bool {
-	hidden := f.typed.Hide(x.Response, x.ResponseVersion, func(t runtime.EntityType, name string) bool {
-		return f.auth.Authorize(principal, resourceOf(t), name, OpDescribe)
-	})
+	c := f.checkers.Get().(*checker)
+	defer f.checkers.Put(c)
+	c.principal = principal
+	hidden := f.typed.Hide(x.Response, x.ResponseVersion, c.visible)
 	if rule.ByIDFrom > 0 && x.ResponseVersion >= rule.ByIDFrom && f.typed.HideIDs != nil {
-		c := f.checkers.Get().(*checker)
-		defer f.checkers.Put(c)
-		c.principal = principal
-		hidden = f.typed.HideIDs(x.Response, x.ResponseVersion, c.describable) || hidden
+		hidden = f.typed.HideIDs(x.Response, x.ResponseVersion, c.visibleID) || hidden
 	}
 	return hidden
 }
@@ -337,8 +336,8 @@ type checker struct {
 	v         runtime.EntityVisitor
 	names     func(runtime.EntityType, *string)
 	id        func(runtime.UUID)
-	// describable tells the ids whose topics the principal may describe.
-	describable func(runtime.UUID) bool
+	visible   func(runtime.EntityType, string) bool // describable, bound once
+	visibleID func(runtime.UUID) bool               // describableID, bound once
 }
 
 // count returns how many names of check.Entity in m are refused check.Op.
@@ -362,6 +361,12 @@ func (c *checker) visit(name *string) {
 	if !c.f.auth.Authorize(c.principal, rt, resource, c.check.Op) {
 		c.refused++
 	}
+}
+
+// describable reports whether the principal may describe a resource of a
+// response (Filter.Response hides the others).
+func (c *checker) describable(t runtime.EntityType, name string) bool {
+	return c.f.auth.Authorize(c.principal, resourceOf(t), name, OpDescribe)
 }
 
 func (c *checker) visitTyped(t runtime.EntityType, name *string) {

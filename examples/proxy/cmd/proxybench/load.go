@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"net"
 	"strconv"
@@ -73,15 +74,33 @@ type session struct {
 	versions *wire.Negotiated
 }
 
-func connect(addr string) (*session, error) {
+// connect opens a session to addr: TLS and SASL when sec says so, then
+// ApiVersions. The bytes counted are the Kafka protocol's, under TLS.
+func connect(addr string, sec security) (*session, error) {
 	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{conn: &countingConn{Conn: c}}
-	s.cl = wire.NewClient(s.conn, wire.ClientConfig{ClientID: runtime.NewNullString("proxybench")})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if sec.tls != nil {
+		tc := tls.Client(c, sec.tls)
+		if err := tc.HandshakeContext(ctx); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("TLS with %s: %w", addr, err)
+		}
+		c = tc
+	}
+	s := &session{conn: &countingConn{Conn: c}}
+	if sec.sasl != nil {
+		conn, err := wire.NewConn(ctx, s.conn, wire.ConnConfig{ClientID: "proxybench", SoftwareName: "proxybench", SoftwareVersion: "1.0", SASL: sec.sasl})
+		if err != nil {
+			return nil, fmt.Errorf("ApiVersions and SASL at %s: %w", addr, err)
+		}
+		s.cl, s.versions = conn.Client(), conn.Negotiated(kafkamsg.NewRequest)
+		return s, nil
+	}
+	s.cl = wire.NewClient(s.conn, wire.ClientConfig{ClientID: runtime.NewNullString("proxybench")})
 	req := kafkamsg.NewAPIVersionsRequest()
 	req.ClientSoftwareName, req.ClientSoftwareVersion = "proxybench", "1.0"
 	resp := kafkamsg.NewAPIVersionsResponse()
@@ -103,12 +122,24 @@ func connect(addr string) (*session, error) {
 
 // do sends req at the negotiated version and decodes into resp.
 func (s *session) do(ctx context.Context, req, resp runtime.APIMessage) error {
-	v, err := s.versions.Version(req.APIKey())
+	v, err := s.version(req.APIKey())
 	if err != nil {
 		return err
 	}
 	return s.cl.Do(ctx, req, v, resp)
 }
+
+// version is the version requests of apiKey are sent at.
+func (s *session) version(apiKey int16) (int16, error) {
+	v, err := s.versions.Version(apiKey)
+	if apiKey == kafkamsg.APIKeyProduce && maxProduceVersion >= 0 {
+		v = min(v, maxProduceVersion)
+	}
+	return v, err
+}
+
+// maxProduceVersion is -max-produce-version: -1 for the negotiated one.
+var maxProduceVersion int16 = -1
 
 // topic asks for topic's id and the address of its leader.
 func (s *session) topic(topic string) (runtime.UUID, string, error) {
@@ -134,12 +165,14 @@ func (s *session) topic(topic string) (runtime.UUID, string, error) {
 	return runtime.UUID{}, "", fmt.Errorf("metadata of %s: leader %d is not among the brokers", topic, leader)
 }
 
-// produceRequest is a Produce of one batch to partition 0 of topic.
-func produceRequest(topic string, batch []byte) *kafkamsg.ProduceRequest {
+// produceRequest is a Produce of one batch to partition 0 of topic, named
+// by its name up to v12 and by its id from v13 (Kafka 4.1), as Fetch from
+// v13.
+func produceRequest(topic string, id runtime.UUID, batch []byte) *kafkamsg.ProduceRequest {
 	req := kafkamsg.NewProduceRequest()
 	req.Acks, req.TimeoutMs = -1, 10000
 	td := kafkamsg.NewProduceRequestTopicProduceData()
-	td.Name = topic
+	td.Name, td.TopicID = topic, id
 	pd := kafkamsg.NewProduceRequestPartitionProduceData()
 	pd.Records = batch
 	td.PartitionData = append(td.PartitionData, *pd)
@@ -163,11 +196,15 @@ func fetchRequest(topic string, id runtime.UUID) *kafkamsg.FetchRequest {
 // preload writes about fetchBytes of the load's batches to topic.
 func preload(s *session, topic string, l load) error {
 	batch := l.batch()
+	id, _, err := s.topic(topic)
+	if err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for written := 0; written < fetchBytes-len(batch)/2; written += len(batch) {
 		resp := kafkamsg.NewProduceResponse()
-		if err := s.do(ctx, produceRequest(topic, batch), resp); err != nil {
+		if err := s.do(ctx, produceRequest(topic, id, batch), resp); err != nil {
 			return err
 		}
 		if code := resp.Responses[0].PartitionResponses[0].ErrorCode; code != 0 {
@@ -184,6 +221,7 @@ type traffic struct {
 	failures           int
 	firstErr           error
 	syscalls, switches int64 // of the relaying process, with -perf
+	version            int16 // of the load's requests
 }
 
 // drive sends the load's requests through s for d at its rate, after
@@ -203,8 +241,12 @@ func drive(s *session, l load, req runtime.APIMessage, newResp func() runtime.AP
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			start := time.Now()
-			err := s.do(ctx, req, newResp())
+			resp := newResp()
+			err := s.do(ctx, req, resp)
 			took := time.Since(start)
+			if err == nil {
+				err = answerError(resp)
+			}
 			if !counted {
 				return
 			}
@@ -236,4 +278,32 @@ func drive(s *session, l load, req runtime.APIMessage, newResp func() runtime.AP
 	t.bytes = s.conn.written.Load() + s.conn.read.Load() - before
 	mark()
 	return t
+}
+
+// answerError is the first error code of a Produce or Fetch answer: a run
+// whose requests were refused (a topic id the broker does not know, an
+// authorization) measures nothing.
+func answerError(resp runtime.APIMessage) error {
+	switch r := resp.(type) {
+	case *kafkamsg.ProduceResponse:
+		for _, t := range r.Responses {
+			for _, p := range t.PartitionResponses {
+				if p.ErrorCode != 0 {
+					return fmt.Errorf("Produce answered %w", kerrors.ErrorCode(p.ErrorCode))
+				}
+			}
+		}
+	case *kafkamsg.FetchResponse:
+		if r.ErrorCode != 0 {
+			return fmt.Errorf("Fetch answered %w", kerrors.ErrorCode(r.ErrorCode))
+		}
+		for _, t := range r.Responses {
+			for _, p := range t.Partitions {
+				if p.ErrorCode != 0 {
+					return fmt.Errorf("Fetch answered %w", kerrors.ErrorCode(p.ErrorCode))
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -17,11 +18,21 @@ import (
 // measured against, and the broker.
 
 // relayMain is the floor: a plain TCP relay, io.Copy both ways (which
-// splices on Linux), one broker connection per client connection.
-func relayMain(listen, upstream string) error {
+// splices on Linux), one broker connection per client connection. With a
+// certificate and key it is the floor of the gateway: TLS toward the client
+// (the same TLS settings as kafkaproxy's, gateway.ServerTLS), plain TCP to
+// the broker, the bytes copied and nothing decoded.
+func relayMain(listen, upstream, certFile, keyFile string) error {
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return err
+	}
+	if certFile != "" {
+		cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+		if err != nil {
+			return err
+		}
+		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 	}
 	fmt.Printf("listening on %s\n", ln.Addr())
 	go func() {

@@ -13,9 +13,11 @@ type summary struct {
 	cpu       time.Duration
 	latencies []time.Duration
 	rounds    []float64 // CPU s/GiB of each round
+	version   int16     // of the requests (the last run's)
 }
 
 func (s *summary) add(t traffic, cpu time.Duration) {
+	s.version = t.version
 	s.bytes += t.bytes
 	s.cpu += cpu
 	s.latencies = append(s.latencies, t.latencies...)
@@ -26,10 +28,10 @@ func (s *summary) add(t traffic, cpu time.Duration) {
 // to the relay's in the same round, sorted: on a shared machine the same
 // work costs a process up to 1.7 times more processor time from one minute
 // to the next, so runs are compared with their neighbours.
-func (s *summary) roundRatios(floor *summary) []float64 {
+func (s *summary) roundRatios(base *summary) []float64 {
 	var r []float64
-	for i := range min(len(s.rounds), len(floor.rounds)) {
-		r = append(r, s.rounds[i]/floor.rounds[i])
+	for i := range min(len(s.rounds), len(base.rounds)) {
+		r = append(r, s.rounds[i]/base.rounds[i])
 	}
 	slices.Sort(r)
 	return r
@@ -59,23 +61,23 @@ func (s *summary) percentile(p float64) float64 {
 }
 
 // printTable writes one row per load and mode, each with its ratios to the
-// relay's row of the same load.
+// floor's row of the same load.
 func printTable(w io.Writer, loads []load, results map[string]*summary, rounds int, d time.Duration) {
 	fmt.Fprintf(w, "%d rounds of %v per load and mode; requests at a fixed rate, the same for every mode\n\n", rounds, d)
-	fmt.Fprintf(w, "CPU x relay: the median of the per-round ratios [their quartiles], then the ratio of the totals\n\n")
-	fmt.Fprintf(w, "| load | mode | GiB | requests | CPU s/GiB | CPU x relay, median [p25-p75] | CPU x relay, totals | p50 ms | p90 ms | p99 ms | p90 x relay |\n")
-	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "CPU x %s: the median of the per-round ratios [their quartiles], then the ratio of the totals\n\n", floor)
+	fmt.Fprintf(w, "| load | mode | version | GiB | requests | CPU s/GiB | CPU x %[1]s, median [p25-p75] | CPU x %[1]s, totals | p50 ms | p90 ms | p99 ms | p90 x %[1]s |\n", floor)
+	fmt.Fprintf(w, "|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, l := range loads {
-		floor := results[l.name+"/relay"]
+		base := results[l.name+"/"+floor]
 		for _, m := range modes {
 			s := results[l.name+"/"+m.name]
-			if s == nil || floor == nil {
+			if s == nil || base == nil {
 				continue
 			}
-			r := s.roundRatios(floor)
-			fmt.Fprintf(w, "| %s | %s | %.2f | %d | %.3f | %.2f [%.2f-%.2f] | %.2f | %.3f | %.3f | %.3f | %.2f |\n",
-				l.name, m.name, float64(s.bytes)/(1<<30), len(s.latencies), s.cpuPerGiB(), quantile(r, 0.5), quantile(r, 0.25), quantile(r, 0.75),
-				s.cpuPerGiB()/floor.cpuPerGiB(), s.percentile(50), s.percentile(90), s.percentile(99), s.percentile(90)/floor.percentile(90))
+			r := s.roundRatios(base)
+			fmt.Fprintf(w, "| %s | %s | v%d | %.2f | %d | %.3f | %.2f [%.2f-%.2f] | %.2f | %.3f | %.3f | %.3f | %.2f |\n",
+				l.name, m.name, s.version, float64(s.bytes)/(1<<30), len(s.latencies), s.cpuPerGiB(), quantile(r, 0.5), quantile(r, 0.25), quantile(r, 0.75),
+				s.cpuPerGiB()/base.cpuPerGiB(), s.percentile(50), s.percentile(90), s.percentile(99), s.percentile(90)/base.percentile(90))
 		}
 	}
 }
