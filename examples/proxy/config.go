@@ -61,6 +61,15 @@ type saslConfig struct {
 	Users                    map[string]string `yaml:"users"`
 	UsersFile                string            `yaml:"usersFile"`
 	AcceptRepeatedScramNonce bool              `yaml:"acceptRepeatedScramNonce"`
+	OAuthBearer              *oauthBearer      `yaml:"oauthBearer"`
+}
+
+// oauthBearer is how OAUTHBEARER tokens are checked (jwt.go), the keys of
+// the flags -oauth-keys, -oauth-audience and -oauth-issuer.
+type oauthBearer struct {
+	KeysFile string `yaml:"keysFile"`
+	Audience string `yaml:"audience"`
+	Issuer   string `yaml:"issuer"`
 }
 
 type virtualCluster struct {

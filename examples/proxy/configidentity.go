@@ -11,6 +11,7 @@ import (
 
 	"github.com/kafkagen/kafkagen/proxy"
 	"github.com/kafkagen/kafkagen/proxy/acl"
+	"github.com/kafkagen/kafkagen/wire"
 )
 
 // The identity keys of a configuration file: this file checks them (so a
@@ -94,8 +95,43 @@ func (c *fileConfig) checkIdentity() error {
 		if _, err := c.saslUsers(); err != nil {
 			return err
 		}
+		if _, err := c.oauthValidator(); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// oauthValidator is the token check of sasl.oauthBearer (jwt.go), nil
+// without it. The key and OAUTHBEARER among sasl.mechanisms go together: a
+// mechanism with no check could not start, and a check no mechanism serves
+// would be a setting that silently does nothing. The keys file is read
+// here, so a file naming a missing or bad one is refused before the proxy
+// starts; a reload does not read it again (a restart key).
+func (c *fileConfig) oauthValidator() (*jwtValidator, error) {
+	s := c.SASL
+	if s == nil {
+		return nil, nil
+	}
+	listed := slices.Contains(s.Mechanisms, wire.SASLOAuthBearer)
+	o := s.OAuthBearer
+	switch {
+	case o == nil && listed:
+		return nil, errors.New("sasl.mechanisms: OAUTHBEARER needs sasl.oauthBearer {keysFile, audience, issuer}")
+	case o == nil:
+		return nil, nil
+	case !listed:
+		return nil, errors.New("sasl.oauthBearer: OAUTHBEARER is not in sasl.mechanisms")
+	case o.KeysFile == "":
+		return nil, errors.New("sasl.oauthBearer.keysFile: required (PEM public keys the tokens are signed with)")
+	case o.Audience == "":
+		return nil, errors.New("sasl.oauthBearer.audience: required: a token for another service must not log in here")
+	}
+	v, err := loadJWTValidator(o.KeysFile, o.Audience, o.Issuer)
+	if err != nil {
+		return nil, fmt.Errorf("sasl.oauthBearer.keysFile: %w", err)
+	}
+	return v, nil
 }
 
 // saslUsers are the users and passwords of sasl.users or sasl.usersFile (a

@@ -33,6 +33,13 @@ func (c *fileConfig) gatewayOf() (gateway.Config, error) {
 			return g, fmt.Errorf("sasl: %w", err)
 		}
 		g.SASL = &gateway.SASL{Store: users, Mechanisms: s.Mechanisms, AcceptRepeatedScramNonce: s.AcceptRepeatedScramNonce}
+		v, err := c.oauthValidator()
+		if err != nil {
+			return g, err
+		}
+		if v != nil {
+			g.SASL.OAuthBearer = v.validate
+		}
 	}
 	if t := c.UpstreamTLS; t != nil {
 		if t.CertFile != "" {

@@ -89,9 +89,12 @@ func newJWTKey(t *testing.T) jwtKey {
 // token is a JWT for subject and audience, expiring in ttl (negative: in
 // the past).
 func (k jwtKey) token(t *testing.T, subject, audience string, ttl time.Duration) string {
-	s, err := jwt.NewWithClaims(jwt.SigningMethodES256, jwt.MapClaims{
-		"sub": subject, "aud": audience, "exp": time.Now().Add(ttl).Unix(), "iat": time.Now().Unix(),
-	}).SignedString(k.key)
+	return k.sign(t, jwt.MapClaims{"sub": subject, "aud": audience, "exp": time.Now().Add(ttl).Unix(), "iat": time.Now().Unix()})
+}
+
+// sign is a JWT of claims, signed with ES256.
+func (k jwtKey) sign(t *testing.T, claims jwt.MapClaims) string {
+	s, err := jwt.NewWithClaims(jwt.SigningMethodES256, claims).SignedString(k.key)
 	require.NoError(t, err)
 	return s
 }

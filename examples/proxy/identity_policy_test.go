@@ -2,16 +2,19 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl/oauth"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
 
@@ -51,6 +54,40 @@ func TestConfigFileIdentityAndACLs(t *testing.T) {
 	assert.Equal(t, []string{"v"}, consume(t, direct, 1))
 	assert.GreaterOrEqual(t, g.scrape(t, `kafkaproxy_authentication_failures_total{`), 1.0)
 	assert.GreaterOrEqual(t, g.scrape(t, `kafkaproxy_authorization_refusals_total{`), 1.0)
+}
+
+// sasl.oauthBearer: a token signed by a key of keysFile, for the audience
+// and issuer, logs in as its subject, in the subject's virtual cluster; an
+// expired token and one for another audience or issuer are refused.
+func TestConfigFileOAuthBearer(t *testing.T) {
+	const issuer = "https://issuer.test"
+	key := newJWTKey(t)
+	c := startCluster(t, 1, kfake.SeedTopics(1, "c.orders"))
+	g := startPolicyGateway(t, c, fmt.Sprintf(`sasl:
+  mechanisms: [SCRAM-SHA-512, OAUTHBEARER]
+  users: {alice: alice-secret}
+  oauthBearer: {keysFile: %q, audience: kafka, issuer: %q}
+virtualClusters:
+  - {name: c, principals: [carol], topicPrefix: "c."}
+superUsers: [carol]
+`, key.file, issuer))
+	claims := func(audience, issuer string, ttl time.Duration) jwt.MapClaims {
+		return jwt.MapClaims{"sub": "carol", "aud": audience, "iss": issuer, "exp": time.Now().Add(ttl).Unix()}
+	}
+	token := func(c jwt.MapClaims) wire.SASLMechanism {
+		s := key.sign(t, c)
+		return wire.OAuthBearerAuth(func(context.Context) (string, map[string]string, error) { return s, nil, nil })
+	}
+	assert.NoError(t, login(t, g.bootstrap, token(claims("kafka", issuer, time.Hour))))
+	assert.ErrorContains(t, login(t, g.bootstrap, token(claims("kafka", issuer, -time.Minute))), "token is expired")
+	assert.ErrorContains(t, login(t, g.bootstrap, token(claims("elsewhere", issuer, time.Hour))), "token has invalid audience")
+	assert.ErrorContains(t, login(t, g.bootstrap, token(claims("kafka", "https://other.test", time.Hour))), "token has invalid issuer")
+
+	valid := key.sign(t, claims("kafka", issuer, time.Hour))
+	carol := client(t, g.bootstrap, kgo.SASL(oauth.Auth{Token: valid}.AsMechanism()), kgo.RetryTimeout(2*time.Second))
+	require.NoError(t, produceOne(t, carol, "orders"), "carol writes orders in her cluster")
+	direct := client(t, c.ListenAddrs()[0], kgo.ConsumeTopics("c.orders"), kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
+	assert.Equal(t, []string{"v"}, consume(t, direct, 1))
 }
 
 // SIGHUP replaces the SASL users: a changed password and a new user apply

@@ -168,10 +168,11 @@ func restartKeys(old, c *fileConfig) string {
 }
 
 // saslServing is what of the sasl key a restart applies: whether it is
-// there, its mechanisms and the nonce exception; the users are reloaded.
+// there, its mechanisms, the nonce exception and the OAUTHBEARER check;
+// the users are reloaded.
 func saslServing(s *saslConfig) any {
 	if s == nil {
 		return nil
 	}
-	return saslConfig{Mechanisms: s.Mechanisms, AcceptRepeatedScramNonce: s.AcceptRepeatedScramNonce}
+	return saslConfig{Mechanisms: s.Mechanisms, AcceptRepeatedScramNonce: s.AcceptRepeatedScramNonce, OAuthBearer: s.OAuthBearer}
 }
