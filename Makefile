@@ -170,9 +170,11 @@ proxy-bench:
 # tests the clients' scenarios against kfake, then runs six real clients
 # against examples/broker, in plaintext and again over TLS and SASL, then
 # through examples/proxy (to the example broker, and franz-go to a three-node
-# kfake, plainly and with -topic-prefix), seven client runs and 24 attacks
-# through kafkaproxy -config as a multi-tenant gateway (TLS, SASL, virtual
-# clusters, ACLs; its line "gateway: clients=7/7 ... leaks=0 ... mismatches=0"),
+# kfake, plainly and with -topic-prefix), seven client runs, a quota held
+# while another tenant produces flat out, and 29 attacks (bad OAUTHBEARER
+# tokens among them) through kafkaproxy -config as a multi-tenant gateway
+# (TLS, SASL, virtual clusters, ACLs, quotas; its line "gateway: clients=7/7
+# ... leaks=0 ... mismatches=0 quota: held=… limit=256KiB/s other=…"),
 # and kafkagen's own client against kfake. It ends with "interop: clients=6
 # secured=6 proxied=14/14 requests=… api-versions=… reencode-diffs=0 proxy-diffs=0".
 # INTEROP_FLAGS=-update-captures rewrites testdata/captures.

@@ -6,6 +6,7 @@ replace github.com/kafkagen/kafkagen => ../
 
 require (
 	github.com/IBM/sarama v1.61.1
+	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/kafkagen/kafkagen v0.0.0-00010101000000-000000000000
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/stretchr/testify v1.12.1

@@ -30,14 +30,15 @@ type gatewayOutcome struct {
 	AuthRefusals     int // unauthenticated attempts refused or cut
 	AuthAttempts     int
 	Mismatches       int // differences between the broker's topics and the tenants'
+	Quota            quotaOutcome
 	Problems         []string
 	upstreamPassword string
 }
 
 // Line is the summary line.
 func (o *gatewayOutcome) Line() string {
-	return fmt.Sprintf("gateway: clients=%d/%d virtual-clusters=%d cross-tenant=%d/%d held leaks=%d acl-refusals=%d/%d auth-refusals=%d/%d mismatches=%d",
-		o.Passed, o.Runs, o.Clusters, o.CrossTenantHeld, o.CrossTenant, o.Leaks, o.ACLRefusals, o.ACLAttempts, o.AuthRefusals, o.AuthAttempts, o.Mismatches)
+	return fmt.Sprintf("gateway: clients=%d/%d virtual-clusters=%d cross-tenant=%d/%d held leaks=%d acl-refusals=%d/%d auth-refusals=%d/%d mismatches=%d %s",
+		o.Passed, o.Runs, o.Clusters, o.CrossTenantHeld, o.CrossTenant, o.Leaks, o.ACLRefusals, o.ACLAttempts, o.AuthRefusals, o.AuthAttempts, o.Mismatches, o.Quota)
 }
 
 // gatewayRunsOf are the gateway runs of the clients in specs.
@@ -55,10 +56,12 @@ func gatewayRunsOf(specs []clientSpec) []securedRun {
 // gateway: the example broker with SASL_PLAINTEXT and one user, the
 // proxy's; kafkaproxy with a -config file written here (TLS and SASL toward
 // clients, its own login to the broker, a virtual cluster per tenant,
-// ACLs); each client run over SASL_SSL as its own tenant; then the attacks
-// (gateway_attacks.go, gateway_auth.go); then the broker read directly, as
-// the proxy's user: every tenant's topics under its prefix with exactly its
-// records, and nothing else.
+// ACLs, a quota, OAUTHBEARER); each client run over SASL_SSL as its own
+// tenant; the quota run (gateway_quota.go); then the attacks
+// (gateway_attacks.go, gateway_auth.go, gateway_oauth.go) and a login with
+// a valid token; then the broker read directly, as the proxy's user: every
+// tenant's topics under its prefix with exactly its records, and nothing
+// else.
 func runGateway(ctx context.Context, w io.Writer, cfg config, specs []clientSpec, root, dir, goclient, brokerBin, bin string) *gatewayOutcome {
 	out := &gatewayOutcome{}
 	runs := gatewayRunsOf(specs)
@@ -90,6 +93,10 @@ func runGateway(ctx context.Context, w io.Writer, cfg config, specs []clientSpec
 	if err := os.WriteFile(usersFile, []byte(gatewayUpstreamUser+":"+out.upstreamPassword+"\n"), 0o600); err != nil {
 		return fail(err)
 	}
+	tokens, err := newTokenSigner(filepath.Join(tmp, "oauth-keys.pem"))
+	if err != nil {
+		return fail(err)
+	}
 	b, err := startBroker(ctx, brokerBin, bin, "broker-gateway", "", "-security-protocol", scenario.SASLPlaintext, "-sasl-users", usersFile)
 	if err != nil {
 		return fail(err)
@@ -98,7 +105,7 @@ func runGateway(ctx context.Context, w io.Writer, cfg config, specs []clientSpec
 	tenants := gatewayTenants(runs)
 	out.Clusters = len(tenants)
 	p, metrics, err := startGatewayProxy(ctx, proxyBin, filepath.Join(bin, "kafkaproxy-gateway.log"), filepath.Join(tmp, "kafkaproxy.yaml"), b.addr,
-		gatewayFiles{Cert: files.Cert, Key: files.Key, UpstreamPassword: out.upstreamPassword}, tenants)
+		gatewayFiles{Cert: files.Cert, Key: files.Key, UpstreamPassword: out.upstreamPassword, OAuthKeys: tokens.file}, tenants)
 	if err != nil {
 		return fail(err)
 	}
@@ -125,6 +132,8 @@ func runGateway(ctx context.Context, w io.Writer, cfg config, specs []clientSpec
 	for _, t := range tenants {
 		byName[t.Name] = t
 	}
+	out.Quota = runQuota(ctx, w, d, byName[tenantThrottled], byName[tenantFullSpeed])
+	out.Problems = append(out.Problems, out.Quota.Problems...)
 	var other *gatewayTenant // a client's tenant: no super user
 	if len(runs) > 0 {
 		other = &tenants[0]
@@ -136,6 +145,13 @@ func runGateway(ctx context.Context, w io.Writer, cfg config, specs []clientSpec
 	}
 	acl, problems := aclRefusals(ctx, d, byName[tenantNobody])
 	out.Problems = append(out.Problems, problems...)
+	if topics, line, err := oauthControl(ctx, d, tokens, byName[tenantOAuth]); err != nil {
+		out.Problems = append(out.Problems, "gateway: OAUTHBEARER control: "+err.Error())
+		fmt.Fprintf(w, "FAIL gateway: OAUTHBEARER control: %v\n", err)
+	} else {
+		maps.Copy(want, topics)
+		fmt.Fprintf(w, "gateway: OAUTHBEARER control: %s\n", line)
+	}
 	before, err := steadyRequests(ctx, b)
 	if err != nil {
 		return fail(err)
@@ -144,7 +160,7 @@ func runGateway(ctx context.Context, w io.Writer, cfg config, specs []clientSpec
 	if err != nil {
 		return fail(err)
 	}
-	preAuth := preAuthAttacks(ctx, d, byName[tenantA])
+	preAuth := preAuthAttacks(ctx, d, byName[tenantA], tokens, tenantOAuth)
 	after, err := steadyRequests(ctx, b)
 	if err != nil {
 		return fail(err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,31 +25,29 @@ import (
 // examples/proxy/README.md) and a margin for a loaded machine.
 const authCutBound = 30 * time.Second
 
+// preAuthAttack is an attempt without authenticating: the SASL mechanism
+// it tries ("" for none), and how.
+type preAuthAttack struct {
+	name, mechanism string
+	run             func() attempt
+}
+
 // preAuthAttacks are the attempts of clients that never authenticate:
-// wrong passwords (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), an unknown user, a
+// wrong passwords (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512), an unknown user,
+// OAUTHBEARER tokens of tokenSubject's each with one fault (badTokens:
+// expired, another audience, another key, another issuer, unsigned), a
 // SASL exchange begun and never finished, a connection that never starts
 // TLS, garbage instead of TLS, garbage after TLS, and a request before
 // authenticating. They run at once; none may reach the broker (checked by
 // the caller on the broker's request count).
-func preAuthAttacks(ctx context.Context, d gatewayDialer, victim gatewayTenant) []attempt {
+func preAuthAttacks(ctx context.Context, d gatewayDialer, victim gatewayTenant, tokens *tokenSigner, tokenSubject string) []attempt {
 	wrongPassword := func(mechanism, user string) func() attempt {
 		return func() attempt {
 			c, err := d.dial(ctx, user, scenario.WrongPassword, mechanism, "gateway-auth")
-			if err == nil {
-				c.Close()
-				return attempt{Detail: "authenticated with a wrong password"}
-			}
-			var se *wire.SASLError
-			if errors.As(err, &se) && se.Code == codeSASLAuthenticationFailed {
-				return attempt{Held: true, Detail: "SASL_AUTHENTICATION_FAILED: " + se.Message}
-			}
-			return attempt{Detail: "want SASL_AUTHENTICATION_FAILED, got " + err.Error()}
+			return refusedAtAuthenticate(c, err, "")
 		}
 	}
-	attacks := []struct {
-		name, mechanism string
-		run             func() attempt
-	}{
+	attacks := []preAuthAttack{
 		{"PLAIN with a wrong password", scenario.Plain, wrongPassword(scenario.Plain, victim.Name)},
 		{"SCRAM-SHA-256 with a wrong password", scenario.ScramSHA256, wrongPassword(scenario.ScramSHA256, victim.Name)},
 		{"SCRAM-SHA-512 with a wrong password", scenario.ScramSHA512, wrongPassword(scenario.ScramSHA512, victim.Name)},
@@ -94,6 +93,10 @@ func preAuthAttacks(ctx context.Context, d gatewayDialer, victim gatewayTenant) 
 			})
 		}},
 	}
+	for _, tc := range badTokens {
+		attacks = append(attacks, preAuthAttack{"OAUTHBEARER token " + tc.name, wire.SASLOAuthBearer,
+			func() attempt { return tokenAttempt(ctx, d, tokens, tc, tokenSubject) }})
+	}
 	out := make([]attempt, len(attacks))
 	var wg sync.WaitGroup
 	for i, at := range attacks {
@@ -106,6 +109,26 @@ func preAuthAttacks(ctx context.Context, d gatewayDialer, victim gatewayTenant) 
 	}
 	wg.Wait()
 	return out
+}
+
+// refusedAtAuthenticate is the attempt of a login that must fail at
+// SaslAuthenticate with SASL_AUTHENTICATION_FAILED, whose message names
+// reason when it is not "": c and err are what dialling gave.
+func refusedAtAuthenticate(c *wire.Conn, err error, reason string) attempt {
+	if err == nil {
+		if c != nil {
+			c.Close()
+		}
+		return attempt{Detail: "authenticated"}
+	}
+	var se *wire.SASLError
+	switch {
+	case !errors.As(err, &se) || se.Code != codeSASLAuthenticationFailed || se.Request != "SaslAuthenticate":
+		return attempt{Detail: "want SASL_AUTHENTICATION_FAILED at SaslAuthenticate, got " + err.Error()}
+	case !strings.Contains(se.Message, reason):
+		return attempt{Detail: fmt.Sprintf("SASL_AUTHENTICATION_FAILED, but not for %q: %s", reason, se.Message)}
+	}
+	return attempt{Held: true, Detail: "SASL_AUTHENTICATION_FAILED: " + se.Message}
 }
 
 // cutAfter connects (over TLS when withTLS), runs step, then waits for the

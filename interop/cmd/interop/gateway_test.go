@@ -55,15 +55,20 @@ func TestDiffTenantContents(t *testing.T) {
 
 func TestClientTopics(t *testing.T) {
 	tenants := gatewayTenants(gatewayRuns)
-	require.Len(t, tenants, len(gatewayRuns)+3)
+	require.Len(t, tenants, len(gatewayRuns)+6)
 	assert.Equal(t, map[string]expectedTopic{"kcat-plain.kcat-sasl-ssl-plain-none": {"kcat-sasl-ssl-plain-none", 20}}, clientTopics(tenants[0], 20))
 	assert.Equal(t, map[string]expectedTopic{"kafkajs-scram-sha-256.kafkajs-sasl-ssl-scram-sha-256-none": {"kafkajs-sasl-ssl-scram-sha-256-none", 5}}, clientTopics(tenants[3], 5))
-	assert.Equal(t, []string{tenantA, tenantB, tenantNobody}, []string{tenants[7].Name, tenants[8].Name, tenants[9].Name})
+	var others []string
+	for _, tn := range tenants[7:] {
+		others = append(others, tn.Name)
+	}
+	assert.Equal(t, []string{tenantA, tenantB, tenantNobody, tenantThrottled, tenantFullSpeed, tenantOAuth}, others)
 	names := map[string]bool{}
 	for _, tn := range tenants {
 		assert.False(t, names[tn.Name], "tenant %s twice", tn.Name)
 		names[tn.Name] = true
-		assert.NotEmpty(t, tn.Password)
+		assert.Equal(t, tn.Name != tenantOAuth, tn.Password != "", "%s: a password, but for the token-only tenant", tn.Name)
+		assert.Equal(t, tn.Name == tenantThrottled, tn.ProduceQuota > 0, "%s: a quota for the throttled tenant only", tn.Name)
 	}
 }
 
@@ -73,12 +78,15 @@ func TestGatewayRunsOf(t *testing.T) {
 	assert.Equal(t, []securedRun{gatewayRuns[0], gatewayRuns[1], gatewayRuns[5]}, gatewayRunsOf(specs))
 }
 
-// The configuration file, read back: every tenant a user and a virtual
-// cluster with its own prefix, the client tenants' ACLs and no others, A
-// and B super users, the proxy's own login and librdkafka's nonce accepted.
+// The configuration file, read back: every tenant a virtual cluster with
+// its own prefix and, but the token-only one, a user; the ACLs of the
+// client, quota and OAUTHBEARER tenants and no others; A and B super
+// users; one quota; OAUTHBEARER with the run's key; the proxy's own login
+// and librdkafka's nonce accepted.
 func TestGatewayConfig(t *testing.T) {
 	tenants := gatewayTenants(gatewayRuns[:2])
-	data, err := gatewayConfig("127.0.0.1:9192", "127.0.0.1:9464", "127.0.0.1:9092", gatewayFiles{Cert: "c.pem", Key: "k.pem", UpstreamPassword: "up"}, tenants)
+	data, err := gatewayConfig("127.0.0.1:9192", "127.0.0.1:9464", "127.0.0.1:9092",
+		gatewayFiles{Cert: "c.pem", Key: "k.pem", UpstreamPassword: "up", OAuthKeys: "oauth.pem"}, tenants)
 	require.NoError(t, err)
 	var c proxyFileConfig
 	require.NoError(t, yaml.Unmarshal(data, &c))
@@ -87,10 +95,15 @@ func TestGatewayConfig(t *testing.T) {
 	assert.Equal(t, []string{"127.0.0.1:9092"}, c.Upstream)
 	assert.Equal(t, proxyTLS{CertFile: "c.pem", KeyFile: "k.pem"}, c.TLS)
 	assert.True(t, c.SASL.AcceptRepeatedScramNonce)
+	assert.Equal(t, []string{"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"}, c.SASL.Mechanisms)
+	assert.Equal(t, proxyOAuthBearer{KeysFile: "oauth.pem", Audience: oauthAudience, Issuer: oauthIssuer}, c.SASL.OAuthBearer)
+	assert.Equal(t, []proxyQuota{{Principal: tenantThrottled, ProduceBytesPerSecond: quotaLimit}}, c.Quotas)
 	assert.Equal(t, proxyUpstreamSASL{Mechanism: "SCRAM-SHA-512", Username: gatewayUpstreamUser, Password: "up"}, c.UpstreamSASL)
 	assert.Equal(t, []string{tenantA, tenantB}, c.SuperUsers)
 	assert.False(t, c.AllowEveryone)
 	require.Len(t, c.VirtualClusters, len(tenants))
+	assert.Len(t, c.SASL.Users, len(tenants)-1)
+	assert.NotContains(t, c.SASL.Users, tenantOAuth)
 	for i, tn := range tenants {
 		assert.Equal(t, tn.Password, c.SASL.Users[tn.Name])
 		assert.Equal(t, proxyCluster{Name: tn.Name, Principals: []string{tn.Name}, TopicPrefix: tn.Name + "."}, c.VirtualClusters[i])
@@ -102,7 +115,8 @@ func TestGatewayConfig(t *testing.T) {
 		assert.Equal(t, "allow", a.Permission)
 	}
 	everything := []string{"topic:*", "group:*", "transactionalId:*", "cluster:kafka-cluster"}
-	assert.Equal(t, map[string][]string{"kcat-plain": everything, "kcat-scram-sha-512": everything}, byPrincipal)
+	assert.Equal(t, map[string][]string{"kcat-plain": everything, "kcat-scram-sha-512": everything,
+		tenantThrottled: everything, tenantFullSpeed: everything, tenantOAuth: everything}, byPrincipal)
 
 	_, err = gatewayConfig("127.0.0.1:9192", "", "127.0.0.1:9092", gatewayFiles{}, []gatewayTenant{{Name: "a.b"}})
 	assert.EqualError(t, err, `tenant name "a.b": want a name without '.', '*' or ':'`)
@@ -119,8 +133,9 @@ func TestReachedBroker(t *testing.T) {
 }
 
 func TestGatewayLine(t *testing.T) {
-	o := gatewayOutcome{Runs: 7, Passed: 6, Clusters: 10, CrossTenant: 8, CrossTenantHeld: 8, ACLAttempts: 4, ACLRefusals: 4, AuthAttempts: 9, AuthRefusals: 9, Mismatches: 1}
-	assert.Equal(t, "gateway: clients=6/7 virtual-clusters=10 cross-tenant=8/8 held leaks=0 acl-refusals=4/4 auth-refusals=9/9 mismatches=1", o.Line())
+	o := gatewayOutcome{Runs: 7, Passed: 6, Clusters: 13, CrossTenant: 8, CrossTenantHeld: 8, ACLAttempts: 4, ACLRefusals: 4, AuthAttempts: 14, AuthRefusals: 14, Mismatches: 1,
+		Quota: quotaOutcome{Held: 257 << 10, Limit: quotaLimit, Other: 47.5 * (1 << 20)}}
+	assert.Equal(t, "gateway: clients=6/7 virtual-clusters=13 cross-tenant=8/8 held leaks=0 acl-refusals=4/4 auth-refusals=14/14 mismatches=1 quota: held=257KiB/s limit=256KiB/s other=47.5MiB/s", o.Line())
 }
 
 // tally counts what held and what leaked, and makes a problem of each

@@ -35,12 +35,8 @@ type gatewayDialer struct {
 // dial connects over TLS and authenticates as user with mechanism;
 // clientID names the connection in the broker's stats.
 func (d gatewayDialer) dial(ctx context.Context, user, password, mechanism, clientID string) (*wire.Conn, error) {
-	sec := scenario.Security{Protocol: scenario.SASLSSL, Mechanism: mechanism, User: user, Password: password, CAFile: d.caFile}
-	tlsConfig, err := sec.TLSConfig()
-	if err != nil {
-		return nil, err
-	}
 	var m wire.SASLMechanism
+	var err error
 	switch mechanism {
 	case scenario.Plain:
 		m = wire.PlainAuth(user, password)
@@ -51,6 +47,16 @@ func (d gatewayDialer) dial(ctx context.Context, user, password, mechanism, clie
 	default:
 		err = fmt.Errorf("no SASL mechanism %q here", mechanism)
 	}
+	if err != nil {
+		return nil, err
+	}
+	return d.dialWith(ctx, m, clientID)
+}
+
+// dialWith connects over TLS and authenticates with m (OAUTHBEARER's
+// token, or dial's user and password).
+func (d gatewayDialer) dialWith(ctx context.Context, m wire.SASLMechanism, clientID string) (*wire.Conn, error) {
+	tlsConfig, err := scenario.Security{Protocol: scenario.SASLSSL, CAFile: d.caFile}.TLSConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -156,6 +162,14 @@ func produceTo(ctx context.Context, c *wire.Conn, topic string, n int) (int16, e
 	if err != nil {
 		return 0, err
 	}
+	code, _, err := produceBatch(ctx, c, topic, batch)
+	return code, err
+}
+
+// produceBatch writes a record batch to partition 0 of topic, by name at
+// v9 with acks all, and returns the partition's error code and the
+// answer's throttle_time_ms.
+func produceBatch(ctx context.Context, c *wire.Conn, topic string, batch []byte) (code int16, throttleMs int32, err error) {
 	req := clients.NewProduceRequest()
 	req.Acks, req.TimeoutMs = -1, 10000
 	req.TopicData = []clients.ProduceRequestTopicProduceData{{
@@ -164,10 +178,10 @@ func produceTo(ctx context.Context, c *wire.Conn, topic string, n int) (int16, e
 	}}
 	var resp clients.ProduceResponse
 	if err := c.DoAt(ctx, req, 9, &resp); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if len(resp.Responses) != 1 || len(resp.Responses[0].PartitionResponses) != 1 {
-		return 0, fmt.Errorf("Produce v9: answer for %d topics, want 1 partition", len(resp.Responses))
+		return 0, 0, fmt.Errorf("Produce v9: answer for %d topics, want 1 partition", len(resp.Responses))
 	}
-	return resp.Responses[0].PartitionResponses[0].ErrorCode, nil
+	return resp.Responses[0].PartitionResponses[0].ErrorCode, resp.ThrottleTimeMs, nil
 }

@@ -4,7 +4,8 @@
 // again against brokers secured with TLS, SASL or both (clients_secure.go),
 // then through kafkaproxy (examples/proxy) to the example broker and,
 // franz-go, to a three-node kfake, each plainly and with -topic-prefix
-// (proxied.go), then through kafkaproxy as a multi-tenant gateway with
+// (proxied.go), then through kafkaproxy as a multi-tenant gateway with a
+// quota held beside a tenant at full speed and
 // attacks (gateway.go, its "gateway: ..." line before the last), then runs
 // kafkagen's own client against kfake, franz-go's
 // fake Kafka, for the reverse direction. It prints one line per client run,
