@@ -53,18 +53,18 @@ type APIVersionsResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeAPIVersionsResponse() APIVersionsResponse {
-	var m APIVersionsResponse
-	m.Reset()
-	return m
+	return APIVersionsResponse{
+		FinalizedFeaturesEpoch: -1,
+	}
 }
 
 // NewAPIVersionsResponse returns a pointer to a APIVersionsResponse holding its spec
 // defaults (MakeAPIVersionsResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponse() *APIVersionsResponse {
-	m := new(APIVersionsResponse)
-	m.Reset()
-	return m
+	return &APIVersionsResponse{
+		FinalizedFeaturesEpoch: -1,
+	}
 }
 
 // SpecName is the spec's name.
@@ -168,7 +168,8 @@ func (m *APIVersionsResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponse) Clone() *APIVersionsResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*APIVersionsResponse)
+	return c
 }
 
 func (m *APIVersionsResponse) size(version int16) int {
@@ -454,18 +455,14 @@ type APIVersionsResponseAPIVersion struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeAPIVersionsResponseAPIVersion() APIVersionsResponseAPIVersion {
-	var m APIVersionsResponseAPIVersion
-	m.Reset()
-	return m
+	return APIVersionsResponseAPIVersion{}
 }
 
 // NewAPIVersionsResponseAPIVersion returns a pointer to a APIVersionsResponseAPIVersion holding its spec
 // defaults (MakeAPIVersionsResponseAPIVersion returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponseAPIVersion() *APIVersionsResponseAPIVersion {
-	m := new(APIVersionsResponseAPIVersion)
-	m.Reset()
-	return m
+	return &APIVersionsResponseAPIVersion{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -481,7 +478,8 @@ func (m *APIVersionsResponseAPIVersion) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponseAPIVersion) Clone() *APIVersionsResponseAPIVersion {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*APIVersionsResponseAPIVersion)
+	return c
 }
 
 // APIVersionsResponseSupportedFeatureKey is the struct SupportedFeatureKey, used by ApiVersionsResponse (versions 3-4).
@@ -508,18 +506,14 @@ type APIVersionsResponseSupportedFeatureKey struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeAPIVersionsResponseSupportedFeatureKey() APIVersionsResponseSupportedFeatureKey {
-	var m APIVersionsResponseSupportedFeatureKey
-	m.Reset()
-	return m
+	return APIVersionsResponseSupportedFeatureKey{}
 }
 
 // NewAPIVersionsResponseSupportedFeatureKey returns a pointer to a APIVersionsResponseSupportedFeatureKey holding its spec
 // defaults (MakeAPIVersionsResponseSupportedFeatureKey returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponseSupportedFeatureKey() *APIVersionsResponseSupportedFeatureKey {
-	m := new(APIVersionsResponseSupportedFeatureKey)
-	m.Reset()
-	return m
+	return &APIVersionsResponseSupportedFeatureKey{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -535,7 +529,8 @@ func (m *APIVersionsResponseSupportedFeatureKey) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponseSupportedFeatureKey) Clone() *APIVersionsResponseSupportedFeatureKey {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*APIVersionsResponseSupportedFeatureKey)
+	return c
 }
 
 func (m *APIVersionsResponseSupportedFeatureKey) size(version int16) int {
@@ -603,18 +598,14 @@ type APIVersionsResponseFinalizedFeatureKey struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeAPIVersionsResponseFinalizedFeatureKey() APIVersionsResponseFinalizedFeatureKey {
-	var m APIVersionsResponseFinalizedFeatureKey
-	m.Reset()
-	return m
+	return APIVersionsResponseFinalizedFeatureKey{}
 }
 
 // NewAPIVersionsResponseFinalizedFeatureKey returns a pointer to a APIVersionsResponseFinalizedFeatureKey holding its spec
 // defaults (MakeAPIVersionsResponseFinalizedFeatureKey returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponseFinalizedFeatureKey() *APIVersionsResponseFinalizedFeatureKey {
-	m := new(APIVersionsResponseFinalizedFeatureKey)
-	m.Reset()
-	return m
+	return &APIVersionsResponseFinalizedFeatureKey{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -630,7 +621,8 @@ func (m *APIVersionsResponseFinalizedFeatureKey) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponseFinalizedFeatureKey) Clone() *APIVersionsResponseFinalizedFeatureKey {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*APIVersionsResponseFinalizedFeatureKey)
+	return c
 }
 
 func (m *APIVersionsResponseFinalizedFeatureKey) size(version int16) int {

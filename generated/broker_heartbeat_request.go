@@ -53,18 +53,18 @@ type BrokerHeartbeatRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeBrokerHeartbeatRequest() BrokerHeartbeatRequest {
-	var m BrokerHeartbeatRequest
-	m.Reset()
-	return m
+	return BrokerHeartbeatRequest{
+		BrokerEpoch: -1,
+	}
 }
 
 // NewBrokerHeartbeatRequest returns a pointer to a BrokerHeartbeatRequest holding its spec
 // defaults (MakeBrokerHeartbeatRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewBrokerHeartbeatRequest() *BrokerHeartbeatRequest {
-	m := new(BrokerHeartbeatRequest)
-	m.Reset()
-	return m
+	return &BrokerHeartbeatRequest{
+		BrokerEpoch: -1,
+	}
 }
 
 // SpecName is the spec's name.
@@ -168,7 +168,8 @@ func (m *BrokerHeartbeatRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *BrokerHeartbeatRequest) Clone() *BrokerHeartbeatRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*BrokerHeartbeatRequest)
+	return c
 }
 
 func (m *BrokerHeartbeatRequest) size(version int16) int {
@@ -255,7 +256,7 @@ func (m *BrokerHeartbeatRequest) decode(d *codec.Decoder, off int, version int16
 			off = d.FailFixed(off, "Port:2 SecurityProtocol:2")
 		}
 		e.UnknownTags = e.UnknownTags[:0]
-		off = d.Tags(off, &e.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
 		if d.Failed() {
 			d.WithinElem("Listeners", i)
 			return off
@@ -309,18 +310,14 @@ type BrokerHeartbeatRequestListener struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeBrokerHeartbeatRequestListener() BrokerHeartbeatRequestListener {
-	var m BrokerHeartbeatRequestListener
-	m.Reset()
-	return m
+	return BrokerHeartbeatRequestListener{}
 }
 
 // NewBrokerHeartbeatRequestListener returns a pointer to a BrokerHeartbeatRequestListener holding its spec
 // defaults (MakeBrokerHeartbeatRequestListener returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewBrokerHeartbeatRequestListener() *BrokerHeartbeatRequestListener {
-	m := new(BrokerHeartbeatRequestListener)
-	m.Reset()
-	return m
+	return &BrokerHeartbeatRequestListener{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -337,5 +334,6 @@ func (m *BrokerHeartbeatRequestListener) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *BrokerHeartbeatRequestListener) Clone() *BrokerHeartbeatRequestListener {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*BrokerHeartbeatRequestListener)
+	return c
 }

@@ -49,18 +49,18 @@ type BrokerHeartbeatResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeBrokerHeartbeatResponse() BrokerHeartbeatResponse {
-	var m BrokerHeartbeatResponse
-	m.Reset()
-	return m
+	return BrokerHeartbeatResponse{
+		BrokerEpoch: -1,
+	}
 }
 
 // NewBrokerHeartbeatResponse returns a pointer to a BrokerHeartbeatResponse holding its spec
 // defaults (MakeBrokerHeartbeatResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewBrokerHeartbeatResponse() *BrokerHeartbeatResponse {
-	m := new(BrokerHeartbeatResponse)
-	m.Reset()
-	return m
+	return &BrokerHeartbeatResponse{
+		BrokerEpoch: -1,
+	}
 }
 
 // SpecName is the spec's name.
@@ -163,7 +163,8 @@ func (m *BrokerHeartbeatResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *BrokerHeartbeatResponse) Clone() *BrokerHeartbeatResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*BrokerHeartbeatResponse)
+	return c
 }
 
 func (m *BrokerHeartbeatResponse) size(version int16) int {

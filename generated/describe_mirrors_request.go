@@ -28,18 +28,14 @@ type DescribeMirrorsRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeDescribeMirrorsRequest() DescribeMirrorsRequest {
-	var m DescribeMirrorsRequest
-	m.Reset()
-	return m
+	return DescribeMirrorsRequest{}
 }
 
 // NewDescribeMirrorsRequest returns a pointer to a DescribeMirrorsRequest holding its spec
 // defaults (MakeDescribeMirrorsRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsRequest() *DescribeMirrorsRequest {
-	m := new(DescribeMirrorsRequest)
-	m.Reset()
-	return m
+	return &DescribeMirrorsRequest{}
 }
 
 // SpecName is the spec's name.
@@ -137,7 +133,8 @@ func (m *DescribeMirrorsRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsRequest) Clone() *DescribeMirrorsRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*DescribeMirrorsRequest)
+	return c
 }
 
 func (m *DescribeMirrorsRequest) size(version int16) int {

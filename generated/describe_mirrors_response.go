@@ -41,18 +41,14 @@ type DescribeMirrorsResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeDescribeMirrorsResponse() DescribeMirrorsResponse {
-	var m DescribeMirrorsResponse
-	m.Reset()
-	return m
+	return DescribeMirrorsResponse{}
 }
 
 // NewDescribeMirrorsResponse returns a pointer to a DescribeMirrorsResponse holding its spec
 // defaults (MakeDescribeMirrorsResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponse() *DescribeMirrorsResponse {
-	m := new(DescribeMirrorsResponse)
-	m.Reset()
-	return m
+	return &DescribeMirrorsResponse{}
 }
 
 // SpecName is the spec's name.
@@ -153,7 +149,8 @@ func (m *DescribeMirrorsResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponse) Clone() *DescribeMirrorsResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*DescribeMirrorsResponse)
+	return c
 }
 
 func (m *DescribeMirrorsResponse) size(version int16) int {
@@ -258,18 +255,14 @@ type DescribeMirrorsResponseDescribedMirror struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeDescribeMirrorsResponseDescribedMirror() DescribeMirrorsResponseDescribedMirror {
-	var m DescribeMirrorsResponseDescribedMirror
-	m.Reset()
-	return m
+	return DescribeMirrorsResponseDescribedMirror{}
 }
 
 // NewDescribeMirrorsResponseDescribedMirror returns a pointer to a DescribeMirrorsResponseDescribedMirror holding its spec
 // defaults (MakeDescribeMirrorsResponseDescribedMirror returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponseDescribedMirror() *DescribeMirrorsResponseDescribedMirror {
-	m := new(DescribeMirrorsResponseDescribedMirror)
-	m.Reset()
-	return m
+	return &DescribeMirrorsResponseDescribedMirror{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -285,7 +278,8 @@ func (m *DescribeMirrorsResponseDescribedMirror) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponseDescribedMirror) Clone() *DescribeMirrorsResponseDescribedMirror {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*DescribeMirrorsResponseDescribedMirror)
+	return c
 }
 
 func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
@@ -322,11 +316,9 @@ func (m *DescribeMirrorsResponseDescribedMirror) appendTo(b []byte, version int1
 
 func (m *DescribeMirrorsResponseDescribedMirror) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
-	m.ErrorCode, off = d.Int16(off, "ErrorCode")
+	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
 	m.MirrorName, off = d.String(off, codec.Compact, m.MirrorName, "MirrorName")
-	if n, off = d.SmallArrayLen(off, codec.Compact, 3); n < 0 {
-		n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
-	}
+	n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
 	if n > cap(m.Topics) || m.Topics == nil {
 		m.Topics = append(make([]DescribeMirrorsResponseTopicPartitions, 0, n), m.Topics[:cap(m.Topics)]...)
 	}
@@ -338,7 +330,7 @@ func (m *DescribeMirrorsResponseDescribedMirror) decode(d *codec.Decoder, off in
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -370,18 +362,14 @@ type DescribeMirrorsResponseTopicPartitions struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeDescribeMirrorsResponseTopicPartitions() DescribeMirrorsResponseTopicPartitions {
-	var m DescribeMirrorsResponseTopicPartitions
-	m.Reset()
-	return m
+	return DescribeMirrorsResponseTopicPartitions{}
 }
 
 // NewDescribeMirrorsResponseTopicPartitions returns a pointer to a DescribeMirrorsResponseTopicPartitions holding its spec
 // defaults (MakeDescribeMirrorsResponseTopicPartitions returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponseTopicPartitions() *DescribeMirrorsResponseTopicPartitions {
-	m := new(DescribeMirrorsResponseTopicPartitions)
-	m.Reset()
-	return m
+	return &DescribeMirrorsResponseTopicPartitions{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -396,7 +384,8 @@ func (m *DescribeMirrorsResponseTopicPartitions) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponseTopicPartitions) Clone() *DescribeMirrorsResponseTopicPartitions {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*DescribeMirrorsResponseTopicPartitions)
+	return c
 }
 
 func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
@@ -450,9 +439,7 @@ func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int1
 func (m *DescribeMirrorsResponseTopicPartitions) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	m.TopicName, off = d.String(off, codec.Compact, m.TopicName, "TopicName")
-	if n, off = d.SmallArrayLen(off, codec.Compact, 30); n < 0 {
-		n, off = d.ArrayLen(off, codec.Compact, 30, "Partitions")
-	}
+	n, off = d.ArrayLen(off, codec.Compact, 30, "Partitions")
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]DescribeMirrorsResponsePartitionDetail, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
@@ -471,14 +458,14 @@ func (m *DescribeMirrorsResponseTopicPartitions) decode(d *codec.Decoder, off in
 		}
 		e.State, off = d.String(off, codec.Compact, e.State, "State")
 		e.UnknownTags = e.UnknownTags[:0]
-		off = d.Tags(off, &e.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
 		if d.Failed() {
 			d.WithinElem("Partitions", i)
 			return off
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -520,18 +507,22 @@ type DescribeMirrorsResponsePartitionDetail struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeDescribeMirrorsResponsePartitionDetail() DescribeMirrorsResponsePartitionDetail {
-	var m DescribeMirrorsResponsePartitionDetail
-	m.Reset()
-	return m
+	return DescribeMirrorsResponsePartitionDetail{
+		SourceOffset:      -1,
+		DestinationOffset: -1,
+		Lag:               -1,
+	}
 }
 
 // NewDescribeMirrorsResponsePartitionDetail returns a pointer to a DescribeMirrorsResponsePartitionDetail holding its spec
 // defaults (MakeDescribeMirrorsResponsePartitionDetail returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewDescribeMirrorsResponsePartitionDetail() *DescribeMirrorsResponsePartitionDetail {
-	m := new(DescribeMirrorsResponsePartitionDetail)
-	m.Reset()
-	return m
+	return &DescribeMirrorsResponsePartitionDetail{
+		SourceOffset:      -1,
+		DestinationOffset: -1,
+		Lag:               -1,
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -549,5 +540,6 @@ func (m *DescribeMirrorsResponsePartitionDetail) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *DescribeMirrorsResponsePartitionDetail) Clone() *DescribeMirrorsResponsePartitionDetail {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*DescribeMirrorsResponsePartitionDetail)
+	return c
 }

@@ -33,18 +33,14 @@ type LastMirroredEpochsRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeLastMirroredEpochsRequest() LastMirroredEpochsRequest {
-	var m LastMirroredEpochsRequest
-	m.Reset()
-	return m
+	return LastMirroredEpochsRequest{}
 }
 
 // NewLastMirroredEpochsRequest returns a pointer to a LastMirroredEpochsRequest holding its spec
 // defaults (MakeLastMirroredEpochsRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsRequest() *LastMirroredEpochsRequest {
-	m := new(LastMirroredEpochsRequest)
-	m.Reset()
-	return m
+	return &LastMirroredEpochsRequest{}
 }
 
 // SpecName is the spec's name.
@@ -143,7 +139,8 @@ func (m *LastMirroredEpochsRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsRequest) Clone() *LastMirroredEpochsRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*LastMirroredEpochsRequest)
+	return c
 }
 
 func (m *LastMirroredEpochsRequest) size(version int16) int {
@@ -231,18 +228,14 @@ type LastMirroredEpochsRequestTopicData struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeLastMirroredEpochsRequestTopicData() LastMirroredEpochsRequestTopicData {
-	var m LastMirroredEpochsRequestTopicData
-	m.Reset()
-	return m
+	return LastMirroredEpochsRequestTopicData{}
 }
 
 // NewLastMirroredEpochsRequestTopicData returns a pointer to a LastMirroredEpochsRequestTopicData holding its spec
 // defaults (MakeLastMirroredEpochsRequestTopicData returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsRequestTopicData() *LastMirroredEpochsRequestTopicData {
-	m := new(LastMirroredEpochsRequestTopicData)
-	m.Reset()
-	return m
+	return &LastMirroredEpochsRequestTopicData{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -257,7 +250,8 @@ func (m *LastMirroredEpochsRequestTopicData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsRequestTopicData) Clone() *LastMirroredEpochsRequestTopicData {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*LastMirroredEpochsRequestTopicData)
+	return c
 }
 
 func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
@@ -300,9 +294,7 @@ func (m *LastMirroredEpochsRequestTopicData) appendTo(b []byte, version int16) (
 func (m *LastMirroredEpochsRequestTopicData) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
-	if n, off = d.SmallArrayLen(off, codec.Compact, 5); n < 0 {
-		n, off = d.ArrayLen(off, codec.Compact, 5, "Partitions")
-	}
+	n, off = d.ArrayLen(off, codec.Compact, 5, "Partitions")
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]LastMirroredEpochsRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
@@ -316,16 +308,16 @@ func (m *LastMirroredEpochsRequestTopicData) decode(d *codec.Decoder, off int, v
 			off += 5
 			continue
 		}
-		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")
+		e.PartitionIndex, off = codec.ReadInt32NoInline(d, off, "PartitionIndex")
 		e.UnknownTags = e.UnknownTags[:0]
-		off = d.Tags(off, &e.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
 		if d.Failed() {
 			d.WithinElem("Partitions", i)
 			return off
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -351,18 +343,14 @@ type LastMirroredEpochsRequestPartitionData struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeLastMirroredEpochsRequestPartitionData() LastMirroredEpochsRequestPartitionData {
-	var m LastMirroredEpochsRequestPartitionData
-	m.Reset()
-	return m
+	return LastMirroredEpochsRequestPartitionData{}
 }
 
 // NewLastMirroredEpochsRequestPartitionData returns a pointer to a LastMirroredEpochsRequestPartitionData holding its spec
 // defaults (MakeLastMirroredEpochsRequestPartitionData returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsRequestPartitionData() *LastMirroredEpochsRequestPartitionData {
-	m := new(LastMirroredEpochsRequestPartitionData)
-	m.Reset()
-	return m
+	return &LastMirroredEpochsRequestPartitionData{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -376,5 +364,6 @@ func (m *LastMirroredEpochsRequestPartitionData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsRequestPartitionData) Clone() *LastMirroredEpochsRequestPartitionData {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*LastMirroredEpochsRequestPartitionData)
+	return c
 }

@@ -41,18 +41,14 @@ type LastMirroredEpochsResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeLastMirroredEpochsResponse() LastMirroredEpochsResponse {
-	var m LastMirroredEpochsResponse
-	m.Reset()
-	return m
+	return LastMirroredEpochsResponse{}
 }
 
 // NewLastMirroredEpochsResponse returns a pointer to a LastMirroredEpochsResponse holding its spec
 // defaults (MakeLastMirroredEpochsResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsResponse() *LastMirroredEpochsResponse {
-	m := new(LastMirroredEpochsResponse)
-	m.Reset()
-	return m
+	return &LastMirroredEpochsResponse{}
 }
 
 // SpecName is the spec's name.
@@ -153,7 +149,8 @@ func (m *LastMirroredEpochsResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsResponse) Clone() *LastMirroredEpochsResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*LastMirroredEpochsResponse)
+	return c
 }
 
 func (m *LastMirroredEpochsResponse) size(version int16) int {
@@ -254,18 +251,14 @@ type LastMirroredEpochsResponseTopicResult struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeLastMirroredEpochsResponseTopicResult() LastMirroredEpochsResponseTopicResult {
-	var m LastMirroredEpochsResponseTopicResult
-	m.Reset()
-	return m
+	return LastMirroredEpochsResponseTopicResult{}
 }
 
 // NewLastMirroredEpochsResponseTopicResult returns a pointer to a LastMirroredEpochsResponseTopicResult holding its spec
 // defaults (MakeLastMirroredEpochsResponseTopicResult returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsResponseTopicResult() *LastMirroredEpochsResponseTopicResult {
-	m := new(LastMirroredEpochsResponseTopicResult)
-	m.Reset()
-	return m
+	return &LastMirroredEpochsResponseTopicResult{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -280,7 +273,8 @@ func (m *LastMirroredEpochsResponseTopicResult) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsResponseTopicResult) Clone() *LastMirroredEpochsResponseTopicResult {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*LastMirroredEpochsResponseTopicResult)
+	return c
 }
 
 func (m *LastMirroredEpochsResponseTopicResult) size(version int16) int {
@@ -328,9 +322,7 @@ func (m *LastMirroredEpochsResponseTopicResult) appendTo(b []byte, version int16
 func (m *LastMirroredEpochsResponseTopicResult) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
-	if n, off = d.SmallArrayLen(off, codec.Compact, 11); n < 0 {
-		n, off = d.ArrayLen(off, codec.Compact, 11, "Partitions")
-	}
+	n, off = d.ArrayLen(off, codec.Compact, 11, "Partitions")
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]LastMirroredEpochsResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
@@ -356,14 +348,14 @@ func (m *LastMirroredEpochsResponseTopicResult) decode(d *codec.Decoder, off int
 			off = d.FailFixed(off, "PartitionIndex:4 LastMirroredEpoch:4 ErrorCode:2")
 		}
 		e.UnknownTags = e.UnknownTags[:0]
-		off = d.Tags(off, &e.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
 		if d.Failed() {
 			d.WithinElem("Partitions", i)
 			return off
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -397,18 +389,14 @@ type LastMirroredEpochsResponsePartitionResult struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeLastMirroredEpochsResponsePartitionResult() LastMirroredEpochsResponsePartitionResult {
-	var m LastMirroredEpochsResponsePartitionResult
-	m.Reset()
-	return m
+	return LastMirroredEpochsResponsePartitionResult{}
 }
 
 // NewLastMirroredEpochsResponsePartitionResult returns a pointer to a LastMirroredEpochsResponsePartitionResult holding its spec
 // defaults (MakeLastMirroredEpochsResponsePartitionResult returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewLastMirroredEpochsResponsePartitionResult() *LastMirroredEpochsResponsePartitionResult {
-	m := new(LastMirroredEpochsResponsePartitionResult)
-	m.Reset()
-	return m
+	return &LastMirroredEpochsResponsePartitionResult{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -424,5 +412,6 @@ func (m *LastMirroredEpochsResponsePartitionResult) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LastMirroredEpochsResponsePartitionResult) Clone() *LastMirroredEpochsResponsePartitionResult {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*LastMirroredEpochsResponsePartitionResult)
+	return c
 }

@@ -41,18 +41,14 @@ type LeaderAndIsrRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeLeaderAndIsrRequest() LeaderAndIsrRequest {
-	var m LeaderAndIsrRequest
-	m.Reset()
-	return m
+	return LeaderAndIsrRequest{}
 }
 
 // NewLeaderAndIsrRequest returns a pointer to a LeaderAndIsrRequest holding its spec
 // defaults (MakeLeaderAndIsrRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrRequest() *LeaderAndIsrRequest {
-	m := new(LeaderAndIsrRequest)
-	m.Reset()
-	return m
+	return &LeaderAndIsrRequest{}
 }
 
 // SpecName is the spec's name.
@@ -153,7 +149,8 @@ func (m *LeaderAndIsrRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LeaderAndIsrRequest) Clone() *LeaderAndIsrRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*LeaderAndIsrRequest)
+	return c
 }
 
 func (m *LeaderAndIsrRequest) size(version int16) int {
@@ -232,13 +229,13 @@ func (m *LeaderAndIsrRequest) decode(d *codec.Decoder, off int, version int16) i
 			off = d.FailFixed(off, "PartitionIndex:4 Leader:4 LeaderEpoch:4")
 		}
 		n, off = d.ArrayLen(off, codec.Classic, 4, "Isr")
-		e.Isr = codec.Grow(e.Isr, n)
+		e.Isr = codec.GrowInt32sNoInline(e.Isr, n)
 		for j := range e.Isr {
 			e.Isr[j], off = d.Int32(off, "Isr")
 		}
-		e.ZkVersion, off = d.Int64(off, "ZkVersion")
+		e.ZkVersion, off = codec.ReadInt64NoInline(d, off, "ZkVersion")
 		n, off = d.ArrayLen(off, codec.Classic, 4, "Replicas")
-		e.Replicas = codec.Grow(e.Replicas, n)
+		e.Replicas = codec.GrowInt32sNoInline(e.Replicas, n)
 		for j := range e.Replicas {
 			e.Replicas[j], off = d.Int32(off, "Replicas")
 		}
@@ -313,18 +310,14 @@ type LeaderAndIsrRequestLeaderAndIsrPartitionState struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeLeaderAndIsrRequestLeaderAndIsrPartitionState() LeaderAndIsrRequestLeaderAndIsrPartitionState {
-	var m LeaderAndIsrRequestLeaderAndIsrPartitionState
-	m.Reset()
-	return m
+	return LeaderAndIsrRequestLeaderAndIsrPartitionState{}
 }
 
 // NewLeaderAndIsrRequestLeaderAndIsrPartitionState returns a pointer to a LeaderAndIsrRequestLeaderAndIsrPartitionState holding its spec
 // defaults (MakeLeaderAndIsrRequestLeaderAndIsrPartitionState returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrRequestLeaderAndIsrPartitionState() *LeaderAndIsrRequestLeaderAndIsrPartitionState {
-	m := new(LeaderAndIsrRequestLeaderAndIsrPartitionState)
-	m.Reset()
-	return m
+	return &LeaderAndIsrRequestLeaderAndIsrPartitionState{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -343,7 +336,8 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Clone() *LeaderAndIsrRequestLeaderAndIsrPartitionState {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*LeaderAndIsrRequestLeaderAndIsrPartitionState)
+	return c
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -29,18 +29,14 @@ type LeaderAndIsrResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeLeaderAndIsrResponse() LeaderAndIsrResponse {
-	var m LeaderAndIsrResponse
-	m.Reset()
-	return m
+	return LeaderAndIsrResponse{}
 }
 
 // NewLeaderAndIsrResponse returns a pointer to a LeaderAndIsrResponse holding its spec
 // defaults (MakeLeaderAndIsrResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrResponse() *LeaderAndIsrResponse {
-	m := new(LeaderAndIsrResponse)
-	m.Reset()
-	return m
+	return &LeaderAndIsrResponse{}
 }
 
 // SpecName is the spec's name.
@@ -138,7 +134,8 @@ func (m *LeaderAndIsrResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LeaderAndIsrResponse) Clone() *LeaderAndIsrResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*LeaderAndIsrResponse)
+	return c
 }
 
 func (m *LeaderAndIsrResponse) size(version int16) int {
@@ -234,18 +231,14 @@ type LeaderAndIsrResponseLeaderAndIsrPartitionError struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeLeaderAndIsrResponseLeaderAndIsrPartitionError() LeaderAndIsrResponseLeaderAndIsrPartitionError {
-	var m LeaderAndIsrResponseLeaderAndIsrPartitionError
-	m.Reset()
-	return m
+	return LeaderAndIsrResponseLeaderAndIsrPartitionError{}
 }
 
 // NewLeaderAndIsrResponseLeaderAndIsrPartitionError returns a pointer to a LeaderAndIsrResponseLeaderAndIsrPartitionError holding its spec
 // defaults (MakeLeaderAndIsrResponseLeaderAndIsrPartitionError returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewLeaderAndIsrResponseLeaderAndIsrPartitionError() *LeaderAndIsrResponseLeaderAndIsrPartitionError {
-	m := new(LeaderAndIsrResponseLeaderAndIsrPartitionError)
-	m.Reset()
-	return m
+	return &LeaderAndIsrResponseLeaderAndIsrPartitionError{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -260,7 +253,8 @@ func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *LeaderAndIsrResponseLeaderAndIsrPartitionError) Clone() *LeaderAndIsrResponseLeaderAndIsrPartitionError {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*LeaderAndIsrResponseLeaderAndIsrPartitionError)
+	return c
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

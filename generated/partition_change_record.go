@@ -57,18 +57,22 @@ type PartitionChangeRecord struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakePartitionChangeRecord() PartitionChangeRecord {
-	var m PartitionChangeRecord
-	m.Reset()
-	return m
+	return PartitionChangeRecord{
+		PartitionID: -1,
+		Leader:      -2,
+		IsUnclean:   -1,
+	}
 }
 
 // NewPartitionChangeRecord returns a pointer to a PartitionChangeRecord holding its spec
 // defaults (MakePartitionChangeRecord returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewPartitionChangeRecord() *PartitionChangeRecord {
-	m := new(PartitionChangeRecord)
-	m.Reset()
-	return m
+	return &PartitionChangeRecord{
+		PartitionID: -1,
+		Leader:      -2,
+		IsUnclean:   -1,
+	}
 }
 
 // SpecName is the spec's name.
@@ -163,7 +167,8 @@ func (m *PartitionChangeRecord) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *PartitionChangeRecord) Clone() *PartitionChangeRecord {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*PartitionChangeRecord)
+	return c
 }
 
 func (m *PartitionChangeRecord) size(version int16) int {

@@ -33,18 +33,14 @@ type ReadMirrorStatesRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeReadMirrorStatesRequest() ReadMirrorStatesRequest {
-	var m ReadMirrorStatesRequest
-	m.Reset()
-	return m
+	return ReadMirrorStatesRequest{}
 }
 
 // NewReadMirrorStatesRequest returns a pointer to a ReadMirrorStatesRequest holding its spec
 // defaults (MakeReadMirrorStatesRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesRequest() *ReadMirrorStatesRequest {
-	m := new(ReadMirrorStatesRequest)
-	m.Reset()
-	return m
+	return &ReadMirrorStatesRequest{}
 }
 
 // SpecName is the spec's name.
@@ -143,7 +139,8 @@ func (m *ReadMirrorStatesRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ReadMirrorStatesRequest) Clone() *ReadMirrorStatesRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ReadMirrorStatesRequest)
+	return c
 }
 
 func (m *ReadMirrorStatesRequest) size(version int16) int {
@@ -240,18 +237,14 @@ type ReadMirrorStatesRequestTopicData struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeReadMirrorStatesRequestTopicData() ReadMirrorStatesRequestTopicData {
-	var m ReadMirrorStatesRequestTopicData
-	m.Reset()
-	return m
+	return ReadMirrorStatesRequestTopicData{}
 }
 
 // NewReadMirrorStatesRequestTopicData returns a pointer to a ReadMirrorStatesRequestTopicData holding its spec
 // defaults (MakeReadMirrorStatesRequestTopicData returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesRequestTopicData() *ReadMirrorStatesRequestTopicData {
-	m := new(ReadMirrorStatesRequestTopicData)
-	m.Reset()
-	return m
+	return &ReadMirrorStatesRequestTopicData{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -266,7 +259,8 @@ func (m *ReadMirrorStatesRequestTopicData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ReadMirrorStatesRequestTopicData) Clone() *ReadMirrorStatesRequestTopicData {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ReadMirrorStatesRequestTopicData)
+	return c
 }
 
 func (m *ReadMirrorStatesRequestTopicData) size(version int16) int {
@@ -309,9 +303,7 @@ func (m *ReadMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([]
 func (m *ReadMirrorStatesRequestTopicData) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
-	if n, off = d.SmallArrayLen(off, codec.Compact, 5); n < 0 {
-		n, off = d.ArrayLen(off, codec.Compact, 5, "Partitions")
-	}
+	n, off = d.ArrayLen(off, codec.Compact, 5, "Partitions")
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]ReadMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
@@ -325,16 +317,16 @@ func (m *ReadMirrorStatesRequestTopicData) decode(d *codec.Decoder, off int, ver
 			off += 5
 			continue
 		}
-		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")
+		e.PartitionIndex, off = codec.ReadInt32NoInline(d, off, "PartitionIndex")
 		e.UnknownTags = e.UnknownTags[:0]
-		off = d.Tags(off, &e.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
 		if d.Failed() {
 			d.WithinElem("Partitions", i)
 			return off
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -360,18 +352,14 @@ type ReadMirrorStatesRequestPartitionData struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeReadMirrorStatesRequestPartitionData() ReadMirrorStatesRequestPartitionData {
-	var m ReadMirrorStatesRequestPartitionData
-	m.Reset()
-	return m
+	return ReadMirrorStatesRequestPartitionData{}
 }
 
 // NewReadMirrorStatesRequestPartitionData returns a pointer to a ReadMirrorStatesRequestPartitionData holding its spec
 // defaults (MakeReadMirrorStatesRequestPartitionData returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesRequestPartitionData() *ReadMirrorStatesRequestPartitionData {
-	m := new(ReadMirrorStatesRequestPartitionData)
-	m.Reset()
-	return m
+	return &ReadMirrorStatesRequestPartitionData{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -385,5 +373,6 @@ func (m *ReadMirrorStatesRequestPartitionData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ReadMirrorStatesRequestPartitionData) Clone() *ReadMirrorStatesRequestPartitionData {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ReadMirrorStatesRequestPartitionData)
+	return c
 }

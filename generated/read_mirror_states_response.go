@@ -41,18 +41,14 @@ type ReadMirrorStatesResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeReadMirrorStatesResponse() ReadMirrorStatesResponse {
-	var m ReadMirrorStatesResponse
-	m.Reset()
-	return m
+	return ReadMirrorStatesResponse{}
 }
 
 // NewReadMirrorStatesResponse returns a pointer to a ReadMirrorStatesResponse holding its spec
 // defaults (MakeReadMirrorStatesResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesResponse() *ReadMirrorStatesResponse {
-	m := new(ReadMirrorStatesResponse)
-	m.Reset()
-	return m
+	return &ReadMirrorStatesResponse{}
 }
 
 // SpecName is the spec's name.
@@ -153,7 +149,8 @@ func (m *ReadMirrorStatesResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ReadMirrorStatesResponse) Clone() *ReadMirrorStatesResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ReadMirrorStatesResponse)
+	return c
 }
 
 func (m *ReadMirrorStatesResponse) size(version int16) int {
@@ -254,18 +251,14 @@ type ReadMirrorStatesResponseTopicResult struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeReadMirrorStatesResponseTopicResult() ReadMirrorStatesResponseTopicResult {
-	var m ReadMirrorStatesResponseTopicResult
-	m.Reset()
-	return m
+	return ReadMirrorStatesResponseTopicResult{}
 }
 
 // NewReadMirrorStatesResponseTopicResult returns a pointer to a ReadMirrorStatesResponseTopicResult holding its spec
 // defaults (MakeReadMirrorStatesResponseTopicResult returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesResponseTopicResult() *ReadMirrorStatesResponseTopicResult {
-	m := new(ReadMirrorStatesResponseTopicResult)
-	m.Reset()
-	return m
+	return &ReadMirrorStatesResponseTopicResult{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -280,7 +273,8 @@ func (m *ReadMirrorStatesResponseTopicResult) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ReadMirrorStatesResponseTopicResult) Clone() *ReadMirrorStatesResponseTopicResult {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ReadMirrorStatesResponseTopicResult)
+	return c
 }
 
 func (m *ReadMirrorStatesResponseTopicResult) size(version int16) int {
@@ -336,9 +330,7 @@ func (m *ReadMirrorStatesResponseTopicResult) appendTo(b []byte, version int16) 
 func (m *ReadMirrorStatesResponseTopicResult) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
-	if n, off = d.SmallArrayLen(off, codec.Compact, 20); n < 0 {
-		n, off = d.ArrayLen(off, codec.Compact, 20, "Partitions")
-	}
+	n, off = d.ArrayLen(off, codec.Compact, 20, "Partitions")
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]ReadMirrorStatesResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
@@ -363,14 +355,14 @@ func (m *ReadMirrorStatesResponseTopicResult) decode(d *codec.Decoder, off int, 
 			off = d.FailFixed(off, "LastMirroredOffset:8 LastMirroredEpoch:4")
 		}
 		e.UnknownTags = e.UnknownTags[:0]
-		off = d.Tags(off, &e.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
 		if d.Failed() {
 			d.WithinElem("Partitions", i)
 			return off
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -412,18 +404,20 @@ type ReadMirrorStatesResponsePartitionResult struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeReadMirrorStatesResponsePartitionResult() ReadMirrorStatesResponsePartitionResult {
-	var m ReadMirrorStatesResponsePartitionResult
-	m.Reset()
-	return m
+	return ReadMirrorStatesResponsePartitionResult{
+		LastMirroredOffset: -1,
+		LastMirroredEpoch:  -1,
+	}
 }
 
 // NewReadMirrorStatesResponsePartitionResult returns a pointer to a ReadMirrorStatesResponsePartitionResult holding its spec
 // defaults (MakeReadMirrorStatesResponsePartitionResult returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewReadMirrorStatesResponsePartitionResult() *ReadMirrorStatesResponsePartitionResult {
-	m := new(ReadMirrorStatesResponsePartitionResult)
-	m.Reset()
-	return m
+	return &ReadMirrorStatesResponsePartitionResult{
+		LastMirroredOffset: -1,
+		LastMirroredEpoch:  -1,
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -441,5 +435,6 @@ func (m *ReadMirrorStatesResponsePartitionResult) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ReadMirrorStatesResponsePartitionResult) Clone() *ReadMirrorStatesResponsePartitionResult {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ReadMirrorStatesResponsePartitionResult)
+	return c
 }

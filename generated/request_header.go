@@ -41,18 +41,24 @@ type RequestHeader struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeRequestHeader() RequestHeader {
-	var m RequestHeader
-	m.Reset()
-	return m
+	return RequestHeader{
+		ClientID: runtime.NullString{
+			Valid: true,
+			Value: "",
+		},
+	}
 }
 
 // NewRequestHeader returns a pointer to a RequestHeader holding its spec
 // defaults (MakeRequestHeader returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewRequestHeader() *RequestHeader {
-	m := new(RequestHeader)
-	m.Reset()
-	return m
+	return &RequestHeader{
+		ClientID: runtime.NullString{
+			Valid: true,
+			Value: "",
+		},
+	}
 }
 
 // SpecName is the spec's name.
@@ -146,7 +152,8 @@ func (m *RequestHeader) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *RequestHeader) Clone() *RequestHeader {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*RequestHeader)
+	return c
 }
 
 func (m *RequestHeader) size(version int16) int {

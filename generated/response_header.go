@@ -28,18 +28,14 @@ type ResponseHeader struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeResponseHeader() ResponseHeader {
-	var m ResponseHeader
-	m.Reset()
-	return m
+	return ResponseHeader{}
 }
 
 // NewResponseHeader returns a pointer to a ResponseHeader holding its spec
 // defaults (MakeResponseHeader returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewResponseHeader() *ResponseHeader {
-	m := new(ResponseHeader)
-	m.Reset()
-	return m
+	return &ResponseHeader{}
 }
 
 // SpecName is the spec's name.
@@ -127,7 +123,8 @@ func (m *ResponseHeader) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ResponseHeader) Clone() *ResponseHeader {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ResponseHeader)
+	return c
 }
 
 func (m *ResponseHeader) size(version int16) int {

@@ -28,18 +28,14 @@ type SaslAuthenticateRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeSaslAuthenticateRequest() SaslAuthenticateRequest {
-	var m SaslAuthenticateRequest
-	m.Reset()
-	return m
+	return SaslAuthenticateRequest{}
 }
 
 // NewSaslAuthenticateRequest returns a pointer to a SaslAuthenticateRequest holding its spec
 // defaults (MakeSaslAuthenticateRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewSaslAuthenticateRequest() *SaslAuthenticateRequest {
-	m := new(SaslAuthenticateRequest)
-	m.Reset()
-	return m
+	return &SaslAuthenticateRequest{}
 }
 
 // SpecName is the spec's name.
@@ -140,7 +136,8 @@ func (m *SaslAuthenticateRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *SaslAuthenticateRequest) Clone() *SaslAuthenticateRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*SaslAuthenticateRequest)
+	return c
 }
 
 func (m *SaslAuthenticateRequest) size(version int16) int {

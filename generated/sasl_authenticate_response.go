@@ -40,18 +40,24 @@ type SaslAuthenticateResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeSaslAuthenticateResponse() SaslAuthenticateResponse {
-	var m SaslAuthenticateResponse
-	m.Reset()
-	return m
+	return SaslAuthenticateResponse{
+		ErrorMessage: runtime.NullString{
+			Valid: true,
+			Value: "",
+		},
+	}
 }
 
 // NewSaslAuthenticateResponse returns a pointer to a SaslAuthenticateResponse holding its spec
 // defaults (MakeSaslAuthenticateResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewSaslAuthenticateResponse() *SaslAuthenticateResponse {
-	m := new(SaslAuthenticateResponse)
-	m.Reset()
-	return m
+	return &SaslAuthenticateResponse{
+		ErrorMessage: runtime.NullString{
+			Valid: true,
+			Value: "",
+		},
+	}
 }
 
 // SpecName is the spec's name.
@@ -158,7 +164,8 @@ func (m *SaslAuthenticateResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *SaslAuthenticateResponse) Clone() *SaslAuthenticateResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*SaslAuthenticateResponse)
+	return c
 }
 
 func (m *SaslAuthenticateResponse) size(version int16) int {

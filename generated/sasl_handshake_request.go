@@ -24,18 +24,14 @@ type SaslHandshakeRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeSaslHandshakeRequest() SaslHandshakeRequest {
-	var m SaslHandshakeRequest
-	m.Reset()
-	return m
+	return SaslHandshakeRequest{}
 }
 
 // NewSaslHandshakeRequest returns a pointer to a SaslHandshakeRequest holding its spec
 // defaults (MakeSaslHandshakeRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewSaslHandshakeRequest() *SaslHandshakeRequest {
-	m := new(SaslHandshakeRequest)
-	m.Reset()
-	return m
+	return &SaslHandshakeRequest{}
 }
 
 // SpecName is the spec's name.
@@ -132,7 +128,8 @@ func (m *SaslHandshakeRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *SaslHandshakeRequest) Clone() *SaslHandshakeRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*SaslHandshakeRequest)
+	return c
 }
 
 func (m *SaslHandshakeRequest) size(version int16) int {

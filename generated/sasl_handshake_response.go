@@ -28,18 +28,14 @@ type SaslHandshakeResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeSaslHandshakeResponse() SaslHandshakeResponse {
-	var m SaslHandshakeResponse
-	m.Reset()
-	return m
+	return SaslHandshakeResponse{}
 }
 
 // NewSaslHandshakeResponse returns a pointer to a SaslHandshakeResponse holding its spec
 // defaults (MakeSaslHandshakeResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewSaslHandshakeResponse() *SaslHandshakeResponse {
-	m := new(SaslHandshakeResponse)
-	m.Reset()
-	return m
+	return &SaslHandshakeResponse{}
 }
 
 // SpecName is the spec's name.
@@ -137,7 +133,8 @@ func (m *SaslHandshakeResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *SaslHandshakeResponse) Clone() *SaslHandshakeResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*SaslHandshakeResponse)
+	return c
 }
 
 func (m *SaslHandshakeResponse) size(version int16) int {

@@ -37,18 +37,14 @@ type StopReplicaRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeStopReplicaRequest() StopReplicaRequest {
-	var m StopReplicaRequest
-	m.Reset()
-	return m
+	return StopReplicaRequest{}
 }
 
 // NewStopReplicaRequest returns a pointer to a StopReplicaRequest holding its spec
 // defaults (MakeStopReplicaRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaRequest() *StopReplicaRequest {
-	m := new(StopReplicaRequest)
-	m.Reset()
-	return m
+	return &StopReplicaRequest{}
 }
 
 // SpecName is the spec's name.
@@ -148,7 +144,8 @@ func (m *StopReplicaRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaRequest) Clone() *StopReplicaRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*StopReplicaRequest)
+	return c
 }
 
 func (m *StopReplicaRequest) size(version int16) int {
@@ -261,18 +258,14 @@ type StopReplicaRequestStopReplicaPartition struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeStopReplicaRequestStopReplicaPartition() StopReplicaRequestStopReplicaPartition {
-	var m StopReplicaRequestStopReplicaPartition
-	m.Reset()
-	return m
+	return StopReplicaRequestStopReplicaPartition{}
 }
 
 // NewStopReplicaRequestStopReplicaPartition returns a pointer to a StopReplicaRequestStopReplicaPartition holding its spec
 // defaults (MakeStopReplicaRequestStopReplicaPartition returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaRequestStopReplicaPartition() *StopReplicaRequestStopReplicaPartition {
-	m := new(StopReplicaRequestStopReplicaPartition)
-	m.Reset()
-	return m
+	return &StopReplicaRequestStopReplicaPartition{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -287,7 +280,8 @@ func (m *StopReplicaRequestStopReplicaPartition) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaRequestStopReplicaPartition) Clone() *StopReplicaRequestStopReplicaPartition {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*StopReplicaRequestStopReplicaPartition)
+	return c
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -29,18 +29,14 @@ type StopReplicaResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeStopReplicaResponse() StopReplicaResponse {
-	var m StopReplicaResponse
-	m.Reset()
-	return m
+	return StopReplicaResponse{}
 }
 
 // NewStopReplicaResponse returns a pointer to a StopReplicaResponse holding its spec
 // defaults (MakeStopReplicaResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaResponse() *StopReplicaResponse {
-	m := new(StopReplicaResponse)
-	m.Reset()
-	return m
+	return &StopReplicaResponse{}
 }
 
 // SpecName is the spec's name.
@@ -138,7 +134,8 @@ func (m *StopReplicaResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaResponse) Clone() *StopReplicaResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*StopReplicaResponse)
+	return c
 }
 
 func (m *StopReplicaResponse) size(version int16) int {
@@ -234,18 +231,14 @@ type StopReplicaResponseStopReplicaPartitionError struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeStopReplicaResponseStopReplicaPartitionError() StopReplicaResponseStopReplicaPartitionError {
-	var m StopReplicaResponseStopReplicaPartitionError
-	m.Reset()
-	return m
+	return StopReplicaResponseStopReplicaPartitionError{}
 }
 
 // NewStopReplicaResponseStopReplicaPartitionError returns a pointer to a StopReplicaResponseStopReplicaPartitionError holding its spec
 // defaults (MakeStopReplicaResponseStopReplicaPartitionError returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewStopReplicaResponseStopReplicaPartitionError() *StopReplicaResponseStopReplicaPartitionError {
-	m := new(StopReplicaResponseStopReplicaPartitionError)
-	m.Reset()
-	return m
+	return &StopReplicaResponseStopReplicaPartitionError{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -260,7 +253,8 @@ func (m *StopReplicaResponseStopReplicaPartitionError) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *StopReplicaResponseStopReplicaPartitionError) Clone() *StopReplicaResponseStopReplicaPartitionError {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*StopReplicaResponseStopReplicaPartitionError)
+	return c
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

@@ -33,18 +33,14 @@ type WriteMirrorStatesRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeWriteMirrorStatesRequest() WriteMirrorStatesRequest {
-	var m WriteMirrorStatesRequest
-	m.Reset()
-	return m
+	return WriteMirrorStatesRequest{}
 }
 
 // NewWriteMirrorStatesRequest returns a pointer to a WriteMirrorStatesRequest holding its spec
 // defaults (MakeWriteMirrorStatesRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesRequest() *WriteMirrorStatesRequest {
-	m := new(WriteMirrorStatesRequest)
-	m.Reset()
-	return m
+	return &WriteMirrorStatesRequest{}
 }
 
 // SpecName is the spec's name.
@@ -143,7 +139,8 @@ func (m *WriteMirrorStatesRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesRequest) Clone() *WriteMirrorStatesRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*WriteMirrorStatesRequest)
+	return c
 }
 
 func (m *WriteMirrorStatesRequest) size(version int16) int {
@@ -231,18 +228,14 @@ type WriteMirrorStatesRequestTopicData struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeWriteMirrorStatesRequestTopicData() WriteMirrorStatesRequestTopicData {
-	var m WriteMirrorStatesRequestTopicData
-	m.Reset()
-	return m
+	return WriteMirrorStatesRequestTopicData{}
 }
 
 // NewWriteMirrorStatesRequestTopicData returns a pointer to a WriteMirrorStatesRequestTopicData holding its spec
 // defaults (MakeWriteMirrorStatesRequestTopicData returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesRequestTopicData() *WriteMirrorStatesRequestTopicData {
-	m := new(WriteMirrorStatesRequestTopicData)
-	m.Reset()
-	return m
+	return &WriteMirrorStatesRequestTopicData{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -257,7 +250,8 @@ func (m *WriteMirrorStatesRequestTopicData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesRequestTopicData) Clone() *WriteMirrorStatesRequestTopicData {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*WriteMirrorStatesRequestTopicData)
+	return c
 }
 
 func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
@@ -310,16 +304,14 @@ func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([
 func (m *WriteMirrorStatesRequestTopicData) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
-	if n, off = d.SmallArrayLen(off, codec.Compact, 18); n < 0 {
-		n, off = d.ArrayLen(off, codec.Compact, 18, "Partitions")
-	}
+	n, off = d.ArrayLen(off, codec.Compact, 18, "Partitions")
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]WriteMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
 	m.Partitions = m.Partitions[:n]
 	for i, elems := 0, m.Partitions; i < len(elems); i++ {
 		e := &elems[i]
-		e.PartitionIndex, off = d.Int32(off, "PartitionIndex")
+		e.PartitionIndex, off = codec.ReadInt32NoInline(d, off, "PartitionIndex")
 		e.State, off = d.String(off, codec.Compact, e.State, "State")
 		if p := d.Fixed(off, 12); p != nil {
 			_ = p[11]
@@ -330,14 +322,14 @@ func (m *WriteMirrorStatesRequestTopicData) decode(d *codec.Decoder, off int, ve
 			off = d.FailFixed(off, "LastMirroredOffset:8 LastMirroredEpoch:4")
 		}
 		e.UnknownTags = e.UnknownTags[:0]
-		off = d.Tags(off, &e.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
 		if d.Failed() {
 			d.WithinElem("Partitions", i)
 			return off
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -375,18 +367,20 @@ type WriteMirrorStatesRequestPartitionData struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeWriteMirrorStatesRequestPartitionData() WriteMirrorStatesRequestPartitionData {
-	var m WriteMirrorStatesRequestPartitionData
-	m.Reset()
-	return m
+	return WriteMirrorStatesRequestPartitionData{
+		LastMirroredOffset: -1,
+		LastMirroredEpoch:  -1,
+	}
 }
 
 // NewWriteMirrorStatesRequestPartitionData returns a pointer to a WriteMirrorStatesRequestPartitionData holding its spec
 // defaults (MakeWriteMirrorStatesRequestPartitionData returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesRequestPartitionData() *WriteMirrorStatesRequestPartitionData {
-	m := new(WriteMirrorStatesRequestPartitionData)
-	m.Reset()
-	return m
+	return &WriteMirrorStatesRequestPartitionData{
+		LastMirroredOffset: -1,
+		LastMirroredEpoch:  -1,
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -403,5 +397,6 @@ func (m *WriteMirrorStatesRequestPartitionData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesRequestPartitionData) Clone() *WriteMirrorStatesRequestPartitionData {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*WriteMirrorStatesRequestPartitionData)
+	return c
 }

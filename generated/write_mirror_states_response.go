@@ -41,18 +41,14 @@ type WriteMirrorStatesResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeWriteMirrorStatesResponse() WriteMirrorStatesResponse {
-	var m WriteMirrorStatesResponse
-	m.Reset()
-	return m
+	return WriteMirrorStatesResponse{}
 }
 
 // NewWriteMirrorStatesResponse returns a pointer to a WriteMirrorStatesResponse holding its spec
 // defaults (MakeWriteMirrorStatesResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesResponse() *WriteMirrorStatesResponse {
-	m := new(WriteMirrorStatesResponse)
-	m.Reset()
-	return m
+	return &WriteMirrorStatesResponse{}
 }
 
 // SpecName is the spec's name.
@@ -153,7 +149,8 @@ func (m *WriteMirrorStatesResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesResponse) Clone() *WriteMirrorStatesResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*WriteMirrorStatesResponse)
+	return c
 }
 
 func (m *WriteMirrorStatesResponse) size(version int16) int {
@@ -254,18 +251,14 @@ type WriteMirrorStatesResponseTopicResult struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeWriteMirrorStatesResponseTopicResult() WriteMirrorStatesResponseTopicResult {
-	var m WriteMirrorStatesResponseTopicResult
-	m.Reset()
-	return m
+	return WriteMirrorStatesResponseTopicResult{}
 }
 
 // NewWriteMirrorStatesResponseTopicResult returns a pointer to a WriteMirrorStatesResponseTopicResult holding its spec
 // defaults (MakeWriteMirrorStatesResponseTopicResult returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesResponseTopicResult() *WriteMirrorStatesResponseTopicResult {
-	m := new(WriteMirrorStatesResponseTopicResult)
-	m.Reset()
-	return m
+	return &WriteMirrorStatesResponseTopicResult{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -280,7 +273,8 @@ func (m *WriteMirrorStatesResponseTopicResult) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesResponseTopicResult) Clone() *WriteMirrorStatesResponseTopicResult {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*WriteMirrorStatesResponseTopicResult)
+	return c
 }
 
 func (m *WriteMirrorStatesResponseTopicResult) size(version int16) int {
@@ -327,9 +321,7 @@ func (m *WriteMirrorStatesResponseTopicResult) appendTo(b []byte, version int16)
 func (m *WriteMirrorStatesResponseTopicResult) decode(d *codec.Decoder, off int, version int16) int {
 	var n int
 	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
-	if n, off = d.SmallArrayLen(off, codec.Compact, 7); n < 0 {
-		n, off = d.ArrayLen(off, codec.Compact, 7, "Partitions")
-	}
+	n, off = d.ArrayLen(off, codec.Compact, 7, "Partitions")
 	if n > cap(m.Partitions) || m.Partitions == nil {
 		m.Partitions = append(make([]WriteMirrorStatesResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
 	}
@@ -353,14 +345,14 @@ func (m *WriteMirrorStatesResponseTopicResult) decode(d *codec.Decoder, off int,
 			off = d.FailFixed(off, "PartitionIndex:4 ErrorCode:2")
 		}
 		e.UnknownTags = e.UnknownTags[:0]
-		off = d.Tags(off, &e.UnknownTags)
+		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
 		if d.Failed() {
 			d.WithinElem("Partitions", i)
 			return off
 		}
 	}
 	m.UnknownTags = m.UnknownTags[:0]
-	off = d.Tags(off, &m.UnknownTags)
+	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
 	return off
 }
 
@@ -390,18 +382,14 @@ type WriteMirrorStatesResponsePartitionResult struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeWriteMirrorStatesResponsePartitionResult() WriteMirrorStatesResponsePartitionResult {
-	var m WriteMirrorStatesResponsePartitionResult
-	m.Reset()
-	return m
+	return WriteMirrorStatesResponsePartitionResult{}
 }
 
 // NewWriteMirrorStatesResponsePartitionResult returns a pointer to a WriteMirrorStatesResponsePartitionResult holding its spec
 // defaults (MakeWriteMirrorStatesResponsePartitionResult returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewWriteMirrorStatesResponsePartitionResult() *WriteMirrorStatesResponsePartitionResult {
-	m := new(WriteMirrorStatesResponsePartitionResult)
-	m.Reset()
-	return m
+	return &WriteMirrorStatesResponsePartitionResult{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -416,5 +404,6 @@ func (m *WriteMirrorStatesResponsePartitionResult) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *WriteMirrorStatesResponsePartitionResult) Clone() *WriteMirrorStatesResponsePartitionResult {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*WriteMirrorStatesResponsePartitionResult)
+	return c
 }

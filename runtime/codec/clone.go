@@ -14,20 +14,22 @@ import (
 // generated structs hold: numbers, bools, UUID arrays, strings, byte and
 // other slices, pointers to structs, structs (NullString, Tags' elements).
 
-// Clone returns a deep copy of the struct m points to (nil for nil):
-// strings and byte slices are copied too, a nil slice stays nil and an
-// empty one empty (the two encode differently where a field is nullable),
-// and unexported fields are left at their zero values (a generated
-// message's aliased flag: the copy points into no caller's buffer). P is a
-// pointer type, so that one instantiation serves every struct.
-func Clone[P any](m P) P {
+// DeepCopy returns a deep copy of the struct m points to (nil for nil), in an
+// interface holding the same pointer type: strings and byte slices are
+// copied too, a nil slice stays nil and an empty one empty (the two encode
+// differently where a field is nullable), and unexported fields are left at
+// their zero values (a generated message's aliased flag: the copy points
+// into no caller's buffer). It takes and returns an interface, not a type
+// parameter: a generic function's dictionary per struct cost the compiler
+// more than the copy it serves (docs/benchmarks.md).
+func DeepCopy(m any) any {
 	v := reflect.ValueOf(m)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return m
 	}
 	c := reflect.New(v.Type().Elem())
 	copyDeep(c.Elem(), v.Elem())
-	return c.Interface().(P)
+	return c.Interface()
 }
 
 // copyDeep sets dst, a zero value, to a copy of src sharing no memory.
@@ -85,3 +87,6 @@ func holdsReferences(t reflect.Type) bool {
 	}
 	return false
 }
+
+// Clone is DeepCopy for code generated before it.
+func Clone[P any](m P) P { return DeepCopy(m).(P) }

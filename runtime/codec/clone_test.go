@@ -41,7 +41,8 @@ func TestClone(t *testing.T) {
 		Inner:    cloneInner{Host: "i", Bytes: []byte{}},
 		aliased:  true,
 	}
-	c := Clone(orig)
+	c, ok := DeepCopy(orig).(*cloneOuter)
+	require.True(t, ok, "the copy has the original's type")
 	want := *orig
 	want.aliased = false
 	require.Equal(t, &want, c)
@@ -65,5 +66,7 @@ func TestClone(t *testing.T) {
 	assert.Equal(t, byte(4), c.Elems[0].Tags[0].Data[0])
 	assert.Equal(t, "o", c.Optional.Host)
 
-	assert.Nil(t, Clone((*cloneOuter)(nil)))
+	null, ok := DeepCopy((*cloneOuter)(nil)).(*cloneOuter)
+	assert.True(t, ok)
+	assert.Nil(t, null)
 }

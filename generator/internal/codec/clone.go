@@ -17,7 +17,8 @@ func (p *printer) emitClone(f *File, s *plan.Struct) {
 		"buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is\n"+
 		"overwritten, and later changes to m do not reach it. Java's duplicate().")
 	f.Func().Params(Id("m").Op("*").Id(name)).Id("Clone").Params().Op("*").Id(name).Block(
-		Return(gomodel.Cd("Clone").Call(Id("m"))),
+		List(Id("c"), Id("_")).Op(":=").Add(gomodel.Cd("DeepCopy").Call(Id("m"))).Assert(Op("*").Id(name)),
+		Return(Id("c")),
 	)
 	f.Line()
 }

@@ -17,7 +17,7 @@ import (
 // PrintSpec prints into f the code of one spec: that of every struct of
 // its plan.
 func PrintSpec(f *File, msg *gomodel.Message) {
-	p := &printer{msg}
+	p := &printer{Message: msg, fastDecode: FastPaths(msg.Plan.Spec)}
 	for _, s := range msg.Plan.Structs {
 		p.emitStruct(f, s)
 	}

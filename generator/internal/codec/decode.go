@@ -21,7 +21,7 @@ import (
 // checks for a failure only after each array element, to name it, and
 // stops there; the failure's offset and path reach Decode's caller.
 func (p *printer) emitDecode(g *Group, s *plan.Struct) {
-	sc := p.methodScope(s)
+	sc := p.decodeScope(s)
 	code := decodeBody(s, sc)
 	body := lengthsDecl(s, sc.uses)
 	if sc.uses.count {

@@ -11,6 +11,9 @@ import (
 // Go names from the package's Go model.
 type printer struct {
 	*gomodel.Message
+	// fastDecode: the decode code of array elements takes the inlined fast
+	// paths (scope.hot); see FastPaths. Encode and size code always does.
+	fastDecode bool
 }
 
 // scope is where a struct's code is printed: the body of its own method
@@ -30,6 +33,8 @@ type scope struct {
 	// inlinable functions); code that runs once per message calls instead,
 	// which compiles smaller (calls.go).
 	hot bool
+	// fast: array elements printed in this scope are hot.
+	fast bool
 }
 
 // uses records the variables a method's printed body refers to, which the
@@ -44,14 +49,19 @@ type uses struct {
 	marker    bool // present, a nullable struct's marker read
 }
 
-// methodScope is the scope of s's own methods.
+// methodScope is the scope of s's own size and appendTo methods.
 func (p *printer) methodScope(s *plan.Struct) scope {
-	return scope{printer: p, uses: &uses{}, recvUsed: new(bool), recv: "m", index: "i", hot: s.Repeated}
+	return scope{printer: p, uses: &uses{}, recvUsed: new(bool), recv: "m", index: "i", hot: s.Repeated, fast: true}
+}
+
+// decodeScope is the scope of s's own decode method.
+func (p *printer) decodeScope(s *plan.Struct) scope {
+	return scope{printer: p, uses: &uses{}, recvUsed: new(bool), recv: "m", index: "i", hot: s.Repeated && p.fastDecode, fast: p.fastDecode}
 }
 
 // inlined is the scope of the elements of the array field f.
 func (sc scope) inlined(f *plan.Field) scope {
-	return scope{printer: sc.printer, uses: sc.uses, recvUsed: new(bool), recv: "e", index: "j", array: f, hot: true}
+	return scope{printer: sc.printer, uses: sc.uses, recvUsed: new(bool), recv: "e", index: "j", array: f, hot: sc.fast, fast: sc.fast}
 }
 
 // r is the receiver holding the struct being printed.

@@ -173,3 +173,24 @@ func (n *Names) SetDefault(f *schema.Field, val *Statement) []Code {
 	}
 	return []Code{Add(val).Op("=").Add(DefaultLit(f))}
 }
+
+// InitialValue is f's default as the value of a composite literal's key
+// (Make's and New's), what SetDefault leaves in a zero value: nil where
+// that is Go's zero value (literalDefault says which), so that the literal
+// leaves the field out. A struct held by value takes its own defaults.
+func (n *Names) InitialValue(f *schema.Field) *Statement {
+	t := f.Type
+	switch {
+	case t.Kind == schema.KindRecords && !t.Array:
+		return nil // Reset leaves records nil
+	case t.Kind == schema.KindStruct && !t.Array && !f.Nullable():
+		return Id("Make" + n.TypeName(f.Struct)).Call()
+	case literalDefault(f) == "":
+		return nil
+	case t.Kind == schema.KindStruct && !t.Array:
+		return Id("New" + n.TypeName(f.Struct)).Call()
+	case t.Array || t.Kind == schema.KindBytes:
+		return n.GoType(f).Values() // empty, not null
+	}
+	return DefaultLit(f)
+}

@@ -1,6 +1,7 @@
 package gomodel
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -107,5 +108,34 @@ func TestSpecialValuesExist(t *testing.T) {
 			}
 		}
 		assert.True(t, found, "%v: no such field in %s.json", key, key.spec)
+	}
+}
+
+// TestInitialValues: the composite literal of Make and New holds exactly the
+// fields whose zero value is not their default, with the value Reset gives
+// them.
+func TestInitialValues(t *testing.T) {
+	spec, err := schema.Load("Defaults.json", []byte(defaultsSpec))
+	require.NoError(t, err)
+	names, err := Build([]*schema.Spec{spec})
+	require.NoError(t, err)
+	want := map[string]string{
+		"Count":      "1",
+		"Zero":       "",
+		"Counts":     "[]int32{}",
+		"NullCounts": "",
+		"Plain":      "",
+		"Label":      "runtime.NullString{\n\tValid: true,\n\tValue: \"\",\n}",
+		"Named":      `"x"`,
+		"Blob":       "[]byte{}",
+	}
+	for _, f := range spec.Root.Fields {
+		t.Run(f.Name, func(t *testing.T) {
+			got := ""
+			if v := names.InitialValue(f); v != nil {
+				got = fmt.Sprintf("%#v", v)
+			}
+			assert.Equal(t, want[f.Name], got)
+		})
 	}
 }

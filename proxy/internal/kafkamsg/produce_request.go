@@ -41,18 +41,14 @@ type ProduceRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeProduceRequest() ProduceRequest {
-	var m ProduceRequest
-	m.Reset()
-	return m
+	return ProduceRequest{}
 }
 
 // NewProduceRequest returns a pointer to a ProduceRequest holding its spec
 // defaults (MakeProduceRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewProduceRequest() *ProduceRequest {
-	m := new(ProduceRequest)
-	m.Reset()
-	return m
+	return &ProduceRequest{}
 }
 
 // SpecName is the spec's name.
@@ -156,7 +152,8 @@ func (m *ProduceRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceRequest) Clone() *ProduceRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ProduceRequest)
+	return c
 }
 
 func (m *ProduceRequest) size(version int16) int {
@@ -282,18 +279,14 @@ type ProduceRequestTopicProduceData struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeProduceRequestTopicProduceData() ProduceRequestTopicProduceData {
-	var m ProduceRequestTopicProduceData
-	m.Reset()
-	return m
+	return ProduceRequestTopicProduceData{}
 }
 
 // NewProduceRequestTopicProduceData returns a pointer to a ProduceRequestTopicProduceData holding its spec
 // defaults (MakeProduceRequestTopicProduceData returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewProduceRequestTopicProduceData() *ProduceRequestTopicProduceData {
-	m := new(ProduceRequestTopicProduceData)
-	m.Reset()
-	return m
+	return &ProduceRequestTopicProduceData{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -308,7 +301,8 @@ func (m *ProduceRequestTopicProduceData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceRequestTopicProduceData) Clone() *ProduceRequestTopicProduceData {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ProduceRequestTopicProduceData)
+	return c
 }
 
 func (m *ProduceRequestTopicProduceData) size(version int16) int {
@@ -417,18 +411,14 @@ type ProduceRequestPartitionProduceData struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeProduceRequestPartitionProduceData() ProduceRequestPartitionProduceData {
-	var m ProduceRequestPartitionProduceData
-	m.Reset()
-	return m
+	return ProduceRequestPartitionProduceData{}
 }
 
 // NewProduceRequestPartitionProduceData returns a pointer to a ProduceRequestPartitionProduceData holding its spec
 // defaults (MakeProduceRequestPartitionProduceData returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewProduceRequestPartitionProduceData() *ProduceRequestPartitionProduceData {
-	m := new(ProduceRequestPartitionProduceData)
-	m.Reset()
-	return m
+	return &ProduceRequestPartitionProduceData{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -443,5 +433,6 @@ func (m *ProduceRequestPartitionProduceData) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceRequestPartitionProduceData) Clone() *ProduceRequestPartitionProduceData {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ProduceRequestPartitionProduceData)
+	return c
 }

@@ -37,18 +37,14 @@ type ProduceResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeProduceResponse() ProduceResponse {
-	var m ProduceResponse
-	m.Reset()
-	return m
+	return ProduceResponse{}
 }
 
 // NewProduceResponse returns a pointer to a ProduceResponse holding its spec
 // defaults (MakeProduceResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponse() *ProduceResponse {
-	m := new(ProduceResponse)
-	m.Reset()
-	return m
+	return &ProduceResponse{}
 }
 
 // SpecName is the spec's name.
@@ -151,7 +147,8 @@ func (m *ProduceResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponse) Clone() *ProduceResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ProduceResponse)
+	return c
 }
 
 func (m *ProduceResponse) size(version int16) int {
@@ -350,18 +347,14 @@ type ProduceResponseTopicProduceResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeProduceResponseTopicProduceResponse() ProduceResponseTopicProduceResponse {
-	var m ProduceResponseTopicProduceResponse
-	m.Reset()
-	return m
+	return ProduceResponseTopicProduceResponse{}
 }
 
 // NewProduceResponseTopicProduceResponse returns a pointer to a ProduceResponseTopicProduceResponse holding its spec
 // defaults (MakeProduceResponseTopicProduceResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponseTopicProduceResponse() *ProduceResponseTopicProduceResponse {
-	m := new(ProduceResponseTopicProduceResponse)
-	m.Reset()
-	return m
+	return &ProduceResponseTopicProduceResponse{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -376,7 +369,8 @@ func (m *ProduceResponseTopicProduceResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponseTopicProduceResponse) Clone() *ProduceResponseTopicProduceResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ProduceResponseTopicProduceResponse)
+	return c
 }
 
 func (m *ProduceResponseTopicProduceResponse) size(version int16) int {
@@ -495,18 +489,22 @@ type ProduceResponsePartitionProduceResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeProduceResponsePartitionProduceResponse() ProduceResponsePartitionProduceResponse {
-	var m ProduceResponsePartitionProduceResponse
-	m.Reset()
-	return m
+	return ProduceResponsePartitionProduceResponse{
+		LogAppendTimeMs: -1,
+		LogStartOffset:  -1,
+		CurrentLeader:   MakeProduceResponseLeaderIDAndEpoch(),
+	}
 }
 
 // NewProduceResponsePartitionProduceResponse returns a pointer to a ProduceResponsePartitionProduceResponse holding its spec
 // defaults (MakeProduceResponsePartitionProduceResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponsePartitionProduceResponse() *ProduceResponsePartitionProduceResponse {
-	m := new(ProduceResponsePartitionProduceResponse)
-	m.Reset()
-	return m
+	return &ProduceResponsePartitionProduceResponse{
+		LogAppendTimeMs: -1,
+		LogStartOffset:  -1,
+		CurrentLeader:   MakeProduceResponseLeaderIDAndEpoch(),
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -527,7 +525,8 @@ func (m *ProduceResponsePartitionProduceResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponsePartitionProduceResponse) Clone() *ProduceResponsePartitionProduceResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ProduceResponsePartitionProduceResponse)
+	return c
 }
 
 func (m *ProduceResponsePartitionProduceResponse) size(version int16) int {
@@ -746,18 +745,14 @@ type ProduceResponseBatchIndexAndErrorMessage struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeProduceResponseBatchIndexAndErrorMessage() ProduceResponseBatchIndexAndErrorMessage {
-	var m ProduceResponseBatchIndexAndErrorMessage
-	m.Reset()
-	return m
+	return ProduceResponseBatchIndexAndErrorMessage{}
 }
 
 // NewProduceResponseBatchIndexAndErrorMessage returns a pointer to a ProduceResponseBatchIndexAndErrorMessage holding its spec
 // defaults (MakeProduceResponseBatchIndexAndErrorMessage returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponseBatchIndexAndErrorMessage() *ProduceResponseBatchIndexAndErrorMessage {
-	m := new(ProduceResponseBatchIndexAndErrorMessage)
-	m.Reset()
-	return m
+	return &ProduceResponseBatchIndexAndErrorMessage{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -772,7 +767,8 @@ func (m *ProduceResponseBatchIndexAndErrorMessage) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponseBatchIndexAndErrorMessage) Clone() *ProduceResponseBatchIndexAndErrorMessage {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ProduceResponseBatchIndexAndErrorMessage)
+	return c
 }
 
 // ProduceResponseLeaderIDAndEpoch is the struct LeaderIdAndEpoch, used by ProduceResponse (versions 10-11).
@@ -795,18 +791,20 @@ type ProduceResponseLeaderIDAndEpoch struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeProduceResponseLeaderIDAndEpoch() ProduceResponseLeaderIDAndEpoch {
-	var m ProduceResponseLeaderIDAndEpoch
-	m.Reset()
-	return m
+	return ProduceResponseLeaderIDAndEpoch{
+		LeaderID:    -1,
+		LeaderEpoch: -1,
+	}
 }
 
 // NewProduceResponseLeaderIDAndEpoch returns a pointer to a ProduceResponseLeaderIDAndEpoch holding its spec
 // defaults (MakeProduceResponseLeaderIDAndEpoch returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponseLeaderIDAndEpoch() *ProduceResponseLeaderIDAndEpoch {
-	m := new(ProduceResponseLeaderIDAndEpoch)
-	m.Reset()
-	return m
+	return &ProduceResponseLeaderIDAndEpoch{
+		LeaderID:    -1,
+		LeaderEpoch: -1,
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -833,7 +831,8 @@ func (m *ProduceResponseLeaderIDAndEpoch) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponseLeaderIDAndEpoch) Clone() *ProduceResponseLeaderIDAndEpoch {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ProduceResponseLeaderIDAndEpoch)
+	return c
 }
 
 func (m *ProduceResponseLeaderIDAndEpoch) size(version int16) int {
@@ -903,18 +902,14 @@ type ProduceResponseNodeEndpoint struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeProduceResponseNodeEndpoint() ProduceResponseNodeEndpoint {
-	var m ProduceResponseNodeEndpoint
-	m.Reset()
-	return m
+	return ProduceResponseNodeEndpoint{}
 }
 
 // NewProduceResponseNodeEndpoint returns a pointer to a ProduceResponseNodeEndpoint holding its spec
 // defaults (MakeProduceResponseNodeEndpoint returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewProduceResponseNodeEndpoint() *ProduceResponseNodeEndpoint {
-	m := new(ProduceResponseNodeEndpoint)
-	m.Reset()
-	return m
+	return &ProduceResponseNodeEndpoint{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -931,7 +926,8 @@ func (m *ProduceResponseNodeEndpoint) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ProduceResponseNodeEndpoint) Clone() *ProduceResponseNodeEndpoint {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ProduceResponseNodeEndpoint)
+	return c
 }
 
 func (m *ProduceResponseNodeEndpoint) size(version int16) int {

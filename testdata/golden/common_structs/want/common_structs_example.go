@@ -36,18 +36,18 @@ type CommonStructsExample struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeCommonStructsExample() CommonStructsExample {
-	var m CommonStructsExample
-	m.Reset()
-	return m
+	return CommonStructsExample{
+		Primary: MakeCommonStructsExampleEndpoint(),
+	}
 }
 
 // NewCommonStructsExample returns a pointer to a CommonStructsExample holding its spec
 // defaults (MakeCommonStructsExample returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewCommonStructsExample() *CommonStructsExample {
-	m := new(CommonStructsExample)
-	m.Reset()
-	return m
+	return &CommonStructsExample{
+		Primary: MakeCommonStructsExampleEndpoint(),
+	}
 }
 
 // SpecName is the spec's name.
@@ -137,7 +137,8 @@ func (m *CommonStructsExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *CommonStructsExample) Clone() *CommonStructsExample {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*CommonStructsExample)
+	return c
 }
 
 func (m *CommonStructsExample) size(version int16) int {
@@ -276,18 +277,18 @@ type CommonStructsExampleEndpoint struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeCommonStructsExampleEndpoint() CommonStructsExampleEndpoint {
-	var m CommonStructsExampleEndpoint
-	m.Reset()
-	return m
+	return CommonStructsExampleEndpoint{
+		Port: 9092,
+	}
 }
 
 // NewCommonStructsExampleEndpoint returns a pointer to a CommonStructsExampleEndpoint holding its spec
 // defaults (MakeCommonStructsExampleEndpoint returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewCommonStructsExampleEndpoint() *CommonStructsExampleEndpoint {
-	m := new(CommonStructsExampleEndpoint)
-	m.Reset()
-	return m
+	return &CommonStructsExampleEndpoint{
+		Port: 9092,
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -314,7 +315,8 @@ func (m *CommonStructsExampleEndpoint) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *CommonStructsExampleEndpoint) Clone() *CommonStructsExampleEndpoint {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*CommonStructsExampleEndpoint)
+	return c
 }
 
 func (m *CommonStructsExampleEndpoint) size(version int16) int {
@@ -374,18 +376,18 @@ type CommonStructsExampleCluster struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeCommonStructsExampleCluster() CommonStructsExampleCluster {
-	var m CommonStructsExampleCluster
-	m.Reset()
-	return m
+	return CommonStructsExampleCluster{
+		Controller: MakeCommonStructsExampleEndpoint(),
+	}
 }
 
 // NewCommonStructsExampleCluster returns a pointer to a CommonStructsExampleCluster holding its spec
 // defaults (MakeCommonStructsExampleCluster returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewCommonStructsExampleCluster() *CommonStructsExampleCluster {
-	m := new(CommonStructsExampleCluster)
-	m.Reset()
-	return m
+	return &CommonStructsExampleCluster{
+		Controller: MakeCommonStructsExampleEndpoint(),
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -400,7 +402,8 @@ func (m *CommonStructsExampleCluster) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *CommonStructsExampleCluster) Clone() *CommonStructsExampleCluster {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*CommonStructsExampleCluster)
+	return c
 }
 
 func (m *CommonStructsExampleCluster) size(version int16) int {

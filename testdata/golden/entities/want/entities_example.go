@@ -65,18 +65,24 @@ type EntitiesExample struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeEntitiesExample() EntitiesExample {
-	var m EntitiesExample
-	m.Reset()
-	return m
+	return EntitiesExample{
+		TransactionalID: runtime.NullString{
+			Valid: true,
+			Value: "",
+		},
+	}
 }
 
 // NewEntitiesExample returns a pointer to a EntitiesExample holding its spec
 // defaults (MakeEntitiesExample returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExample() *EntitiesExample {
-	m := new(EntitiesExample)
-	m.Reset()
-	return m
+	return &EntitiesExample{
+		TransactionalID: runtime.NullString{
+			Valid: true,
+			Value: "",
+		},
+	}
 }
 
 // SpecName is the spec's name.
@@ -176,7 +182,8 @@ func (m *EntitiesExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExample) Clone() *EntitiesExample {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*EntitiesExample)
+	return c
 }
 
 func (m *EntitiesExample) size(version int16) int {
@@ -578,18 +585,14 @@ type EntitiesExampleEndpoint struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeEntitiesExampleEndpoint() EntitiesExampleEndpoint {
-	var m EntitiesExampleEndpoint
-	m.Reset()
-	return m
+	return EntitiesExampleEndpoint{}
 }
 
 // NewEntitiesExampleEndpoint returns a pointer to a EntitiesExampleEndpoint holding its spec
 // defaults (MakeEntitiesExampleEndpoint returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExampleEndpoint() *EntitiesExampleEndpoint {
-	m := new(EntitiesExampleEndpoint)
-	m.Reset()
-	return m
+	return &EntitiesExampleEndpoint{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -624,7 +627,8 @@ func (m *EntitiesExampleEndpoint) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExampleEndpoint) Clone() *EntitiesExampleEndpoint {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*EntitiesExampleEndpoint)
+	return c
 }
 
 func (m *EntitiesExampleEndpoint) size(version int16) int {
@@ -703,18 +707,14 @@ type EntitiesExampleTopic struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeEntitiesExampleTopic() EntitiesExampleTopic {
-	var m EntitiesExampleTopic
-	m.Reset()
-	return m
+	return EntitiesExampleTopic{}
 }
 
 // NewEntitiesExampleTopic returns a pointer to a EntitiesExampleTopic holding its spec
 // defaults (MakeEntitiesExampleTopic returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExampleTopic() *EntitiesExampleTopic {
-	m := new(EntitiesExampleTopic)
-	m.Reset()
-	return m
+	return &EntitiesExampleTopic{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -729,7 +729,8 @@ func (m *EntitiesExampleTopic) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExampleTopic) Clone() *EntitiesExampleTopic {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*EntitiesExampleTopic)
+	return c
 }
 
 func (m *EntitiesExampleTopic) size(version int16) int {
@@ -876,18 +877,14 @@ type EntitiesExamplePartition struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeEntitiesExamplePartition() EntitiesExamplePartition {
-	var m EntitiesExamplePartition
-	m.Reset()
-	return m
+	return EntitiesExamplePartition{}
 }
 
 // NewEntitiesExamplePartition returns a pointer to a EntitiesExamplePartition holding its spec
 // defaults (MakeEntitiesExamplePartition returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExamplePartition() *EntitiesExamplePartition {
-	m := new(EntitiesExamplePartition)
-	m.Reset()
-	return m
+	return &EntitiesExamplePartition{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -903,7 +900,8 @@ func (m *EntitiesExamplePartition) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExamplePartition) Clone() *EntitiesExamplePartition {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*EntitiesExamplePartition)
+	return c
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -941,18 +939,14 @@ type EntitiesExampleListener struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeEntitiesExampleListener() EntitiesExampleListener {
-	var m EntitiesExampleListener
-	m.Reset()
-	return m
+	return EntitiesExampleListener{}
 }
 
 // NewEntitiesExampleListener returns a pointer to a EntitiesExampleListener holding its spec
 // defaults (MakeEntitiesExampleListener returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewEntitiesExampleListener() *EntitiesExampleListener {
-	m := new(EntitiesExampleListener)
-	m.Reset()
-	return m
+	return &EntitiesExampleListener{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -968,7 +962,8 @@ func (m *EntitiesExampleListener) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EntitiesExampleListener) Clone() *EntitiesExampleListener {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*EntitiesExampleListener)
+	return c
 }
 
 // visitEndpoints is VisitEndpoints on m's fields at the message's version.

@@ -41,18 +41,24 @@ type ExampleHeader struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeExampleHeader() ExampleHeader {
-	var m ExampleHeader
-	m.Reset()
-	return m
+	return ExampleHeader{
+		ClientID: runtime.NullString{
+			Valid: true,
+			Value: "",
+		},
+	}
 }
 
 // NewExampleHeader returns a pointer to a ExampleHeader holding its spec
 // defaults (MakeExampleHeader returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewExampleHeader() *ExampleHeader {
-	m := new(ExampleHeader)
-	m.Reset()
-	return m
+	return &ExampleHeader{
+		ClientID: runtime.NullString{
+			Valid: true,
+			Value: "",
+		},
+	}
 }
 
 // SpecName is the spec's name.
@@ -146,7 +152,8 @@ func (m *ExampleHeader) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ExampleHeader) Clone() *ExampleHeader {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ExampleHeader)
+	return c
 }
 
 func (m *ExampleHeader) size(version int16) int {

@@ -28,18 +28,14 @@ type APIVersionsRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeAPIVersionsRequest() APIVersionsRequest {
-	var m APIVersionsRequest
-	m.Reset()
-	return m
+	return APIVersionsRequest{}
 }
 
 // NewAPIVersionsRequest returns a pointer to a APIVersionsRequest holding its spec
 // defaults (MakeAPIVersionsRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsRequest() *APIVersionsRequest {
-	m := new(APIVersionsRequest)
-	m.Reset()
-	return m
+	return &APIVersionsRequest{}
 }
 
 // SpecName is the spec's name.
@@ -140,7 +136,8 @@ func (m *APIVersionsRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsRequest) Clone() *APIVersionsRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*APIVersionsRequest)
+	return c
 }
 
 func (m *APIVersionsRequest) size(version int16) int {

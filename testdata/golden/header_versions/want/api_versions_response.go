@@ -28,18 +28,14 @@ type APIVersionsResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeAPIVersionsResponse() APIVersionsResponse {
-	var m APIVersionsResponse
-	m.Reset()
-	return m
+	return APIVersionsResponse{}
 }
 
 // NewAPIVersionsResponse returns a pointer to a APIVersionsResponse holding its spec
 // defaults (MakeAPIVersionsResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewAPIVersionsResponse() *APIVersionsResponse {
-	m := new(APIVersionsResponse)
-	m.Reset()
-	return m
+	return &APIVersionsResponse{}
 }
 
 // SpecName is the spec's name.
@@ -137,7 +133,8 @@ func (m *APIVersionsResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *APIVersionsResponse) Clone() *APIVersionsResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*APIVersionsResponse)
+	return c
 }
 
 func (m *APIVersionsResponse) size(version int16) int {

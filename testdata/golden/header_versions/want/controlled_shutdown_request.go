@@ -28,18 +28,14 @@ type ControlledShutdownRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeControlledShutdownRequest() ControlledShutdownRequest {
-	var m ControlledShutdownRequest
-	m.Reset()
-	return m
+	return ControlledShutdownRequest{}
 }
 
 // NewControlledShutdownRequest returns a pointer to a ControlledShutdownRequest holding its spec
 // defaults (MakeControlledShutdownRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewControlledShutdownRequest() *ControlledShutdownRequest {
-	m := new(ControlledShutdownRequest)
-	m.Reset()
-	return m
+	return &ControlledShutdownRequest{}
 }
 
 // SpecName is the spec's name.
@@ -143,7 +139,8 @@ func (m *ControlledShutdownRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ControlledShutdownRequest) Clone() *ControlledShutdownRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ControlledShutdownRequest)
+	return c
 }
 
 func (m *ControlledShutdownRequest) size(version int16) int {

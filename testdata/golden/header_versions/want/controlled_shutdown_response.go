@@ -28,18 +28,14 @@ type ControlledShutdownResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeControlledShutdownResponse() ControlledShutdownResponse {
-	var m ControlledShutdownResponse
-	m.Reset()
-	return m
+	return ControlledShutdownResponse{}
 }
 
 // NewControlledShutdownResponse returns a pointer to a ControlledShutdownResponse holding its spec
 // defaults (MakeControlledShutdownResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewControlledShutdownResponse() *ControlledShutdownResponse {
-	m := new(ControlledShutdownResponse)
-	m.Reset()
-	return m
+	return &ControlledShutdownResponse{}
 }
 
 // SpecName is the spec's name.
@@ -140,7 +136,8 @@ func (m *ControlledShutdownResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *ControlledShutdownResponse) Clone() *ControlledShutdownResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*ControlledShutdownResponse)
+	return c
 }
 
 func (m *ControlledShutdownResponse) size(version int16) int {

@@ -53,18 +53,32 @@ type HexDefaults struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeHexDefaults() HexDefaults {
-	var m HexDefaults
-	m.Reset()
-	return m
+	return HexDefaults{
+		MaxInt8:   127,
+		MaxInt16:  32767,
+		MaxInt32:  2147483647,
+		Mask:      71777214294589695,
+		MaxInt64:  9223372036854775807,
+		MaxUint16: 65535,
+		MaxUint32: 4294967295,
+		MinInt32:  -2147483648,
+	}
 }
 
 // NewHexDefaults returns a pointer to a HexDefaults holding its spec
 // defaults (MakeHexDefaults returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewHexDefaults() *HexDefaults {
-	m := new(HexDefaults)
-	m.Reset()
-	return m
+	return &HexDefaults{
+		MaxInt8:   127,
+		MaxInt16:  32767,
+		MaxInt32:  2147483647,
+		Mask:      71777214294589695,
+		MaxInt64:  9223372036854775807,
+		MaxUint16: 65535,
+		MaxUint32: 4294967295,
+		MinInt32:  -2147483648,
+	}
 }
 
 // SpecName is the spec's name.
@@ -158,7 +172,8 @@ func (m *HexDefaults) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *HexDefaults) Clone() *HexDefaults {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*HexDefaults)
+	return c
 }
 
 func (m *HexDefaults) size(version int16) int {

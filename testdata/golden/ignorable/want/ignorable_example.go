@@ -44,18 +44,20 @@ type IgnorableExample struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeIgnorableExample() IgnorableExample {
-	var m IgnorableExample
-	m.Reset()
-	return m
+	return IgnorableExample{
+		Timeout: 30000,
+		Flags:   MakeIgnorableExampleFlags(),
+	}
 }
 
 // NewIgnorableExample returns a pointer to a IgnorableExample holding its spec
 // defaults (MakeIgnorableExample returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewIgnorableExample() *IgnorableExample {
-	m := new(IgnorableExample)
-	m.Reset()
-	return m
+	return &IgnorableExample{
+		Timeout: 30000,
+		Flags:   MakeIgnorableExampleFlags(),
+	}
 }
 
 // SpecName is the spec's name.
@@ -147,7 +149,8 @@ func (m *IgnorableExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *IgnorableExample) Clone() *IgnorableExample {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*IgnorableExample)
+	return c
 }
 
 func (m *IgnorableExample) size(version int16) int {
@@ -271,18 +274,14 @@ type IgnorableExampleFlags struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeIgnorableExampleFlags() IgnorableExampleFlags {
-	var m IgnorableExampleFlags
-	m.Reset()
-	return m
+	return IgnorableExampleFlags{}
 }
 
 // NewIgnorableExampleFlags returns a pointer to a IgnorableExampleFlags holding its spec
 // defaults (MakeIgnorableExampleFlags returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewIgnorableExampleFlags() *IgnorableExampleFlags {
-	m := new(IgnorableExampleFlags)
-	m.Reset()
-	return m
+	return &IgnorableExampleFlags{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -304,7 +303,8 @@ func (m *IgnorableExampleFlags) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *IgnorableExampleFlags) Clone() *IgnorableExampleFlags {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*IgnorableExampleFlags)
+	return c
 }
 
 func (m *IgnorableExampleFlags) size(version int16) int {

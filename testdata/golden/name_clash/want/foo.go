@@ -53,18 +53,18 @@ type Foo struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeFoo() Foo {
-	var m Foo
-	m.Reset()
-	return m
+	return Foo{
+		BarBaz: MakeFooBarBaz(),
+	}
 }
 
 // NewFoo returns a pointer to a Foo holding its spec
 // defaults (MakeFoo returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewFoo() *Foo {
-	m := new(Foo)
-	m.Reset()
-	return m
+	return &Foo{
+		BarBaz: MakeFooBarBaz(),
+	}
 }
 
 // SpecName is the spec's name.
@@ -158,7 +158,8 @@ func (m *Foo) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *Foo) Clone() *Foo {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*Foo)
+	return c
 }
 
 func (m *Foo) size(version int16) int {
@@ -280,18 +281,14 @@ type FooBar2 struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeFooBar2() FooBar2 {
-	var m FooBar2
-	m.Reset()
-	return m
+	return FooBar2{}
 }
 
 // NewFooBar2 returns a pointer to a FooBar2 holding its spec
 // defaults (MakeFooBar2 returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewFooBar2() *FooBar2 {
-	m := new(FooBar2)
-	m.Reset()
-	return m
+	return &FooBar2{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -305,7 +302,8 @@ func (m *FooBar2) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBar2) Clone() *FooBar2 {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*FooBar2)
+	return c
 }
 
 // FooBarBaz is the struct BarBaz, used by Foo (versions 0).
@@ -324,18 +322,14 @@ type FooBarBaz struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeFooBarBaz() FooBarBaz {
-	var m FooBarBaz
-	m.Reset()
-	return m
+	return FooBarBaz{}
 }
 
 // NewFooBarBaz returns a pointer to a FooBarBaz holding its spec
 // defaults (MakeFooBarBaz returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewFooBarBaz() *FooBarBaz {
-	m := new(FooBarBaz)
-	m.Reset()
-	return m
+	return &FooBarBaz{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -358,7 +352,8 @@ func (m *FooBarBaz) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBarBaz) Clone() *FooBarBaz {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*FooBarBaz)
+	return c
 }
 
 func (m *FooBarBaz) size(version int16) int {

@@ -33,18 +33,18 @@ type FooBar struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeFooBar() FooBar {
-	var m FooBar
-	m.Reset()
-	return m
+	return FooBar{
+		Baz: MakeFooBarBaz2(),
+	}
 }
 
 // NewFooBar returns a pointer to a FooBar holding its spec
 // defaults (MakeFooBar returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewFooBar() *FooBar {
-	m := new(FooBar)
-	m.Reset()
-	return m
+	return &FooBar{
+		Baz: MakeFooBarBaz2(),
+	}
 }
 
 // SpecName is the spec's name.
@@ -133,7 +133,8 @@ func (m *FooBar) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBar) Clone() *FooBar {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*FooBar)
+	return c
 }
 
 func (m *FooBar) size(version int16) int {
@@ -224,18 +225,14 @@ type FooBarBaz2 struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeFooBarBaz2() FooBarBaz2 {
-	var m FooBarBaz2
-	m.Reset()
-	return m
+	return FooBarBaz2{}
 }
 
 // NewFooBarBaz2 returns a pointer to a FooBarBaz2 holding its spec
 // defaults (MakeFooBarBaz2 returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewFooBarBaz2() *FooBarBaz2 {
-	m := new(FooBarBaz2)
-	m.Reset()
-	return m
+	return &FooBarBaz2{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -258,7 +255,8 @@ func (m *FooBarBaz2) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBarBaz2) Clone() *FooBarBaz2 {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*FooBarBaz2)
+	return c
 }
 
 func (m *FooBarBaz2) size(version int16) int {
@@ -299,18 +297,14 @@ type FooBarQux struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeFooBarQux() FooBarQux {
-	var m FooBarQux
-	m.Reset()
-	return m
+	return FooBarQux{}
 }
 
 // NewFooBarQux returns a pointer to a FooBarQux holding its spec
 // defaults (MakeFooBarQux returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewFooBarQux() *FooBarQux {
-	m := new(FooBarQux)
-	m.Reset()
-	return m
+	return &FooBarQux{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -324,5 +318,6 @@ func (m *FooBarQux) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *FooBarQux) Clone() *FooBarQux {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*FooBarQux)
+	return c
 }

@@ -44,18 +44,22 @@ type NullableArrays struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeNullableArrays() NullableArrays {
-	var m NullableArrays
-	m.Reset()
-	return m
+	return NullableArrays{
+		Names:  []string{},
+		Values: []int64{},
+		Blobs:  [][]byte{},
+	}
 }
 
 // NewNullableArrays returns a pointer to a NullableArrays holding its spec
 // defaults (MakeNullableArrays returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewNullableArrays() *NullableArrays {
-	m := new(NullableArrays)
-	m.Reset()
-	return m
+	return &NullableArrays{
+		Names:  []string{},
+		Values: []int64{},
+		Blobs:  [][]byte{},
+	}
 }
 
 // SpecName is the spec's name.
@@ -159,7 +163,8 @@ func (m *NullableArrays) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableArrays) Clone() *NullableArrays {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*NullableArrays)
+	return c
 }
 
 func (m *NullableArrays) size(version int16) int {
@@ -364,18 +369,18 @@ type NullableArraysItem struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeNullableArraysItem() NullableArraysItem {
-	var m NullableArraysItem
-	m.Reset()
-	return m
+	return NullableArraysItem{
+		Payload: []byte{},
+	}
 }
 
 // NewNullableArraysItem returns a pointer to a NullableArraysItem holding its spec
 // defaults (MakeNullableArraysItem returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewNullableArraysItem() *NullableArraysItem {
-	m := new(NullableArraysItem)
-	m.Reset()
-	return m
+	return &NullableArraysItem{
+		Payload: []byte{},
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -394,5 +399,6 @@ func (m *NullableArraysItem) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableArraysItem) Clone() *NullableArraysItem {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*NullableArraysItem)
+	return c
 }

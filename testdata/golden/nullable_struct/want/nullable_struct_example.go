@@ -40,18 +40,20 @@ type NullableStructExample struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeNullableStructExample() NullableStructExample {
-	var m NullableStructExample
-	m.Reset()
-	return m
+	return NullableStructExample{
+		Coordinator: NewNullableStructExampleNode(),
+		Hint:        NewNullableStructExampleHint(),
+	}
 }
 
 // NewNullableStructExample returns a pointer to a NullableStructExample holding its spec
 // defaults (MakeNullableStructExample returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExample() *NullableStructExample {
-	m := new(NullableStructExample)
-	m.Reset()
-	return m
+	return &NullableStructExample{
+		Coordinator: NewNullableStructExampleNode(),
+		Hint:        NewNullableStructExampleHint(),
+	}
 }
 
 // SpecName is the spec's name.
@@ -148,7 +150,8 @@ func (m *NullableStructExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableStructExample) Clone() *NullableStructExample {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*NullableStructExample)
+	return c
 }
 
 func (m *NullableStructExample) size(version int16) int {
@@ -390,18 +393,18 @@ type NullableStructExampleNode struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeNullableStructExampleNode() NullableStructExampleNode {
-	var m NullableStructExampleNode
-	m.Reset()
-	return m
+	return NullableStructExampleNode{
+		NodeID: -1,
+	}
 }
 
 // NewNullableStructExampleNode returns a pointer to a NullableStructExampleNode holding its spec
 // defaults (MakeNullableStructExampleNode returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleNode() *NullableStructExampleNode {
-	m := new(NullableStructExampleNode)
-	m.Reset()
-	return m
+	return &NullableStructExampleNode{
+		NodeID: -1,
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -428,7 +431,8 @@ func (m *NullableStructExampleNode) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableStructExampleNode) Clone() *NullableStructExampleNode {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*NullableStructExampleNode)
+	return c
 }
 
 func (m *NullableStructExampleNode) size(version int16) int {
@@ -488,18 +492,14 @@ type NullableStructExampleCursor struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeNullableStructExampleCursor() NullableStructExampleCursor {
-	var m NullableStructExampleCursor
-	m.Reset()
-	return m
+	return NullableStructExampleCursor{}
 }
 
 // NewNullableStructExampleCursor returns a pointer to a NullableStructExampleCursor holding its spec
 // defaults (MakeNullableStructExampleCursor returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleCursor() *NullableStructExampleCursor {
-	m := new(NullableStructExampleCursor)
-	m.Reset()
-	return m
+	return &NullableStructExampleCursor{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -522,7 +522,8 @@ func (m *NullableStructExampleCursor) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableStructExampleCursor) Clone() *NullableStructExampleCursor {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*NullableStructExampleCursor)
+	return c
 }
 
 func (m *NullableStructExampleCursor) size(version int16) int {
@@ -567,18 +568,18 @@ type NullableStructExampleCheckpoint struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeNullableStructExampleCheckpoint() NullableStructExampleCheckpoint {
-	var m NullableStructExampleCheckpoint
-	m.Reset()
-	return m
+	return NullableStructExampleCheckpoint{
+		Offset: -1,
+	}
 }
 
 // NewNullableStructExampleCheckpoint returns a pointer to a NullableStructExampleCheckpoint holding its spec
 // defaults (MakeNullableStructExampleCheckpoint returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleCheckpoint() *NullableStructExampleCheckpoint {
-	m := new(NullableStructExampleCheckpoint)
-	m.Reset()
-	return m
+	return &NullableStructExampleCheckpoint{
+		Offset: -1,
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -601,7 +602,8 @@ func (m *NullableStructExampleCheckpoint) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableStructExampleCheckpoint) Clone() *NullableStructExampleCheckpoint {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*NullableStructExampleCheckpoint)
+	return c
 }
 
 func (m *NullableStructExampleCheckpoint) size(version int16) int {
@@ -642,18 +644,18 @@ type NullableStructExampleHint struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeNullableStructExampleHint() NullableStructExampleHint {
-	var m NullableStructExampleHint
-	m.Reset()
-	return m
+	return NullableStructExampleHint{
+		Weight: 1,
+	}
 }
 
 // NewNullableStructExampleHint returns a pointer to a NullableStructExampleHint holding its spec
 // defaults (MakeNullableStructExampleHint returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewNullableStructExampleHint() *NullableStructExampleHint {
-	m := new(NullableStructExampleHint)
-	m.Reset()
-	return m
+	return &NullableStructExampleHint{
+		Weight: 1,
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -676,7 +678,8 @@ func (m *NullableStructExampleHint) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *NullableStructExampleHint) Clone() *NullableStructExampleHint {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*NullableStructExampleHint)
+	return c
 }
 
 func (m *NullableStructExampleHint) size(version int16) int {

@@ -50,18 +50,20 @@ type RecordsUUIDFloat struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeRecordsUUIDFloat() RecordsUUIDFloat {
-	var m RecordsUUIDFloat
-	m.Reset()
-	return m
+	return RecordsUUIDFloat{
+		ProcessID: runtime.UUID{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+		Rate:      12.34,
+	}
 }
 
 // NewRecordsUUIDFloat returns a pointer to a RecordsUUIDFloat holding its spec
 // defaults (MakeRecordsUUIDFloat returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewRecordsUUIDFloat() *RecordsUUIDFloat {
-	m := new(RecordsUUIDFloat)
-	m.Reset()
-	return m
+	return &RecordsUUIDFloat{
+		ProcessID: runtime.UUID{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+		Rate:      12.34,
+	}
 }
 
 // SpecName is the spec's name.
@@ -154,7 +156,8 @@ func (m *RecordsUUIDFloat) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *RecordsUUIDFloat) Clone() *RecordsUUIDFloat {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*RecordsUUIDFloat)
+	return c
 }
 
 func (m *RecordsUUIDFloat) size(version int16) int {

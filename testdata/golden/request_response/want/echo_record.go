@@ -28,18 +28,14 @@ type EchoRecord struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeEchoRecord() EchoRecord {
-	var m EchoRecord
-	m.Reset()
-	return m
+	return EchoRecord{}
 }
 
 // NewEchoRecord returns a pointer to a EchoRecord holding its spec
 // defaults (MakeEchoRecord returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewEchoRecord() *EchoRecord {
-	m := new(EchoRecord)
-	m.Reset()
-	return m
+	return &EchoRecord{}
 }
 
 // SpecName is the spec's name.
@@ -127,7 +123,8 @@ func (m *EchoRecord) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EchoRecord) Clone() *EchoRecord {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*EchoRecord)
+	return c
 }
 
 func (m *EchoRecord) size(version int16) int {

@@ -28,18 +28,14 @@ type EchoRequest struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeEchoRequest() EchoRequest {
-	var m EchoRequest
-	m.Reset()
-	return m
+	return EchoRequest{}
 }
 
 // NewEchoRequest returns a pointer to a EchoRequest holding its spec
 // defaults (MakeEchoRequest returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewEchoRequest() *EchoRequest {
-	m := new(EchoRequest)
-	m.Reset()
-	return m
+	return &EchoRequest{}
 }
 
 // SpecName is the spec's name.
@@ -140,7 +136,8 @@ func (m *EchoRequest) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EchoRequest) Clone() *EchoRequest {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*EchoRequest)
+	return c
 }
 
 func (m *EchoRequest) size(version int16) int {

@@ -36,18 +36,14 @@ type EchoResponse struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeEchoResponse() EchoResponse {
-	var m EchoResponse
-	m.Reset()
-	return m
+	return EchoResponse{}
 }
 
 // NewEchoResponse returns a pointer to a EchoResponse holding its spec
 // defaults (MakeEchoResponse returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewEchoResponse() *EchoResponse {
-	m := new(EchoResponse)
-	m.Reset()
-	return m
+	return &EchoResponse{}
 }
 
 // SpecName is the spec's name.
@@ -150,7 +146,8 @@ func (m *EchoResponse) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *EchoResponse) Clone() *EchoResponse {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*EchoResponse)
+	return c
 }
 
 func (m *EchoResponse) size(version int16) int {

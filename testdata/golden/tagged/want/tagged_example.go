@@ -65,18 +65,28 @@ type TaggedExample struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeTaggedExample() TaggedExample {
-	var m TaggedExample
-	m.Reset()
-	return m
+	return TaggedExample{
+		LeaderEpoch: -1,
+		ClientName:  "anonymous",
+		Enabled:     true,
+		Ratio:       0.5,
+		Leader:      -1,
+		Snapshot:    MakeTaggedExampleSnapshotID(),
+	}
 }
 
 // NewTaggedExample returns a pointer to a TaggedExample holding its spec
 // defaults (MakeTaggedExample returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewTaggedExample() *TaggedExample {
-	m := new(TaggedExample)
-	m.Reset()
-	return m
+	return &TaggedExample{
+		LeaderEpoch: -1,
+		ClientName:  "anonymous",
+		Enabled:     true,
+		Ratio:       0.5,
+		Leader:      -1,
+		Snapshot:    MakeTaggedExampleSnapshotID(),
+	}
 }
 
 // SpecName is the spec's name.
@@ -173,7 +183,8 @@ func (m *TaggedExample) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *TaggedExample) Clone() *TaggedExample {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*TaggedExample)
+	return c
 }
 
 func (m *TaggedExample) size(version int16) int {
@@ -511,18 +522,22 @@ type TaggedExampleSnapshotID struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeTaggedExampleSnapshotID() TaggedExampleSnapshotID {
-	var m TaggedExampleSnapshotID
-	m.Reset()
-	return m
+	return TaggedExampleSnapshotID{
+		EndOffset: -1,
+		Epoch:     -1,
+		Note:      "none",
+	}
 }
 
 // NewTaggedExampleSnapshotID returns a pointer to a TaggedExampleSnapshotID holding its spec
 // defaults (MakeTaggedExampleSnapshotID returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewTaggedExampleSnapshotID() *TaggedExampleSnapshotID {
-	m := new(TaggedExampleSnapshotID)
-	m.Reset()
-	return m
+	return &TaggedExampleSnapshotID{
+		EndOffset: -1,
+		Epoch:     -1,
+		Note:      "none",
+	}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -553,7 +568,8 @@ func (m *TaggedExampleSnapshotID) isDefault() bool {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *TaggedExampleSnapshotID) Clone() *TaggedExampleSnapshotID {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*TaggedExampleSnapshotID)
+	return c
 }
 
 func (m *TaggedExampleSnapshotID) size(version int16) int {

@@ -44,18 +44,14 @@ type VersionsStraddle struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeVersionsStraddle() VersionsStraddle {
-	var m VersionsStraddle
-	m.Reset()
-	return m
+	return VersionsStraddle{}
 }
 
 // NewVersionsStraddle returns a pointer to a VersionsStraddle holding its spec
 // defaults (MakeVersionsStraddle returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewVersionsStraddle() *VersionsStraddle {
-	m := new(VersionsStraddle)
-	m.Reset()
-	return m
+	return &VersionsStraddle{}
 }
 
 // SpecName is the spec's name.
@@ -147,7 +143,8 @@ func (m *VersionsStraddle) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *VersionsStraddle) Clone() *VersionsStraddle {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*VersionsStraddle)
+	return c
 }
 
 func (m *VersionsStraddle) size(version int16) int {
@@ -368,18 +365,14 @@ type VersionsStraddleGroup struct {
 // pointer. A composite literal leaves every field at Go's zero value, which
 // is not the default where the spec gives one, and would be encoded as it is.
 func MakeVersionsStraddleGroup() VersionsStraddleGroup {
-	var m VersionsStraddleGroup
-	m.Reset()
-	return m
+	return VersionsStraddleGroup{}
 }
 
 // NewVersionsStraddleGroup returns a pointer to a VersionsStraddleGroup holding its spec
 // defaults (MakeVersionsStraddleGroup returns a value). Build with them or Reset, not with
 // a composite literal, whose fields are not at the spec's defaults.
 func NewVersionsStraddleGroup() *VersionsStraddleGroup {
-	m := new(VersionsStraddleGroup)
-	m.Reset()
-	return m
+	return &VersionsStraddleGroup{}
 }
 
 // Reset sets every field to its spec default, keeping the capacity of slices.
@@ -395,7 +388,8 @@ func (m *VersionsStraddleGroup) Reset() {
 // buffer m was decoded from (DecodeAliased, or a frame a proxy reuses) is
 // overwritten, and later changes to m do not reach it. Java's duplicate().
 func (m *VersionsStraddleGroup) Clone() *VersionsStraddleGroup {
-	return codec.Clone(m)
+	c, _ := codec.DeepCopy(m).(*VersionsStraddleGroup)
+	return c
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
