@@ -30,6 +30,9 @@ type conn struct {
 	toClient         *relay // read by the response pump
 	// session is the client's SASL session (Config.SASL), nil without.
 	session *wire.SASLSession
+	// upstreamLogin is the proxy's own session with the broker
+	// (Config.UpstreamSASL; upstream_reauth.go).
+	upstreamLogin upstreamLogin
 
 	// out is the client's side of the connection: the response pump holds
 	// it whenever it has bytes to write there, the request pump to answer a

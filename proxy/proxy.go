@@ -179,7 +179,7 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 		return
 	}
 	client = admitted
-	upstream, err := p.dial(node, &info)
+	upstream, lifetime, err := p.dial(node, &info)
 	if err != nil {
 		p.logEnd(fmt.Sprintf("connection %d from %s", info.ID, info.Client), err)
 		client.Close()
@@ -187,6 +187,7 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 	}
 	c := newConn(p, info, client, upstream)
 	c.session = session
+	c.upstreamLogin.start(lifetime)
 	if p.cfg.Bridge != nil {
 		if c.bridge, err = learnBrokerVersions(p.cfg.Bridge, upstream, p.cfg.Timeouts.Read); err != nil {
 			p.logf("proxy: connection %d from %s to %s: %v", info.ID, info.Client, info.Upstream, err)
@@ -218,47 +219,49 @@ func (p *Proxy) handle(node int32, client net.Conn) {
 }
 
 // dial connects to the broker of node, or for the bootstrap port to the
-// upstream brokers in turn until one answers.
-func (p *Proxy) dial(node int32, info *ConnInfo) (net.Conn, error) {
+// upstream brokers in turn until one answers, and returns the lifetime of
+// the proxy's SASL session there (0: none).
+func (p *Proxy) dial(node int32, info *ConnInfo) (net.Conn, time.Duration, error) {
 	if node >= 0 {
 		addr, ok := p.nodes.upstream(node)
 		if !ok {
-			return nil, fmt.Errorf("node %d: %w", node, errUnknownNode)
+			return nil, 0, fmt.Errorf("node %d: %w", node, errUnknownNode)
 		}
 		info.Upstream = addr
-		c, err := p.dialOne(addr)
+		c, lifetime, err := p.dialOne(addr)
 		if err != nil {
-			return nil, fmt.Errorf("node %d: %w", node, err)
+			return nil, 0, fmt.Errorf("node %d: %w", node, err)
 		}
-		return c, nil
+		return c, lifetime, nil
 	}
 	var errs []error
 	first := int(p.nextUpstream.Add(1))
 	for i := range p.cfg.Upstream {
 		addr := p.cfg.Upstream[(first+i)%len(p.cfg.Upstream)]
-		c, err := p.dialOne(addr)
+		c, lifetime, err := p.dialOne(addr)
 		if err == nil {
 			info.Upstream = addr
-			return c, nil
+			return c, lifetime, nil
 		}
 		errs = append(errs, err)
 	}
-	return nil, fmt.Errorf("%w: %w", errNoUpstream, errors.Join(errs...))
+	return nil, 0, fmt.Errorf("%w: %w", errNoUpstream, errors.Join(errs...))
 }
 
 // dialOne connects to the broker at addr, with the proxy's TLS and SASL
-// toward brokers when set.
-func (p *Proxy) dialOne(addr string) (net.Conn, error) {
+// toward brokers when set, and returns the SASL session's lifetime (0:
+// none).
+func (p *Proxy) dialOne(addr string) (net.Conn, time.Duration, error) {
 	c, err := net.DialTimeout("tcp", addr, p.cfg.Timeouts.Dial)
 	if err != nil || p.cfg.UpstreamTLS == nil && p.cfg.UpstreamSASL == nil {
-		return c, err
+		return c, 0, err
 	}
-	secured, err := p.secureUpstream(c, addr)
+	secured, lifetime, err := p.secureUpstream(c, addr)
 	if err != nil {
 		c.Close()
-		return nil, err
+		return nil, 0, err
 	}
-	return secured, nil
+	return secured, lifetime, nil
 }
 
 // Close closes every port and connection at once.

@@ -45,6 +45,11 @@ func (rp *requestPump) run() error {
 		if err := rp.waitThrottle(); err != nil {
 			return err
 		}
+		if c.upstreamLogin.isDue() {
+			if err := rp.reauthenticateUpstream(); err != nil {
+				return err
+			}
+		}
 		if err := rp.one(size); err != nil {
 			return err
 		}

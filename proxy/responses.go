@@ -36,6 +36,12 @@ func (rp *responsePump) run() error {
 		if err != nil {
 			return fmt.Errorf("reading a response: %w", err)
 		}
+		if taken, err := rp.handOverLogin(size); taken || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		f, s, err := rp.match(size)
 		if err != nil {
 			return err

@@ -24,8 +24,10 @@ import (
 // upstreamClientID is the client id of the proxy's own requests.
 const upstreamClientID = "kafkagen-proxy"
 
-// secureUpstream runs TLS and the SASL login over a new connection to addr.
-func (p *Proxy) secureUpstream(raw net.Conn, addr string) (net.Conn, error) {
+// secureUpstream runs TLS and the SASL login over a new connection to addr,
+// and returns the session's lifetime (0: it does not expire; see
+// upstream_reauth.go).
+func (p *Proxy) secureUpstream(raw net.Conn, addr string) (net.Conn, time.Duration, error) {
 	conn := raw
 	deadline := time.Now().Add(p.cfg.Timeouts.Dial)
 	if p.cfg.UpstreamTLS != nil {
@@ -36,18 +38,21 @@ func (p *Proxy) secureUpstream(raw net.Conn, addr string) (net.Conn, error) {
 		tc := tls.Client(raw, cfg)
 		_ = tc.SetDeadline(deadline)
 		if err := tc.Handshake(); err != nil {
-			return nil, fmt.Errorf("TLS with %s: %w", addr, err)
+			return nil, 0, fmt.Errorf("TLS with %s: %w", addr, err)
 		}
 		conn = tc
 	}
+	var lifetime time.Duration
 	if p.cfg.UpstreamSASL != nil {
 		_ = conn.SetDeadline(deadline)
-		if err := loginUpstream(conn, p.cfg.UpstreamSASL, deadline); err != nil {
-			return nil, fmt.Errorf("logging in to %s: %w", addr, err)
+		u := newUpstreamCall(conn)
+		var err error
+		if lifetime, err = loginUpstream(p.cfg.UpstreamSASL, deadline, u.login); err != nil {
+			return nil, 0, fmt.Errorf("logging in to %s: %w", addr, err)
 		}
 	}
 	_ = conn.SetDeadline(time.Time{})
-	return conn, nil
+	return conn, lifetime, nil
 }
 
 // upstreamCall sends the proxy's own requests on a connection and reads
@@ -86,42 +91,46 @@ func (u *upstreamCall) do(req runtime.APIMessage, version int16, resp runtime.AP
 	return err
 }
 
-// loginUpstream authenticates conn with mechanism: SaslHandshake v1, then
-// each message in a SaslAuthenticate v1 (docs/protocol.md, "SASL").
-func loginUpstream(conn net.Conn, mechanism wire.SASLMechanism, deadline time.Time) error {
-	u := newUpstreamCall(conn)
-	call := func(req, resp runtime.APIMessage) error { return u.do(req, 1, resp) }
+// login is a roundTrip at the versions of the login, SaslHandshake and
+// SaslAuthenticate v1.
+func (u *upstreamCall) login(req, resp runtime.APIMessage) error { return u.do(req, 1, resp) }
+
+// loginUpstream authenticates with mechanism: SaslHandshake v1, then each
+// message in a SaslAuthenticate v1 (docs/protocol.md, "SASL"), each sent and
+// answered by call. It returns the lifetime the broker gives the session
+// (SessionLifetimeMs, KIP-368; 0: none).
+func loginUpstream(mechanism wire.SASLMechanism, deadline time.Time, call func(req, resp runtime.APIMessage) error) (time.Duration, error) {
 	hs := generated.NewSaslHandshakeRequest()
 	hs.Mechanism = mechanism.Name()
 	hsResp := generated.NewSaslHandshakeResponse()
 	if err := call(hs, hsResp); err != nil {
-		return err
+		return 0, err
 	}
 	if hsResp.ErrorCode != 0 {
-		return &wire.SASLError{Mechanism: hs.Mechanism, Request: "SaslHandshake", Code: hsResp.ErrorCode, Enabled: hsResp.Mechanisms}
+		return 0, &wire.SASLError{Mechanism: hs.Mechanism, Request: "SaslHandshake", Code: hsResp.ErrorCode, Enabled: hsResp.Mechanisms}
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	exchange, msg, err := mechanism.Begin(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for range 16 { // SCRAM takes two rounds, PLAIN and OAUTHBEARER one
 		auth := generated.NewSaslAuthenticateRequest()
 		auth.AuthBytes = msg
 		resp := generated.NewSaslAuthenticateResponse()
 		if err := call(auth, resp); err != nil {
-			return err
+			return 0, err
 		}
 		if resp.ErrorCode != 0 {
-			return &wire.SASLError{Mechanism: hs.Mechanism, Request: "SaslAuthenticate", Code: resp.ErrorCode, Message: resp.ErrorMessage.Value}
+			return 0, &wire.SASLError{Mechanism: hs.Mechanism, Request: "SaslAuthenticate", Code: resp.ErrorCode, Message: resp.ErrorMessage.Value}
 		}
 		var done bool
 		if msg, done, err = exchange.Next(resp.AuthBytes); err != nil || done {
-			return err
+			return time.Duration(resp.SessionLifetimeMs) * time.Millisecond, err
 		}
 	}
-	return fmt.Errorf("SASL %s did not complete in 16 rounds", hs.Mechanism)
+	return 0, fmt.Errorf("SASL %s did not complete in 16 rounds", hs.Mechanism)
 }
 
 // brokerVersions is the brokers' ApiVersions answer, asked once by the
@@ -157,7 +166,7 @@ func (p *Proxy) brokerVersions() (*generated.APIVersionsResponse, error) {
 // (features included), at v3 (Kafka 2.4 and up), or v0 from a broker that
 // refuses v3.
 func (p *Proxy) askVersions(addr string) (*generated.APIVersionsResponse, error) {
-	conn, err := p.dialOne(addr)
+	conn, _, err := p.dialOne(addr)
 	if err != nil {
 		return nil, err
 	}

@@ -170,8 +170,16 @@ func (c *Conn) authenticate(ctx context.Context) error {
 	}
 	var at int64
 	if life := aresp.SessionLifetimeMs; life > 0 {
-		at = began.Add(time.Duration(float64(life) * (0.85 + 0.1*rand.Float64()) * float64(time.Millisecond))).UnixNano()
+		at = began.Add(ReauthAfter(time.Duration(life) * time.Millisecond)).UnixNano()
 	}
 	c.reauthAt.Store(at)
 	return nil
+}
+
+// ReauthAfter is how long after a login whose session the broker gives
+// lifetime (SaslAuthenticate's SessionLifetimeMs) a client authenticates
+// again: a random point between 85% and 95% of it, as Kafka's Java client
+// (KIP-368). A Conn and the proxy's connections to brokers both use it.
+func ReauthAfter(lifetime time.Duration) time.Duration {
+	return time.Duration(float64(lifetime) * (0.85 + 0.1*rand.Float64()))
 }
