@@ -102,6 +102,10 @@ func aclMerge(resp, refusals runtime.APIMessage, _ int16) {
 		m.Responses = append(m.Responses, refusals.(*kafkamsg.ProduceResponse).Responses...)
 	case *kafkamsg.FetchResponse:
 		m.Responses = append(m.Responses, refusals.(*kafkamsg.FetchResponse).Responses...)
+	case *kafkamsg.ShareFetchResponse:
+		m.Responses = append(m.Responses, refusals.(*kafkamsg.ShareFetchResponse).Responses...)
+	case *kafkamsg.ShareAcknowledgeResponse:
+		m.Responses = append(m.Responses, refusals.(*kafkamsg.ShareAcknowledgeResponse).Responses...)
 	case *kafkamsg.ListOffsetsResponse:
 		m.Topics = append(m.Topics, refusals.(*kafkamsg.ListOffsetsResponse).Topics...)
 	case *kafkamsg.MetadataResponse:

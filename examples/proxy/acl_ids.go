@@ -8,7 +8,7 @@ import (
 // Topic ids for acl.Typed (acl.go): the answers that pair ids with names,
 // the parts of requests naming a topic by id only (Produce 13, Fetch 13+,
 // DeleteTopics 6+ and Metadata 10+ with a null name, OffsetCommit and
-// OffsetFetch 10+), and
+// OffsetFetch 10+, ShareFetch and ShareAcknowledge), and
 // their answers per topic, carrying the id as Kafka's do at those versions
 // (docs/protocol.md, "Authorization"), and OffsetFetch's answers listing
 // topics by id to hide from.
@@ -71,6 +71,14 @@ func aclRequestIDs(req runtime.APIMessage, _ int16, visit func(runtime.UUID)) {
 				visit(m.Groups[i].Topics[j].TopicID)
 			}
 		}
+	case *kafkamsg.ShareFetchRequest:
+		for i := range m.Topics {
+			visit(m.Topics[i].TopicID)
+		}
+	case *kafkamsg.ShareAcknowledgeRequest:
+		for i := range m.Topics {
+			visit(m.Topics[i].TopicID)
+		}
 	}
 }
 
@@ -115,6 +123,14 @@ func aclSplitIDs(req runtime.APIMessage, _ int16, out func(runtime.UUID) bool, c
 	case *kafkamsg.OffsetFetchRequest:
 		// A group left with no topic still goes: its answer may carry its error.
 		return splitOffsetFetchGroups(m, func(t *kafkamsg.OffsetFetchRequestTopics) bool { return out(t.TopicID) }, code), false
+	case *kafkamsg.ShareFetchRequest:
+		split := splitWhere(&m.Topics, func(t *kafkamsg.ShareFetchRequestFetchTopic) bool { return out(t.TopicID) })
+		// Sent even when empty, as a Fetch: it carries the share session's
+		// epoch (and may forget topics).
+		return shareFetchRefusals(split, code), false
+	case *kafkamsg.ShareAcknowledgeRequest:
+		split := splitWhere(&m.Topics, func(t *kafkamsg.ShareAcknowledgeRequestAcknowledgeTopic) bool { return out(t.TopicID) })
+		return shareAcknowledgeRefusals(split, code), false
 	}
 	return nil, false
 }

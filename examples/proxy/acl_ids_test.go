@@ -76,6 +76,30 @@ func offsetFetchByIDs(group string, ids ...runtime.UUID) *kafkamsg.OffsetFetchRe
 	})
 }
 
+// shareFetchByIDs fetches partition 0 of each topic for group, and
+// acknowledges a batch of it.
+func shareFetchByIDs(group string, ids ...runtime.UUID) *kafkamsg.ShareFetchRequest {
+	return newMsg(func(m *kafkamsg.ShareFetchRequest) {
+		m.GroupID, m.MemberID, m.ShareSessionEpoch = runtime.NewNullString(group), runtime.NewNullString("member"), 1
+		for _, id := range ids {
+			m.Topics = append(m.Topics, kafkamsg.ShareFetchRequestFetchTopic{TopicID: id,
+				Partitions: []kafkamsg.ShareFetchRequestFetchPartition{{PartitionIndex: 0,
+					AcknowledgementBatches: []kafkamsg.ShareFetchRequestAcknowledgementBatch{{FirstOffset: 0, LastOffset: 9, AcknowledgeTypes: []int8{1}}}}}})
+		}
+	})
+}
+
+func shareAcknowledgeByIDs(group string, ids ...runtime.UUID) *kafkamsg.ShareAcknowledgeRequest {
+	return newMsg(func(m *kafkamsg.ShareAcknowledgeRequest) {
+		m.GroupID, m.MemberID, m.ShareSessionEpoch = runtime.NewNullString(group), runtime.NewNullString("member"), 2
+		for _, id := range ids {
+			m.Topics = append(m.Topics, kafkamsg.ShareAcknowledgeRequestAcknowledgeTopic{TopicID: id,
+				Partitions: []kafkamsg.ShareAcknowledgeRequestAcknowledgePartition{{PartitionIndex: 0,
+					AcknowledgementBatches: []kafkamsg.ShareAcknowledgeRequestAcknowledgementBatch{{FirstOffset: 0, LastOffset: 9, AcknowledgeTypes: []int8{1}}}}}})
+		}
+	})
+}
+
 // deleteTopics names each topic by id, or by name when given a string.
 func deleteTopics(topics ...any) *kafkamsg.DeleteTopicsRequest {
 	return newMsg(func(m *kafkamsg.DeleteTopicsRequest) {
@@ -132,6 +156,14 @@ func forwardedTopics(m runtime.APIMessage) []string {
 				out = append(out, idLabel(t.Name, t.TopicID))
 			}
 		}
+	case *kafkamsg.ShareFetchRequest:
+		for _, t := range m.Topics {
+			out = append(out, idLabel("", t.TopicID))
+		}
+	case *kafkamsg.ShareAcknowledgeRequest:
+		for _, t := range m.Topics {
+			out = append(out, idLabel("", t.TopicID))
+		}
 	}
 	return out
 }
@@ -177,6 +209,25 @@ func answerErrors(m runtime.APIMessage) map[string]int16 {
 		for _, t := range m.Topics {
 			for _, p := range t.Partitions {
 				out[idLabel(t.Name, t.TopicID)] = p.ErrorCode
+			}
+		}
+	case *kafkamsg.ShareFetchResponse:
+		if m.ErrorCode != 0 {
+			out["response"] = m.ErrorCode
+		}
+		for _, t := range m.Responses {
+			for _, p := range t.Partitions {
+				out[idLabel("", t.TopicID)] = p.ErrorCode
+				out["acknowledged "+idLabel("", t.TopicID)] = p.AcknowledgeErrorCode
+			}
+		}
+	case *kafkamsg.ShareAcknowledgeResponse:
+		if m.ErrorCode != 0 {
+			out["response"] = m.ErrorCode
+		}
+		for _, t := range m.Responses {
+			for _, p := range t.Partitions {
+				out[idLabel("", t.TopicID)] = p.ErrorCode
 			}
 		}
 	case *kafkamsg.OffsetFetchResponse:
@@ -242,6 +293,22 @@ func TestACLTopicIDs(t *testing.T) {
 			map[string]int16{"id a.x": 30}},
 		{"OffsetFetch v10 partly refused", "carol", kafkamsg.APIKeyOffsetFetch, 10, offsetFetchByIDs("g", idDenied, idAllowed, idUnknown),
 			[]string{"id a.x"}, map[string]int16{"id b.x": 29, "id unknown": 100}},
+		// READ on the share group, then READ on each topic, as Kafka 4.1's
+		// KafkaApis: refused partitions and their acknowledgements get 29.
+		{"ShareFetch partly refused", "carol", kafkamsg.APIKeyShareFetch, 1, shareFetchByIDs("g", idAllowed, idDenied, idUnknown),
+			[]string{"id a.x"}, map[string]int16{"id b.x": 29, "acknowledged id b.x": 29, "id unknown": 100, "acknowledged id unknown": 100}},
+		{"ShareFetch nothing left still goes", "carol", kafkamsg.APIKeyShareFetch, 1, shareFetchByIDs("g", idDenied),
+			[]string{}, map[string]int16{"id b.x": 29, "acknowledged id b.x": 29}},
+		{"ShareFetch group refused", "carol", kafkamsg.APIKeyShareFetch, 1, shareFetchByIDs("h", idAllowed), nil,
+			map[string]int16{"response": 30}},
+		{"ShareFetch without ACLs", "bob", kafkamsg.APIKeyShareFetch, 1, shareFetchByIDs("g", idAllowed), nil,
+			map[string]int16{"response": 30}},
+		{"ShareAcknowledge partly refused", "carol", kafkamsg.APIKeyShareAcknowledge, 1, shareAcknowledgeByIDs("g", idDenied, idAllowed, idUnknown),
+			[]string{"id a.x"}, map[string]int16{"id b.x": 29, "id unknown": 100}},
+		{"ShareAcknowledge group refused", "carol", kafkamsg.APIKeyShareAcknowledge, 1, shareAcknowledgeByIDs("h", idAllowed), nil,
+			map[string]int16{"response": 30}},
+		{"ShareFetch super user", "root", kafkamsg.APIKeyShareFetch, 1, shareFetchByIDs("h", idUnknown, idDenied),
+			[]string{"id unknown", "id b.x"}, map[string]int16{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

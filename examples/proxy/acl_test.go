@@ -285,13 +285,12 @@ func TestACLCheckAllocatesNothing(t *testing.T) {
 
 // superUsersOnly are the apis of the generated package that acl.APIRules
 // leaves out, so that only super users may call them, each with why: they
-// carry no tenant's names, or name topics by id only.
+// carry no tenant's names.
 var superUsersOnly = map[string][]int16{
 	"between brokers and controllers": {4, 5, 6, 7, 27, 52, 53, 54, 56, 58, 59, 62, 63, 64, 67, 70, 73, 83, 84, 85, 86, 87},
 	"cluster administration":          {34, 43, 45, 46, 55, 57, 74, 80, 81, 82},
 	"ACL, quota, credential admin":    {29, 30, 31, 48, 49, 50, 51},
 	"delegation tokens":               {38, 39, 40, 41},
-	"topics by id only":               {78, 79},
 	// Kafka 4.2's streams groups (KIP-1071) and share-group offset
 	// administration: their checks are not written yet.
 	"not yet checked": {88, 89, 90, 91, 92},

@@ -266,3 +266,42 @@ func addPartitionsRefusals(topics []kafkamsg.AddPartitionsToTxnRequestAddPartiti
 	}
 	return resp
 }
+
+// shareFetchRefusals answers each partition of the topics with code, as
+// Kafka answers a share fetch of a topic the principal may not read, and
+// the acknowledgements the request carried for it with code too.
+func shareFetchRefusals(topics []kafkamsg.ShareFetchRequestFetchTopic, code int16) *kafkamsg.ShareFetchResponse {
+	resp := kafkamsg.NewShareFetchResponse()
+	resp.Responses = perPartition(topics, func(t *kafkamsg.ShareFetchRequestFetchTopic) []kafkamsg.ShareFetchRequestFetchPartition {
+		return t.Partitions
+	},
+		func(t *kafkamsg.ShareFetchRequestFetchTopic, ps []kafkamsg.ShareFetchResponsePartitionData) kafkamsg.ShareFetchResponseShareFetchableTopicResponse {
+			return kafkamsg.ShareFetchResponseShareFetchableTopicResponse{TopicID: t.TopicID, Partitions: ps}
+		},
+		func(p *kafkamsg.ShareFetchRequestFetchPartition) kafkamsg.ShareFetchResponsePartitionData {
+			pr := kafkamsg.MakeShareFetchResponsePartitionData()
+			pr.PartitionIndex, pr.ErrorCode = p.PartitionIndex, code
+			if len(p.AcknowledgementBatches) > 0 {
+				pr.AcknowledgeErrorCode = code
+			}
+			return pr
+		})
+	return resp
+}
+
+// shareAcknowledgeRefusals answers each partition of the topics with code.
+func shareAcknowledgeRefusals(topics []kafkamsg.ShareAcknowledgeRequestAcknowledgeTopic, code int16) *kafkamsg.ShareAcknowledgeResponse {
+	resp := kafkamsg.NewShareAcknowledgeResponse()
+	resp.Responses = perPartition(topics, func(t *kafkamsg.ShareAcknowledgeRequestAcknowledgeTopic) []kafkamsg.ShareAcknowledgeRequestAcknowledgePartition {
+		return t.Partitions
+	},
+		func(t *kafkamsg.ShareAcknowledgeRequestAcknowledgeTopic, ps []kafkamsg.ShareAcknowledgeResponsePartitionData) kafkamsg.ShareAcknowledgeResponseShareAcknowledgeTopicResponse {
+			return kafkamsg.ShareAcknowledgeResponseShareAcknowledgeTopicResponse{TopicID: t.TopicID, Partitions: ps}
+		},
+		func(p *kafkamsg.ShareAcknowledgeRequestAcknowledgePartition) kafkamsg.ShareAcknowledgeResponsePartitionData {
+			pr := kafkamsg.MakeShareAcknowledgeResponsePartitionData()
+			pr.PartitionIndex, pr.ErrorCode = p.PartitionIndex, code
+			return pr
+		})
+	return resp
+}

@@ -45,6 +45,9 @@ type Rule struct {
 	// to its topic's name (ids.go), answers an unknown one
 	// UNKNOWN_TOPIC_ID, and checks the name (Typed.RequestIDs, SplitIDs).
 	ByIDFrom int16
+	// ByIDAll: every version names topics by id (ShareFetch and
+	// ShareAcknowledge), checked as from ByIDFrom.
+	ByIDAll bool
 	// SuperFrom is the first version that only brokers send (0: none),
 	// refused to all but super users (AddPartitionsToTxn from v4).
 	SuperFrom int16
@@ -108,11 +111,22 @@ var APIRules = map[int16]Rule{
 	75: {Checks: []Check{topics(OpDescribe)}, HideUndescribed: true},                                        // DescribeTopicPartitions
 	76: {Checks: []Check{groups(OpRead), topics(OpDescribe)}},                                               // ShareGroupHeartbeat
 	77: {Checks: []Check{groups(OpDescribe)}},                                                               // ShareGroupDescribe
+	78: {Checks: []Check{groups(OpRead), topics(OpRead)}, ByIDAll: true},                                    // ShareFetch
+	79: {Checks: []Check{groups(OpRead), topics(OpRead)}, ByIDAll: true},                                    // ShareAcknowledge
 	22: {},                                                                                                  // InitProducerId: see above
 }
 
 // InitProducerIDKey is the api whose check is code, not a table row.
 const InitProducerIDKey = 22
+
+// byID reports whether the rule's api names topics by id at some version,
+// and from which.
+func (r Rule) byID() (from int16, ok bool) {
+	if r.ByIDAll {
+		return 0, true
+	}
+	return r.ByIDFrom, r.ByIDFrom > 0
+}
 
 // ErrorCode is the error a refusal on a resource of entity type t gets.
 func ErrorCode(t runtime.EntityType) int16 {

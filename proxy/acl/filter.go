@@ -114,7 +114,7 @@ func (f *Filter) TopicNames() *TopicNames { return &f.ids }
 // resolved, nor the versions only brokers send.
 func (f *Filter) LimitVersions(key, lo, hi int16) (int16, int16, bool) {
 	rule, ok := APIRules[key]
-	if from := f.refuseIDsFrom(rule); ok && from > 0 {
+	if from, refused := f.refuseIDsFrom(rule); ok && refused {
 		hi = min(hi, from-1)
 	}
 	if ok && rule.SuperFrom > 0 {
@@ -132,9 +132,9 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 	}
 	key, version := x.Header.APIKey, x.Header.APIVersion
 	rule, ok := APIRules[key]
-	refuseIDsFrom := f.refuseIDsFrom(rule)
+	idsFrom, refuseIDs := f.refuseIDsFrom(rule)
 	switch {
-	case !ok, rule.SuperFrom > 0 && version >= rule.SuperFrom, refuseIDsFrom > 0 && version >= refuseIDsFrom:
+	case !ok, rule.SuperFrom > 0 && version >= rule.SuperFrom, refuseIDs && version >= idsFrom:
 		return f.refuse(x, kerrors.ClusterAuthorizationFailed.Code)
 	case key == InitProducerIDKey:
 		return f.initProducerID(x, principal)
@@ -153,7 +153,7 @@ func (f *Filter) Request(x *proxy.Exchange) error {
 			}
 			continue
 		}
-		if check.Entity == runtime.EntityTopicName && rule.ByIDFrom > 0 && version >= rule.ByIDFrom {
+		if from, byID := rule.byID(); check.Entity == runtime.EntityTopicName && byID && version >= from {
 			if done, err := f.checkIDs(x, c, check, &refusals); done || err != nil {
 				return err
 			}
@@ -318,7 +318,7 @@ func (f *Filter) hide(x *proxy.Exchange, rule Rule, principal string) bool {
 	defer f.checkers.Put(c)
 	c.principal = principal
 	hidden := f.typed.Hide(x.Response, x.ResponseVersion, c.visible)
-	if rule.ByIDFrom > 0 && x.ResponseVersion >= rule.ByIDFrom && f.typed.HideIDs != nil {
+	if from, byID := rule.byID(); byID && x.ResponseVersion >= from && f.typed.HideIDs != nil {
 		hidden = f.typed.HideIDs(x.Response, x.ResponseVersion, c.visibleID) || hidden
 	}
 	return hidden

@@ -14,19 +14,21 @@ import (
 // is then checked as a named topic is.
 
 // refuseIDsFrom is the first version of rule naming topics by id that the
-// filter cannot resolve (0: none): ByIDFrom when the typed code has no id
-// hooks, which keeps those versions from clients that are not super users.
-func (f *Filter) refuseIDsFrom(rule Rule) int16 {
-	if rule.ByIDFrom > 0 && !f.resolvesIDs(rule) {
-		return rule.ByIDFrom
+// filter cannot resolve, if any: from ByIDFrom (or every version, for
+// ByIDAll) when the typed code has no id hooks, which keeps those versions
+// from clients that are not super users.
+func (f *Filter) refuseIDsFrom(rule Rule) (int16, bool) {
+	if from, ok := rule.byID(); ok && !f.resolvesIDs(rule) {
+		return from, true
 	}
-	return 0
+	return 0, false
 }
 
 // resolvesIDs reports whether the versions of rule naming topics by id are
 // checked by their names: the typed code can find and split them.
 func (f *Filter) resolvesIDs(rule Rule) bool {
-	return rule.ByIDFrom > 0 && f.typed.RequestIDs != nil && f.typed.SplitIDs != nil
+	_, ok := rule.byID()
+	return ok && f.typed.RequestIDs != nil && f.typed.SplitIDs != nil
 }
 
 // checkIDs splits out of x's request the parts naming unknown ids, then
