@@ -3,6 +3,7 @@ package proxy
 import (
 	"context"
 	"crypto/tls"
+	"encoding/binary"
 	"fmt"
 	"net"
 	"sync"
@@ -72,8 +73,7 @@ func newUpstreamCall(conn net.Conn) *upstreamCall {
 
 func (u *upstreamCall) do(req runtime.APIMessage, version int16, resp runtime.APIMessage) error {
 	u.corr++
-	h := frames.RequestHeader{APIKey: req.APIKey(), APIVersion: version, CorrelationID: u.corr, ClientID: runtime.NewNullString(upstreamClientID)}
-	out, err := frames.AppendRequest(nil, &h, req)
+	out, err := appendOwnRequest(nil, req, version, u.corr)
 	if err != nil {
 		return err
 	}
@@ -84,10 +84,24 @@ func (u *upstreamCall) do(req runtime.APIMessage, version int16, resp runtime.AP
 	if err != nil {
 		return fmt.Errorf("reading the answer to %s: %w", req.SpecName(), err)
 	}
-	if len(frame) < 4 {
-		return fmt.Errorf("a %d-byte answer to %s", len(frame), req.SpecName())
+	return decodeOwnAnswer(frame, req, resp, version, u.corr)
+}
+
+// appendOwnRequest appends one of the proxy's own requests, framed.
+func appendOwnRequest(dst []byte, req runtime.APIMessage, version int16, corr int32) ([]byte, error) {
+	h := frames.RequestHeader{APIKey: req.APIKey(), APIVersion: version, CorrelationID: corr,
+		ClientID: runtime.NewNullString(upstreamClientID)}
+	return frames.AppendRequest(dst, &h, req)
+}
+
+// decodeOwnAnswer decodes into resp the answer to one of the proxy's own
+// requests, given without its size: the correlation id corr (response
+// header v0), then the body.
+func decodeOwnAnswer(answer []byte, req, resp runtime.APIMessage, version int16, corr int32) error {
+	if len(answer) < 4 || int32(binary.BigEndian.Uint32(answer)) != corr {
+		return fmt.Errorf("a %d-byte answer to %s that is not its answer", len(answer), req.SpecName())
 	}
-	_, err = resp.Decode(frame[4:], version)
+	_, err := resp.Decode(answer[4:], version)
 	return err
 }
 

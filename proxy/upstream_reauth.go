@@ -7,7 +7,6 @@ import (
 
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/wire"
-	"github.com/kafkagen/kafkagen/wire/frames"
 )
 
 // Re-authentication toward the brokers (KIP-368). A broker with
@@ -62,9 +61,7 @@ func (rp *requestPump) reauthenticateUpstream() error {
 	c.upstreamLogin.answers.Store(&answers)
 	defer c.upstreamLogin.answers.Store(nil)
 	call := func(req, resp runtime.APIMessage) error {
-		h := frames.RequestHeader{APIKey: req.APIKey(), APIVersion: 1, CorrelationID: reauthCorrelationID,
-			ClientID: runtime.NewNullString(upstreamClientID)}
-		out, err := frames.AppendRequest(rp.out[:0], &h, req)
+		out, err := appendOwnRequest(rp.out[:0], req, 1, reauthCorrelationID)
 		if err != nil {
 			return err
 		}
@@ -72,18 +69,12 @@ func (rp *requestPump) reauthenticateUpstream() error {
 		if err := c.toBroker.write(out); err != nil {
 			return err
 		}
-		var frame []byte
 		select {
-		case frame = <-answers:
+		case frame := <-answers:
+			return decodeOwnAnswer(frame[4:], req, resp, 1, reauthCorrelationID)
 		case <-c.done:
 			return c.err
 		}
-		// The size, the correlation id (response header v0), the body.
-		if len(frame) < 8 || int32(frame[4])<<24|int32(frame[5])<<16|int32(frame[6])<<8|int32(frame[7]) != reauthCorrelationID {
-			return fmt.Errorf("the answer to %s is not one (%d bytes)", req.SpecName(), len(frame))
-		}
-		_, err = resp.Decode(frame[8:], 1)
-		return err
 	}
 	lifetime, err := loginUpstream(c.p.cfg.UpstreamSASL, time.Now().Add(c.p.cfg.Timeouts.Dial), call)
 	if err != nil {
