@@ -36,6 +36,9 @@ func BenchmarkFetchResponse(b *testing.B)       { benchCase(b, "FetchResponse") 
 func BenchmarkProduceRequest(b *testing.B)      { benchCase(b, "ProduceRequest") }
 func BenchmarkApiVersionsResponse(b *testing.B) { benchCase(b, "ApiVersionsResponse") }
 func BenchmarkOffsetCommitRequest(b *testing.B) { benchCase(b, "OffsetCommitRequest") }
+func BenchmarkDescribeConfigsResponse(b *testing.B) {
+	benchCase(b, "DescribeConfigsResponse")
+}
 
 // walked keeps the walk and store benchmarks' results alive.
 var walked int

@@ -208,7 +208,7 @@ var (
 	allCases  []*codecCase
 )
 
-// cases builds the five messages once.
+// cases builds the six messages once.
 func cases() []*codecCase {
 	casesOnce.Do(func() {
 		allCases = buildCases()
@@ -285,6 +285,18 @@ func buildCases() []*codecCase {
 				ours(msg, clients.NewOffsetCommitRequest, v, wire, nil),
 				kmsgImpl(kmsg.NewPtrOffsetCommitRequest, v, wire, nil),
 				saramaImpl[sarama.OffsetCommitRequest](v, wire),
+			},
+		})
+	}
+	{
+		msg, v := DescribeConfigs(), DescribeConfigsVersion
+		wire := mustEncode(msg, v)
+		cs = append(cs, &codecCase{
+			name: "DescribeConfigsResponse", version: v, wire: wire,
+			impls: []impl{
+				ours(msg, clients.NewDescribeConfigsResponse, v, wire, nil),
+				kmsgImpl(kmsg.NewPtrDescribeConfigsResponse, v, wire, nil),
+				// sarama v1.61.1 writes DescribeConfigsResponse v0-2 only.
 			},
 		})
 	}

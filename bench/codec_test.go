@@ -20,11 +20,12 @@ import (
 // for byte.
 func TestSameBytes(t *testing.T) {
 	sizes := map[string][2]int{ // rough sizes the issue asks for
-		"MetadataResponse":    {40 << 10, 55 << 10},
-		"FetchResponse":       {1000 << 10, 1<<20 + 64<<10},
-		"ProduceRequest":      {1000 << 10, 1<<20 + 64<<10},
-		"ApiVersionsResponse": {300, 600},
-		"OffsetCommitRequest": {1 << 10, 4 << 10},
+		"MetadataResponse":        {40 << 10, 55 << 10},
+		"FetchResponse":           {1000 << 10, 1<<20 + 64<<10},
+		"ProduceRequest":          {1000 << 10, 1<<20 + 64<<10},
+		"ApiVersionsResponse":     {300, 600},
+		"OffsetCommitRequest":     {1 << 10, 4 << 10},
+		"DescribeConfigsResponse": {40 << 10, 80 << 10},
 	}
 	for _, c := range cases() {
 		t.Run(c.name, func(t *testing.T) {

@@ -21,6 +21,9 @@ const (
 	ProduceVersion      int16 = 9
 	APIVersionsVersion  int16 = 3
 	OffsetCommitVersion int16 = 8
+	// DescribeConfigs stands for the APIs off the data path, whose codec
+	// is table-driven (docs/benchmarks.md).
+	DescribeConfigsVersion int16 = 4
 )
 
 // Shapes of the test messages.
@@ -43,6 +46,10 @@ const (
 
 	commitTopics     = 10
 	commitPartitions = 10
+
+	configResources = 20
+	configsEach     = 40
+	synonymsEach    = 2
 )
 
 func topicID(i int) runtime.UUID {
@@ -173,6 +180,35 @@ func OffsetCommit() *clients.OffsetCommitRequest {
 			tp.Partitions = append(tp.Partitions, pa)
 		}
 		m.Topics = append(m.Topics, tp)
+	}
+	return m
+}
+
+// DescribeConfigs is DescribeConfigsResponse v4, an admin API's answer: 20
+// topics of 40 configs with 2 synonyms each.
+func DescribeConfigs() *clients.DescribeConfigsResponse {
+	m := clients.NewDescribeConfigsResponse()
+	for r := range configResources {
+		res := clients.MakeDescribeConfigsResponseDescribeConfigsResult()
+		res.ResourceType = 2 // topic
+		res.ResourceName = fmt.Sprintf("orders.events.v1-%03d", r)
+		for c := range configsEach {
+			cfg := clients.MakeDescribeConfigsResponseDescribeConfigsResourceResult()
+			cfg.Name = fmt.Sprintf("config.name.%02d", c)
+			cfg.Value = runtime.NewNullString(fmt.Sprintf("%d", 1000*r+c))
+			cfg.ConfigSource = int8(1 + c%5)
+			cfg.ConfigType = int8(c % 9)
+			cfg.Documentation = runtime.NullString{} // null: describe without documentation
+			for s := range synonymsEach {
+				syn := clients.MakeDescribeConfigsResponseDescribeConfigsSynonym()
+				syn.Name = fmt.Sprintf("log.config.name.%02d", c)
+				syn.Value = runtime.NewNullString(fmt.Sprintf("%d", 100*s+c))
+				syn.Source = int8(4 + s)
+				cfg.Synonyms = append(cfg.Synonyms, syn)
+			}
+			res.Configs = append(res.Configs, cfg)
+		}
+		m.Results = append(m.Results, res)
 	}
 	return m
 }

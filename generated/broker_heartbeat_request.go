@@ -3,9 +3,9 @@
 package generated
 
 import (
-	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // BrokerHeartbeatRequest is the Kafka BrokerHeartbeatRequest request (API key 50).
@@ -172,6 +172,65 @@ func (m *BrokerHeartbeatRequest) Clone() *BrokerHeartbeatRequest {
 	return c
 }
 
+// tableBrokerHeartbeatRequest is the codec table of BrokerHeartbeatRequest.
+var tableBrokerHeartbeatRequest = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "CurrentState",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatRequest{}.CurrentState),
+			Kind:    codec.KindInt8,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "TargetState",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatRequest{}.TargetState),
+			Kind:    codec.KindInt8,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "BrokerId",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatRequest{}.BrokerID),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "BrokerEpoch",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatRequest{}.BrokerEpoch),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Default: codec.Default{Int: -1},
+		},
+		{
+			Name:    "LeaseDurationMs",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatRequest{}.LeaseDurationMs),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "CurMetadataOffset",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatRequest{}.CurMetadataOffset),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Listeners",
+			Offset:      unsafe.Offsetof(BrokerHeartbeatRequest{}.Listeners),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 7,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableBrokerHeartbeatRequestListener,
+			ElemSize:    unsafe.Sizeof(BrokerHeartbeatRequestListener{}),
+			Slice:       (*[]BrokerHeartbeatRequestListener)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(BrokerHeartbeatRequest{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *BrokerHeartbeatRequest) size(version int16) int {
 	n := 30
 	n += codec.SizeArrayLen(len(m.Listeners), codec.Compact)
@@ -187,84 +246,11 @@ func (m *BrokerHeartbeatRequest) size(version int16) int {
 }
 
 func (m *BrokerHeartbeatRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	var err error
-	b, p = codec.ExtendNoInline(b, 30)
-	_ = p[29]
-	p[0] = byte(m.CurrentState)
-	p[1] = byte(m.TargetState)
-	binary.BigEndian.PutUint32(p[2:], uint32(m.BrokerID))
-	binary.BigEndian.PutUint64(p[6:], uint64(m.BrokerEpoch))
-	binary.BigEndian.PutUint64(p[14:], uint64(m.LeaseDurationMs))
-	binary.BigEndian.PutUint64(p[22:], uint64(m.CurMetadataOffset))
-	b = codec.AppendArrayLenNoInline(b, len(m.Listeners), codec.Compact)
-	for i := range m.Listeners {
-		e := &m.Listeners[i]
-		if len(e.Name) > runtime.MaxStringLen {
-			return b, codec.WithinElem(codec.StringTooLongError("Name"), "Listeners", i)
-		}
-		b = codec.AppendString(b, e.Name, codec.Compact)
-		if len(e.Host) > runtime.MaxStringLen {
-			return b, codec.WithinElem(codec.StringTooLongError("Host"), "Listeners", i)
-		}
-		b = codec.AppendString(b, e.Host, codec.Compact)
-		b, p = codec.Extend(b, 4)
-		_ = p[3]
-		binary.BigEndian.PutUint16(p[0:], uint16(e.Port))
-		binary.BigEndian.PutUint16(p[2:], uint16(e.SecurityProtocol))
-		if len(e.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
-			return b, codec.WithinElem(err, "Listeners", i)
-		}
-	}
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableBrokerHeartbeatRequest, unsafe.Pointer(m), version)
 }
 
 func (m *BrokerHeartbeatRequest) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	if p := d.Fixed(off, 30); p != nil {
-		_ = p[29]
-		m.CurrentState = int8(p[0])
-		m.TargetState = int8(p[1])
-		m.BrokerID = int32(binary.BigEndian.Uint32(p[2:]))
-		m.BrokerEpoch = int64(binary.BigEndian.Uint64(p[6:]))
-		m.LeaseDurationMs = int64(binary.BigEndian.Uint64(p[14:]))
-		m.CurMetadataOffset = int64(binary.BigEndian.Uint64(p[22:]))
-		off += 30
-	} else {
-		off = d.FailFixed(off, "CurrentState:1 TargetState:1 BrokerId:4 BrokerEpoch:8 LeaseDurationMs:8 CurMetadataOffset:8")
-	}
-	n, off = d.ArrayLen(off, codec.Compact, 7, "Listeners")
-	if n > cap(m.Listeners) || m.Listeners == nil {
-		m.Listeners = append(make([]BrokerHeartbeatRequestListener, 0, n), m.Listeners[:cap(m.Listeners)]...)
-	}
-	m.Listeners = m.Listeners[:n]
-	for i, elems := 0, m.Listeners; i < len(elems); i++ {
-		e := &elems[i]
-		e.Name, off = d.String(off, codec.Compact, e.Name, "Name")
-		e.Host, off = d.String(off, codec.Compact, e.Host, "Host")
-		if p := d.Fixed(off, 4); p != nil {
-			_ = p[3]
-			e.Port = int16(binary.BigEndian.Uint16(p[0:]))
-			e.SecurityProtocol = int16(binary.BigEndian.Uint16(p[2:]))
-			off += 4
-		} else {
-			off = d.FailFixed(off, "Port:2 SecurityProtocol:2")
-		}
-		e.UnknownTags = e.UnknownTags[:0]
-		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
-		if d.Failed() {
-			d.WithinElem("Listeners", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
+	return codec.DecodeStruct(d, &tableBrokerHeartbeatRequest, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at
@@ -336,4 +322,40 @@ func (m *BrokerHeartbeatRequestListener) Reset() {
 func (m *BrokerHeartbeatRequestListener) Clone() *BrokerHeartbeatRequestListener {
 	c, _ := codec.DeepCopy(m).(*BrokerHeartbeatRequestListener)
 	return c
+}
+
+// tableBrokerHeartbeatRequestListener is the codec table of BrokerHeartbeatRequestListener.
+var tableBrokerHeartbeatRequestListener = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "Name",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatRequestListener{}.Name),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "Host",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatRequestListener{}.Host),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "Port",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatRequestListener{}.Port),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "SecurityProtocol",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatRequestListener{}.SecurityProtocol),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(BrokerHeartbeatRequestListener{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
 }

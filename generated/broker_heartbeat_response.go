@@ -3,9 +3,9 @@
 package generated
 
 import (
-	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // BrokerHeartbeatResponse is the Kafka BrokerHeartbeatResponse response (API key 50).
@@ -167,6 +167,53 @@ func (m *BrokerHeartbeatResponse) Clone() *BrokerHeartbeatResponse {
 	return c
 }
 
+// tableBrokerHeartbeatResponse is the codec table of BrokerHeartbeatResponse.
+var tableBrokerHeartbeatResponse = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ThrottleTimeMs",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatResponse{}.ThrottleTimeMs),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatResponse{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "ActiveControllerId",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatResponse{}.ActiveControllerID),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "NextState",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatResponse{}.NextState),
+			Kind:    codec.KindInt8,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "BrokerEpoch",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatResponse{}.BrokerEpoch),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Default: codec.Default{Int: -1},
+		},
+		{
+			Name:    "LeaseDurationMs",
+			Offset:  unsafe.Offsetof(BrokerHeartbeatResponse{}.LeaseDurationMs),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(BrokerHeartbeatResponse{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *BrokerHeartbeatResponse) size(version int16) int {
 	n := 27
 	n += codec.SizeTagSection(m.UnknownTags)
@@ -174,38 +221,11 @@ func (m *BrokerHeartbeatResponse) size(version int16) int {
 }
 
 func (m *BrokerHeartbeatResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	var err error
-	b, p = codec.ExtendNoInline(b, 27)
-	_ = p[26]
-	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
-	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
-	binary.BigEndian.PutUint32(p[6:], uint32(m.ActiveControllerID))
-	p[10] = byte(m.NextState)
-	binary.BigEndian.PutUint64(p[11:], uint64(m.BrokerEpoch))
-	binary.BigEndian.PutUint64(p[19:], uint64(m.LeaseDurationMs))
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableBrokerHeartbeatResponse, unsafe.Pointer(m), version)
 }
 
 func (m *BrokerHeartbeatResponse) decode(d *codec.Decoder, off int, version int16) int {
-	if p := d.Fixed(off, 27); p != nil {
-		_ = p[26]
-		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
-		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-		m.ActiveControllerID = int32(binary.BigEndian.Uint32(p[6:]))
-		m.NextState = int8(p[10])
-		m.BrokerEpoch = int64(binary.BigEndian.Uint64(p[11:]))
-		m.LeaseDurationMs = int64(binary.BigEndian.Uint64(p[19:]))
-		off += 27
-	} else {
-		off = d.FailFixed(off, "ThrottleTimeMs:4 ErrorCode:2 ActiveControllerId:4 NextState:1 BrokerEpoch:8 LeaseDurationMs:8")
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
+	return codec.DecodeStruct(d, &tableBrokerHeartbeatResponse, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at

@@ -5,6 +5,7 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // DescribeMirrorsRequest is the Kafka DescribeMirrorsRequest request (API key 95).
@@ -137,6 +138,28 @@ func (m *DescribeMirrorsRequest) Clone() *DescribeMirrorsRequest {
 	return c
 }
 
+// tableDescribeMirrorsRequest is the codec table of DescribeMirrorsRequest.
+var tableDescribeMirrorsRequest = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:        "MirrorNames",
+			Offset:      unsafe.Offsetof(DescribeMirrorsRequest{}.MirrorNames),
+			Kind:        codec.KindString,
+			Array:       true,
+			MinElemSize: 1,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Nullable:    true,
+			NullAt:      codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Default:     codec.Default{Null: true},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(DescribeMirrorsRequest{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *DescribeMirrorsRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeArrayLen(len(m.MirrorNames), codec.Compact)
@@ -148,34 +171,11 @@ func (m *DescribeMirrorsRequest) size(version int16) int {
 }
 
 func (m *DescribeMirrorsRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	if m.MirrorNames == nil {
-		b = codec.AppendArrayLen(b, -1, codec.Compact)
-	} else {
-		b = codec.AppendArrayLenNoInline(b, len(m.MirrorNames), codec.Compact)
-	}
-	for _, e := range m.MirrorNames {
-		if len(e) > runtime.MaxStringLen {
-			return b, codec.StringTooLongError("MirrorNames")
-		}
-		b = codec.AppendString(b, e, codec.Compact)
-	}
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableDescribeMirrorsRequest, unsafe.Pointer(m), version)
 }
 
 func (m *DescribeMirrorsRequest) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	n, off = d.NullArrayLen(off, codec.Compact, 1, "MirrorNames")
-	m.MirrorNames = codec.GrowStringsNoInline(m.MirrorNames, n)
-	for i := range m.MirrorNames {
-		m.MirrorNames[i], off = d.String(off, codec.Compact, m.MirrorNames[i], "MirrorNames")
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
+	return codec.DecodeStruct(d, &tableDescribeMirrorsRequest, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities visits nothing: DescribeMirrorsRequest has no field of an entity type

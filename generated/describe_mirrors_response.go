@@ -3,9 +3,9 @@
 package generated
 
 import (
-	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // DescribeMirrorsResponse is the Kafka DescribeMirrorsResponse response (API key 95).
@@ -153,6 +153,50 @@ func (m *DescribeMirrorsResponse) Clone() *DescribeMirrorsResponse {
 	return c
 }
 
+// tableDescribeMirrorsResponse is the codec table of DescribeMirrorsResponse.
+var tableDescribeMirrorsResponse = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ThrottleTimeMs",
+			Offset:  unsafe.Offsetof(DescribeMirrorsResponse{}.ThrottleTimeMs),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(DescribeMirrorsResponse{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:     "ErrorMessage",
+			Offset:   unsafe.Offsetof(DescribeMirrorsResponse{}.ErrorMessage),
+			Kind:     codec.KindString,
+			InPlace:  codec.Versions{Lo: 0, Hi: 0},
+			Nullable: true,
+			NullAt:   codec.Versions{Lo: 0, Hi: 0},
+			Compact:  codec.Versions{Lo: 0, Hi: 0},
+			Default:  codec.Default{Null: true},
+		},
+		{
+			Name:        "Mirrors",
+			Offset:      unsafe.Offsetof(DescribeMirrorsResponse{}.Mirrors),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 5,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableDescribeMirrorsResponseDescribedMirror,
+			ElemSize:    unsafe.Sizeof(DescribeMirrorsResponseDescribedMirror{}),
+			Slice:       (*[]DescribeMirrorsResponseDescribedMirror)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(DescribeMirrorsResponse{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *DescribeMirrorsResponse) size(version int16) int {
 	n := 6
 	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
@@ -165,53 +209,11 @@ func (m *DescribeMirrorsResponse) size(version int16) int {
 }
 
 func (m *DescribeMirrorsResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	var err error
-	b, p = codec.ExtendNoInline(b, 6)
-	_ = p[5]
-	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
-	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
-	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("ErrorMessage")
-	}
-	b = codec.AppendNullString(b, m.ErrorMessage, codec.Compact)
-	b = codec.AppendArrayLenNoInline(b, len(m.Mirrors), codec.Compact)
-	for i := range m.Mirrors {
-		if b, err = m.Mirrors[i].appendTo(b, version); err != nil {
-			return b, codec.WithinElem(err, "Mirrors", i)
-		}
-	}
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableDescribeMirrorsResponse, unsafe.Pointer(m), version)
 }
 
 func (m *DescribeMirrorsResponse) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	if p := d.Fixed(off, 6); p != nil {
-		_ = p[5]
-		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
-		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-		off += 6
-	} else {
-		off = d.FailFixed(off, "ThrottleTimeMs:4 ErrorCode:2")
-	}
-	m.ErrorMessage, off = d.NullString(off, codec.Compact, m.ErrorMessage, "ErrorMessage")
-	n, off = d.ArrayLen(off, codec.Compact, 5, "Mirrors")
-	if n > cap(m.Mirrors) || m.Mirrors == nil {
-		m.Mirrors = append(make([]DescribeMirrorsResponseDescribedMirror, 0, n), m.Mirrors[:cap(m.Mirrors)]...)
-	}
-	m.Mirrors = m.Mirrors[:n]
-	for i := range m.Mirrors {
-		if off = m.Mirrors[i].decode(d, off, version); d.Failed() {
-			d.WithinElem("Mirrors", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
+	return codec.DecodeStruct(d, &tableDescribeMirrorsResponse, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at
@@ -282,6 +284,41 @@ func (m *DescribeMirrorsResponseDescribedMirror) Clone() *DescribeMirrorsRespons
 	return c
 }
 
+// tableDescribeMirrorsResponseDescribedMirror is the codec table of DescribeMirrorsResponseDescribedMirror.
+var tableDescribeMirrorsResponseDescribedMirror = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(DescribeMirrorsResponseDescribedMirror{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "MirrorName",
+			Offset:  unsafe.Offsetof(DescribeMirrorsResponseDescribedMirror{}.MirrorName),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Topics",
+			Offset:      unsafe.Offsetof(DescribeMirrorsResponseDescribedMirror{}.Topics),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 3,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableDescribeMirrorsResponseTopicPartitions,
+			ElemSize:    unsafe.Sizeof(DescribeMirrorsResponseTopicPartitions{}),
+			Slice:       (*[]DescribeMirrorsResponseTopicPartitions)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(DescribeMirrorsResponseDescribedMirror{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
 	n := 2
 	n += codec.SizeString(len(m.MirrorName), codec.Compact)
@@ -291,47 +328,6 @@ func (m *DescribeMirrorsResponseDescribedMirror) size(version int16) int {
 	}
 	n += codec.SizeTagSection(m.UnknownTags)
 	return n
-}
-
-func (m *DescribeMirrorsResponseDescribedMirror) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	b = codec.AppendInt16(b, m.ErrorCode)
-	if len(m.MirrorName) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("MirrorName")
-	}
-	b = codec.AppendString(b, m.MirrorName, codec.Compact)
-	b = codec.AppendArrayLen(b, len(m.Topics), codec.Compact)
-	for i := range m.Topics {
-		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, codec.WithinElem(err, "Topics", i)
-		}
-	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
-}
-
-func (m *DescribeMirrorsResponseDescribedMirror) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
-	m.MirrorName, off = d.String(off, codec.Compact, m.MirrorName, "MirrorName")
-	n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
-	if n > cap(m.Topics) || m.Topics == nil {
-		m.Topics = append(make([]DescribeMirrorsResponseTopicPartitions, 0, n), m.Topics[:cap(m.Topics)]...)
-	}
-	m.Topics = m.Topics[:n]
-	for i := range m.Topics {
-		if off = m.Topics[i].decode(d, off, version); d.Failed() {
-			d.WithinElem("Topics", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -388,6 +384,35 @@ func (m *DescribeMirrorsResponseTopicPartitions) Clone() *DescribeMirrorsRespons
 	return c
 }
 
+// tableDescribeMirrorsResponseTopicPartitions is the codec table of DescribeMirrorsResponseTopicPartitions.
+var tableDescribeMirrorsResponseTopicPartitions = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "TopicName",
+			Offset:  unsafe.Offsetof(DescribeMirrorsResponseTopicPartitions{}.TopicName),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Partitions",
+			Offset:      unsafe.Offsetof(DescribeMirrorsResponseTopicPartitions{}.Partitions),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 30,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableDescribeMirrorsResponsePartitionDetail,
+			ElemSize:    unsafe.Sizeof(DescribeMirrorsResponsePartitionDetail{}),
+			Slice:       (*[]DescribeMirrorsResponsePartitionDetail)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(DescribeMirrorsResponseTopicPartitions{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.TopicName), codec.Compact)
@@ -400,73 +425,6 @@ func (m *DescribeMirrorsResponseTopicPartitions) size(version int16) int {
 	}
 	n += codec.SizeTagSection(m.UnknownTags)
 	return n
-}
-
-func (m *DescribeMirrorsResponseTopicPartitions) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	var err error
-	if len(m.TopicName) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("TopicName")
-	}
-	b = codec.AppendString(b, m.TopicName, codec.Compact)
-	b = codec.AppendArrayLen(b, len(m.Partitions), codec.Compact)
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
-		b, p = codec.Extend(b, 28)
-		_ = p[27]
-		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
-		binary.BigEndian.PutUint64(p[4:], uint64(e.SourceOffset))
-		binary.BigEndian.PutUint64(p[12:], uint64(e.DestinationOffset))
-		binary.BigEndian.PutUint64(p[20:], uint64(e.Lag))
-		if len(e.State) > runtime.MaxStringLen {
-			return b, codec.WithinElem(codec.StringTooLongError("State"), "Partitions", i)
-		}
-		b = codec.AppendString(b, e.State, codec.Compact)
-		if len(e.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
-			return b, codec.WithinElem(err, "Partitions", i)
-		}
-	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
-}
-
-func (m *DescribeMirrorsResponseTopicPartitions) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	m.TopicName, off = d.String(off, codec.Compact, m.TopicName, "TopicName")
-	n, off = d.ArrayLen(off, codec.Compact, 30, "Partitions")
-	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]DescribeMirrorsResponsePartitionDetail, 0, n), m.Partitions[:cap(m.Partitions)]...)
-	}
-	m.Partitions = m.Partitions[:n]
-	for i, elems := 0, m.Partitions; i < len(elems); i++ {
-		e := &elems[i]
-		if p := d.Fixed(off, 28); p != nil {
-			_ = p[27]
-			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-			e.SourceOffset = int64(binary.BigEndian.Uint64(p[4:]))
-			e.DestinationOffset = int64(binary.BigEndian.Uint64(p[12:]))
-			e.Lag = int64(binary.BigEndian.Uint64(p[20:]))
-			off += 28
-		} else {
-			off = d.FailFixed(off, "PartitionIndex:4 SourceOffset:8 DestinationOffset:8 Lag:8")
-		}
-		e.State, off = d.String(off, codec.Compact, e.State, "State")
-		e.UnknownTags = e.UnknownTags[:0]
-		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
-		if d.Failed() {
-			d.WithinElem("Partitions", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -542,4 +500,48 @@ func (m *DescribeMirrorsResponsePartitionDetail) Reset() {
 func (m *DescribeMirrorsResponsePartitionDetail) Clone() *DescribeMirrorsResponsePartitionDetail {
 	c, _ := codec.DeepCopy(m).(*DescribeMirrorsResponsePartitionDetail)
 	return c
+}
+
+// tableDescribeMirrorsResponsePartitionDetail is the codec table of DescribeMirrorsResponsePartitionDetail.
+var tableDescribeMirrorsResponsePartitionDetail = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "PartitionIndex",
+			Offset:  unsafe.Offsetof(DescribeMirrorsResponsePartitionDetail{}.PartitionIndex),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "SourceOffset",
+			Offset:  unsafe.Offsetof(DescribeMirrorsResponsePartitionDetail{}.SourceOffset),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Default: codec.Default{Int: -1},
+		},
+		{
+			Name:    "DestinationOffset",
+			Offset:  unsafe.Offsetof(DescribeMirrorsResponsePartitionDetail{}.DestinationOffset),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Default: codec.Default{Int: -1},
+		},
+		{
+			Name:    "Lag",
+			Offset:  unsafe.Offsetof(DescribeMirrorsResponsePartitionDetail{}.Lag),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Default: codec.Default{Int: -1},
+		},
+		{
+			Name:    "State",
+			Offset:  unsafe.Offsetof(DescribeMirrorsResponsePartitionDetail{}.State),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(DescribeMirrorsResponsePartitionDetail{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
 }

@@ -3,9 +3,9 @@
 package generated
 
 import (
-	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // LastMirroredEpochsRequest is the Kafka LastMirroredEpochsRequest request (API key 97).
@@ -143,6 +143,35 @@ func (m *LastMirroredEpochsRequest) Clone() *LastMirroredEpochsRequest {
 	return c
 }
 
+// tableLastMirroredEpochsRequest is the codec table of LastMirroredEpochsRequest.
+var tableLastMirroredEpochsRequest = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "MirrorName",
+			Offset:  unsafe.Offsetof(LastMirroredEpochsRequest{}.MirrorName),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Topics",
+			Offset:      unsafe.Offsetof(LastMirroredEpochsRequest{}.Topics),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 3,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableLastMirroredEpochsRequestTopicData,
+			ElemSize:    unsafe.Sizeof(LastMirroredEpochsRequestTopicData{}),
+			Slice:       (*[]LastMirroredEpochsRequestTopicData)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(LastMirroredEpochsRequest{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *LastMirroredEpochsRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.MirrorName), codec.Compact)
@@ -155,40 +184,11 @@ func (m *LastMirroredEpochsRequest) size(version int16) int {
 }
 
 func (m *LastMirroredEpochsRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	if len(m.MirrorName) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("MirrorName")
-	}
-	b = codec.AppendStringNoInline(b, m.MirrorName, codec.Compact)
-	b = codec.AppendArrayLenNoInline(b, len(m.Topics), codec.Compact)
-	for i := range m.Topics {
-		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, codec.WithinElem(err, "Topics", i)
-		}
-	}
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableLastMirroredEpochsRequest, unsafe.Pointer(m), version)
 }
 
 func (m *LastMirroredEpochsRequest) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	m.MirrorName, off = d.String(off, codec.Compact, m.MirrorName, "MirrorName")
-	n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
-	if n > cap(m.Topics) || m.Topics == nil {
-		m.Topics = append(make([]LastMirroredEpochsRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
-	}
-	m.Topics = m.Topics[:n]
-	for i := range m.Topics {
-		if off = m.Topics[i].decode(d, off, version); d.Failed() {
-			d.WithinElem("Topics", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
+	return codec.DecodeStruct(d, &tableLastMirroredEpochsRequest, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at
@@ -254,6 +254,35 @@ func (m *LastMirroredEpochsRequestTopicData) Clone() *LastMirroredEpochsRequestT
 	return c
 }
 
+// tableLastMirroredEpochsRequestTopicData is the codec table of LastMirroredEpochsRequestTopicData.
+var tableLastMirroredEpochsRequestTopicData = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "Name",
+			Offset:  unsafe.Offsetof(LastMirroredEpochsRequestTopicData{}.Name),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Partitions",
+			Offset:      unsafe.Offsetof(LastMirroredEpochsRequestTopicData{}.Partitions),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 5,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableLastMirroredEpochsRequestPartitionData,
+			ElemSize:    unsafe.Sizeof(LastMirroredEpochsRequestPartitionData{}),
+			Slice:       (*[]LastMirroredEpochsRequestPartitionData)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(LastMirroredEpochsRequestTopicData{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.Name), codec.Compact)
@@ -265,60 +294,6 @@ func (m *LastMirroredEpochsRequestTopicData) size(version int16) int {
 	}
 	n += codec.SizeTagSection(m.UnknownTags)
 	return n
-}
-
-func (m *LastMirroredEpochsRequestTopicData) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	if len(m.Name) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("Name")
-	}
-	b = codec.AppendString(b, m.Name, codec.Compact)
-	b = codec.AppendArrayLen(b, len(m.Partitions), codec.Compact)
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
-		b = codec.AppendInt32(b, e.PartitionIndex)
-		if len(e.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
-			return b, codec.WithinElem(err, "Partitions", i)
-		}
-	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
-}
-
-func (m *LastMirroredEpochsRequestTopicData) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
-	n, off = d.ArrayLen(off, codec.Compact, 5, "Partitions")
-	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]LastMirroredEpochsRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
-	}
-	m.Partitions = m.Partitions[:n]
-	for i, elems := 0, m.Partitions; i < len(elems); i++ {
-		e := &elems[i]
-		// With an empty tag section, one bounds check reads the element.
-		if p := d.Fixed(off, 5); p != nil && p[4] == 0 {
-			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-			e.UnknownTags = e.UnknownTags[:0]
-			off += 5
-			continue
-		}
-		e.PartitionIndex, off = codec.ReadInt32NoInline(d, off, "PartitionIndex")
-		e.UnknownTags = e.UnknownTags[:0]
-		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
-		if d.Failed() {
-			d.WithinElem("Partitions", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -366,4 +341,20 @@ func (m *LastMirroredEpochsRequestPartitionData) Reset() {
 func (m *LastMirroredEpochsRequestPartitionData) Clone() *LastMirroredEpochsRequestPartitionData {
 	c, _ := codec.DeepCopy(m).(*LastMirroredEpochsRequestPartitionData)
 	return c
+}
+
+// tableLastMirroredEpochsRequestPartitionData is the codec table of LastMirroredEpochsRequestPartitionData.
+var tableLastMirroredEpochsRequestPartitionData = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "PartitionIndex",
+			Offset:  unsafe.Offsetof(LastMirroredEpochsRequestPartitionData{}.PartitionIndex),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(LastMirroredEpochsRequestPartitionData{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
 }

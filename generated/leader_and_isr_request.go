@@ -3,9 +3,9 @@
 package generated
 
 import (
-	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // LeaderAndIsrRequest is the Kafka LeaderAndIsrRequest request (API key 4).
@@ -153,6 +153,48 @@ func (m *LeaderAndIsrRequest) Clone() *LeaderAndIsrRequest {
 	return c
 }
 
+// tableLeaderAndIsrRequest is the codec table of LeaderAndIsrRequest.
+var tableLeaderAndIsrRequest = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ControllerId",
+			Offset:  unsafe.Offsetof(LeaderAndIsrRequest{}.ControllerID),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "ControllerEpoch",
+			Offset:  unsafe.Offsetof(LeaderAndIsrRequest{}.ControllerEpoch),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "AckTimeoutMs",
+			Offset:  unsafe.Offsetof(LeaderAndIsrRequest{}.AckTimeoutMs),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "IsInit",
+			Offset:  unsafe.Offsetof(LeaderAndIsrRequest{}.IsInit),
+			Kind:    codec.KindBool,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "PartitionStates",
+			Offset:      unsafe.Offsetof(LeaderAndIsrRequest{}.PartitionStates),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 23,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 1, Hi: 0},
+			Elem:        &tableLeaderAndIsrRequestLeaderAndIsrPartitionState,
+			ElemSize:    unsafe.Sizeof(LeaderAndIsrRequestLeaderAndIsrPartitionState{}),
+			Slice:       (*[]LeaderAndIsrRequestLeaderAndIsrPartitionState)(nil),
+		},
+	},
+}
+
 func (m *LeaderAndIsrRequest) size(version int16) int {
 	n := 13
 	n += codec.SizeArrayLen(len(m.PartitionStates), codec.Classic)
@@ -167,84 +209,11 @@ func (m *LeaderAndIsrRequest) size(version int16) int {
 }
 
 func (m *LeaderAndIsrRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	b, p = codec.ExtendNoInline(b, 13)
-	_ = p[12]
-	binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
-	binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
-	binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
-	p[12] = codec.Bool8(m.IsInit)
-	b = codec.AppendArrayLenNoInline(b, len(m.PartitionStates), codec.Classic)
-	for i := range m.PartitionStates {
-		e := &m.PartitionStates[i]
-		if len(e.TopicName) > runtime.MaxStringLen {
-			return b, codec.WithinElem(codec.StringTooLongError("TopicName"), "PartitionStates", i)
-		}
-		b = codec.AppendString(b, e.TopicName, codec.Classic)
-		b, p = codec.Extend(b, 12)
-		_ = p[11]
-		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
-		binary.BigEndian.PutUint32(p[4:], uint32(e.Leader))
-		binary.BigEndian.PutUint32(p[8:], uint32(e.LeaderEpoch))
-		b = codec.AppendArrayLen(b, len(e.Isr), codec.Classic)
-		for _, e := range e.Isr {
-			b = codec.AppendInt32(b, e)
-		}
-		b = codec.AppendInt64(b, e.ZkVersion)
-		b = codec.AppendArrayLen(b, len(e.Replicas), codec.Classic)
-		for _, e := range e.Replicas {
-			b = codec.AppendInt32(b, e)
-		}
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableLeaderAndIsrRequest, unsafe.Pointer(m), version)
 }
 
 func (m *LeaderAndIsrRequest) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	if p := d.Fixed(off, 13); p != nil {
-		_ = p[12]
-		m.ControllerID = int32(binary.BigEndian.Uint32(p[0:]))
-		m.ControllerEpoch = int32(binary.BigEndian.Uint32(p[4:]))
-		m.AckTimeoutMs = int32(binary.BigEndian.Uint32(p[8:]))
-		m.IsInit = p[12] != 0
-		off += 13
-	} else {
-		off = d.FailFixed(off, "ControllerId:4 ControllerEpoch:4 AckTimeoutMs:4 IsInit:1")
-	}
-	n, off = d.ArrayLen(off, codec.Classic, 23, "PartitionStates")
-	if n > cap(m.PartitionStates) || m.PartitionStates == nil {
-		m.PartitionStates = append(make([]LeaderAndIsrRequestLeaderAndIsrPartitionState, 0, n), m.PartitionStates[:cap(m.PartitionStates)]...)
-	}
-	m.PartitionStates = m.PartitionStates[:n]
-	for i, elems := 0, m.PartitionStates; i < len(elems); i++ {
-		e := &elems[i]
-		e.TopicName, off = d.String(off, codec.Classic, e.TopicName, "TopicName")
-		if p := d.Fixed(off, 12); p != nil {
-			_ = p[11]
-			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-			e.Leader = int32(binary.BigEndian.Uint32(p[4:]))
-			e.LeaderEpoch = int32(binary.BigEndian.Uint32(p[8:]))
-			off += 12
-		} else {
-			off = d.FailFixed(off, "PartitionIndex:4 Leader:4 LeaderEpoch:4")
-		}
-		n, off = d.ArrayLen(off, codec.Classic, 4, "Isr")
-		e.Isr = codec.GrowInt32sNoInline(e.Isr, n)
-		for j := range e.Isr {
-			e.Isr[j], off = d.Int32(off, "Isr")
-		}
-		e.ZkVersion, off = codec.ReadInt64NoInline(d, off, "ZkVersion")
-		n, off = d.ArrayLen(off, codec.Classic, 4, "Replicas")
-		e.Replicas = codec.GrowInt32sNoInline(e.Replicas, n)
-		for j := range e.Replicas {
-			e.Replicas[j], off = d.Int32(off, "Replicas")
-		}
-		if d.Failed() {
-			d.WithinElem("PartitionStates", i)
-			return off
-		}
-	}
-	return off
+	return codec.DecodeStruct(d, &tableLeaderAndIsrRequest, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at
@@ -338,6 +307,61 @@ func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Reset() {
 func (m *LeaderAndIsrRequestLeaderAndIsrPartitionState) Clone() *LeaderAndIsrRequestLeaderAndIsrPartitionState {
 	c, _ := codec.DeepCopy(m).(*LeaderAndIsrRequestLeaderAndIsrPartitionState)
 	return c
+}
+
+// tableLeaderAndIsrRequestLeaderAndIsrPartitionState is the codec table of LeaderAndIsrRequestLeaderAndIsrPartitionState.
+var tableLeaderAndIsrRequestLeaderAndIsrPartitionState = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "TopicName",
+			Offset:  unsafe.Offsetof(LeaderAndIsrRequestLeaderAndIsrPartitionState{}.TopicName),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 1, Hi: 0},
+		},
+		{
+			Name:    "PartitionIndex",
+			Offset:  unsafe.Offsetof(LeaderAndIsrRequestLeaderAndIsrPartitionState{}.PartitionIndex),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "Leader",
+			Offset:  unsafe.Offsetof(LeaderAndIsrRequestLeaderAndIsrPartitionState{}.Leader),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "LeaderEpoch",
+			Offset:  unsafe.Offsetof(LeaderAndIsrRequestLeaderAndIsrPartitionState{}.LeaderEpoch),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Isr",
+			Offset:      unsafe.Offsetof(LeaderAndIsrRequestLeaderAndIsrPartitionState{}.Isr),
+			Kind:        codec.KindInt32,
+			Array:       true,
+			MinElemSize: 4,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 1, Hi: 0},
+		},
+		{
+			Name:    "ZkVersion",
+			Offset:  unsafe.Offsetof(LeaderAndIsrRequestLeaderAndIsrPartitionState{}.ZkVersion),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Replicas",
+			Offset:      unsafe.Offsetof(LeaderAndIsrRequestLeaderAndIsrPartitionState{}.Replicas),
+			Kind:        codec.KindInt32,
+			Array:       true,
+			MinElemSize: 4,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 1, Hi: 0},
+		},
+	},
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

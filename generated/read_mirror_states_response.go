@@ -3,9 +3,9 @@
 package generated
 
 import (
-	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // ReadMirrorStatesResponse is the Kafka ReadMirrorStatesResponse response (API key 98).
@@ -153,6 +153,50 @@ func (m *ReadMirrorStatesResponse) Clone() *ReadMirrorStatesResponse {
 	return c
 }
 
+// tableReadMirrorStatesResponse is the codec table of ReadMirrorStatesResponse.
+var tableReadMirrorStatesResponse = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ThrottleTimeMs",
+			Offset:  unsafe.Offsetof(ReadMirrorStatesResponse{}.ThrottleTimeMs),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(ReadMirrorStatesResponse{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:     "ErrorMessage",
+			Offset:   unsafe.Offsetof(ReadMirrorStatesResponse{}.ErrorMessage),
+			Kind:     codec.KindString,
+			InPlace:  codec.Versions{Lo: 0, Hi: 0},
+			Nullable: true,
+			NullAt:   codec.Versions{Lo: 0, Hi: 0},
+			Compact:  codec.Versions{Lo: 0, Hi: 0},
+			Default:  codec.Default{Null: true},
+		},
+		{
+			Name:        "Topics",
+			Offset:      unsafe.Offsetof(ReadMirrorStatesResponse{}.Topics),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 3,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableReadMirrorStatesResponseTopicResult,
+			ElemSize:    unsafe.Sizeof(ReadMirrorStatesResponseTopicResult{}),
+			Slice:       (*[]ReadMirrorStatesResponseTopicResult)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(ReadMirrorStatesResponse{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *ReadMirrorStatesResponse) size(version int16) int {
 	n := 6
 	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
@@ -165,53 +209,11 @@ func (m *ReadMirrorStatesResponse) size(version int16) int {
 }
 
 func (m *ReadMirrorStatesResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	var err error
-	b, p = codec.ExtendNoInline(b, 6)
-	_ = p[5]
-	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
-	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
-	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("ErrorMessage")
-	}
-	b = codec.AppendNullString(b, m.ErrorMessage, codec.Compact)
-	b = codec.AppendArrayLenNoInline(b, len(m.Topics), codec.Compact)
-	for i := range m.Topics {
-		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, codec.WithinElem(err, "Topics", i)
-		}
-	}
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableReadMirrorStatesResponse, unsafe.Pointer(m), version)
 }
 
 func (m *ReadMirrorStatesResponse) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	if p := d.Fixed(off, 6); p != nil {
-		_ = p[5]
-		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
-		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-		off += 6
-	} else {
-		off = d.FailFixed(off, "ThrottleTimeMs:4 ErrorCode:2")
-	}
-	m.ErrorMessage, off = d.NullString(off, codec.Compact, m.ErrorMessage, "ErrorMessage")
-	n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
-	if n > cap(m.Topics) || m.Topics == nil {
-		m.Topics = append(make([]ReadMirrorStatesResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
-	}
-	m.Topics = m.Topics[:n]
-	for i := range m.Topics {
-		if off = m.Topics[i].decode(d, off, version); d.Failed() {
-			d.WithinElem("Topics", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
+	return codec.DecodeStruct(d, &tableReadMirrorStatesResponse, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at
@@ -277,6 +279,35 @@ func (m *ReadMirrorStatesResponseTopicResult) Clone() *ReadMirrorStatesResponseT
 	return c
 }
 
+// tableReadMirrorStatesResponseTopicResult is the codec table of ReadMirrorStatesResponseTopicResult.
+var tableReadMirrorStatesResponseTopicResult = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "Name",
+			Offset:  unsafe.Offsetof(ReadMirrorStatesResponseTopicResult{}.Name),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Partitions",
+			Offset:      unsafe.Offsetof(ReadMirrorStatesResponseTopicResult{}.Partitions),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 20,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableReadMirrorStatesResponsePartitionResult,
+			ElemSize:    unsafe.Sizeof(ReadMirrorStatesResponsePartitionResult{}),
+			Slice:       (*[]ReadMirrorStatesResponsePartitionResult)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(ReadMirrorStatesResponseTopicResult{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *ReadMirrorStatesResponseTopicResult) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.Name), codec.Compact)
@@ -289,81 +320,6 @@ func (m *ReadMirrorStatesResponseTopicResult) size(version int16) int {
 	}
 	n += codec.SizeTagSection(m.UnknownTags)
 	return n
-}
-
-func (m *ReadMirrorStatesResponseTopicResult) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	var err error
-	if len(m.Name) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("Name")
-	}
-	b = codec.AppendString(b, m.Name, codec.Compact)
-	b = codec.AppendArrayLen(b, len(m.Partitions), codec.Compact)
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
-		b, p = codec.Extend(b, 6)
-		_ = p[5]
-		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
-		binary.BigEndian.PutUint16(p[4:], uint16(e.ErrorCode))
-		if len(e.State) > runtime.MaxStringLen {
-			return b, codec.WithinElem(codec.StringTooLongError("State"), "Partitions", i)
-		}
-		b = codec.AppendString(b, e.State, codec.Compact)
-		b, p = codec.Extend(b, 12)
-		_ = p[11]
-		binary.BigEndian.PutUint64(p[0:], uint64(e.LastMirroredOffset))
-		binary.BigEndian.PutUint32(p[8:], uint32(e.LastMirroredEpoch))
-		if len(e.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
-			return b, codec.WithinElem(err, "Partitions", i)
-		}
-	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
-}
-
-func (m *ReadMirrorStatesResponseTopicResult) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
-	n, off = d.ArrayLen(off, codec.Compact, 20, "Partitions")
-	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]ReadMirrorStatesResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
-	}
-	m.Partitions = m.Partitions[:n]
-	for i, elems := 0, m.Partitions; i < len(elems); i++ {
-		e := &elems[i]
-		if p := d.Fixed(off, 6); p != nil {
-			_ = p[5]
-			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-			e.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-			off += 6
-		} else {
-			off = d.FailFixed(off, "PartitionIndex:4 ErrorCode:2")
-		}
-		e.State, off = d.String(off, codec.Compact, e.State, "State")
-		if p := d.Fixed(off, 12); p != nil {
-			_ = p[11]
-			e.LastMirroredOffset = int64(binary.BigEndian.Uint64(p[0:]))
-			e.LastMirroredEpoch = int32(binary.BigEndian.Uint32(p[8:]))
-			off += 12
-		} else {
-			off = d.FailFixed(off, "LastMirroredOffset:8 LastMirroredEpoch:4")
-		}
-		e.UnknownTags = e.UnknownTags[:0]
-		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
-		if d.Failed() {
-			d.WithinElem("Partitions", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -437,4 +393,47 @@ func (m *ReadMirrorStatesResponsePartitionResult) Reset() {
 func (m *ReadMirrorStatesResponsePartitionResult) Clone() *ReadMirrorStatesResponsePartitionResult {
 	c, _ := codec.DeepCopy(m).(*ReadMirrorStatesResponsePartitionResult)
 	return c
+}
+
+// tableReadMirrorStatesResponsePartitionResult is the codec table of ReadMirrorStatesResponsePartitionResult.
+var tableReadMirrorStatesResponsePartitionResult = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "PartitionIndex",
+			Offset:  unsafe.Offsetof(ReadMirrorStatesResponsePartitionResult{}.PartitionIndex),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(ReadMirrorStatesResponsePartitionResult{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "State",
+			Offset:  unsafe.Offsetof(ReadMirrorStatesResponsePartitionResult{}.State),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "LastMirroredOffset",
+			Offset:  unsafe.Offsetof(ReadMirrorStatesResponsePartitionResult{}.LastMirroredOffset),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Default: codec.Default{Int: -1},
+		},
+		{
+			Name:    "LastMirroredEpoch",
+			Offset:  unsafe.Offsetof(ReadMirrorStatesResponsePartitionResult{}.LastMirroredEpoch),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Default: codec.Default{Int: -1},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(ReadMirrorStatesResponsePartitionResult{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
 }

@@ -5,6 +5,7 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // SaslAuthenticateRequest is the Kafka SaslAuthenticateRequest request (API key 36).
@@ -140,6 +141,23 @@ func (m *SaslAuthenticateRequest) Clone() *SaslAuthenticateRequest {
 	return c
 }
 
+// tableSaslAuthenticateRequest is the codec table of SaslAuthenticateRequest.
+var tableSaslAuthenticateRequest = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "AuthBytes",
+			Offset:  unsafe.Offsetof(SaslAuthenticateRequest{}.AuthBytes),
+			Kind:    codec.KindBytes,
+			InPlace: codec.Versions{Lo: 0, Hi: 2},
+			Compact: codec.Versions{Lo: 2, Hi: 2},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(SaslAuthenticateRequest{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 2, Hi: 2},
+	MaxTag:   -1,
+}
+
 func (m *SaslAuthenticateRequest) size(version int16) int {
 	lengths := codec.Lengths(version == 2)
 	n := 0
@@ -151,23 +169,11 @@ func (m *SaslAuthenticateRequest) size(version int16) int {
 }
 
 func (m *SaslAuthenticateRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := codec.Lengths(version == 2)
-	var err error
-	b = codec.AppendBytes(b, m.AuthBytes, lengths)
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableSaslAuthenticateRequest, unsafe.Pointer(m), version)
 }
 
 func (m *SaslAuthenticateRequest) decode(d *codec.Decoder, off int, version int16) int {
-	lengths := codec.Lengths(version == 2)
-	m.AuthBytes, off = d.Bytes(off, lengths, m.AuthBytes, "AuthBytes")
-	m.UnknownTags = m.UnknownTags[:0]
-	if version == 2 {
-		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	}
-	return off
+	return codec.DecodeStruct(d, &tableSaslAuthenticateRequest, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities visits nothing: SaslAuthenticateRequest has no field of an entity type

@@ -5,6 +5,7 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // SaslAuthenticateResponse is the Kafka SaslAuthenticateResponse response (API key 36).
@@ -168,6 +169,45 @@ func (m *SaslAuthenticateResponse) Clone() *SaslAuthenticateResponse {
 	return c
 }
 
+// tableSaslAuthenticateResponse is the codec table of SaslAuthenticateResponse.
+var tableSaslAuthenticateResponse = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(SaslAuthenticateResponse{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 2},
+		},
+		{
+			Name:     "ErrorMessage",
+			Offset:   unsafe.Offsetof(SaslAuthenticateResponse{}.ErrorMessage),
+			Kind:     codec.KindString,
+			InPlace:  codec.Versions{Lo: 0, Hi: 2},
+			Nullable: true,
+			NullAt:   codec.Versions{Lo: 0, Hi: 2},
+			Compact:  codec.Versions{Lo: 2, Hi: 2},
+		},
+		{
+			Name:    "AuthBytes",
+			Offset:  unsafe.Offsetof(SaslAuthenticateResponse{}.AuthBytes),
+			Kind:    codec.KindBytes,
+			InPlace: codec.Versions{Lo: 0, Hi: 2},
+			Compact: codec.Versions{Lo: 2, Hi: 2},
+		},
+		{
+			Name:      "SessionLifetimeMs",
+			Offset:    unsafe.Offsetof(SaslAuthenticateResponse{}.SessionLifetimeMs),
+			Kind:      codec.KindInt64,
+			InPlace:   codec.Versions{Lo: 1, Hi: 2},
+			Ignorable: true,
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(SaslAuthenticateResponse{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 2, Hi: 2},
+	MaxTag:   -1,
+}
+
 func (m *SaslAuthenticateResponse) size(version int16) int {
 	lengths := codec.Lengths(version == 2)
 	n := 2
@@ -183,38 +223,11 @@ func (m *SaslAuthenticateResponse) size(version int16) int {
 }
 
 func (m *SaslAuthenticateResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := codec.Lengths(version == 2)
-	var err error
-	b = codec.AppendInt16NoInline(b, m.ErrorCode)
-	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("ErrorMessage")
-	}
-	b = codec.AppendNullString(b, m.ErrorMessage, lengths)
-	b = codec.AppendBytes(b, m.AuthBytes, lengths)
-	if version >= 1 {
-		b = codec.AppendInt64NoInline(b, m.SessionLifetimeMs)
-	}
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableSaslAuthenticateResponse, unsafe.Pointer(m), version)
 }
 
 func (m *SaslAuthenticateResponse) decode(d *codec.Decoder, off int, version int16) int {
-	lengths := codec.Lengths(version == 2)
-	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
-	m.ErrorMessage, off = d.NullString(off, lengths, m.ErrorMessage, "ErrorMessage")
-	m.AuthBytes, off = d.Bytes(off, lengths, m.AuthBytes, "AuthBytes")
-	if version >= 1 {
-		m.SessionLifetimeMs, off = codec.ReadInt64NoInline(d, off, "SessionLifetimeMs")
-	} else {
-		m.SessionLifetimeMs = 0
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	if version == 2 {
-		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	}
-	return off
+	return codec.DecodeStruct(d, &tableSaslAuthenticateResponse, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities visits nothing: SaslAuthenticateResponse has no field of an entity type

@@ -5,6 +5,7 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // SaslHandshakeRequest is the Kafka SaslHandshakeRequest request (API key 17).
@@ -132,6 +133,19 @@ func (m *SaslHandshakeRequest) Clone() *SaslHandshakeRequest {
 	return c
 }
 
+// tableSaslHandshakeRequest is the codec table of SaslHandshakeRequest.
+var tableSaslHandshakeRequest = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "Mechanism",
+			Offset:  unsafe.Offsetof(SaslHandshakeRequest{}.Mechanism),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 1},
+			Compact: codec.Versions{Lo: 1, Hi: 0},
+		},
+	},
+}
+
 func (m *SaslHandshakeRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.Mechanism), codec.Classic)
@@ -139,16 +153,11 @@ func (m *SaslHandshakeRequest) size(version int16) int {
 }
 
 func (m *SaslHandshakeRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	if len(m.Mechanism) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("Mechanism")
-	}
-	b = codec.AppendStringNoInline(b, m.Mechanism, codec.Classic)
-	return b, nil
+	return codec.AppendStruct(b, &tableSaslHandshakeRequest, unsafe.Pointer(m), version)
 }
 
 func (m *SaslHandshakeRequest) decode(d *codec.Decoder, off int, version int16) int {
-	m.Mechanism, off = d.String(off, codec.Classic, m.Mechanism, "Mechanism")
-	return off
+	return codec.DecodeStruct(d, &tableSaslHandshakeRequest, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities visits nothing: SaslHandshakeRequest has no field of an entity type

@@ -5,6 +5,7 @@ package generated
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // SaslHandshakeResponse is the Kafka SaslHandshakeResponse response (API key 17).
@@ -137,6 +138,27 @@ func (m *SaslHandshakeResponse) Clone() *SaslHandshakeResponse {
 	return c
 }
 
+// tableSaslHandshakeResponse is the codec table of SaslHandshakeResponse.
+var tableSaslHandshakeResponse = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(SaslHandshakeResponse{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 1},
+		},
+		{
+			Name:        "Mechanisms",
+			Offset:      unsafe.Offsetof(SaslHandshakeResponse{}.Mechanisms),
+			Kind:        codec.KindString,
+			Array:       true,
+			MinElemSize: 1,
+			InPlace:     codec.Versions{Lo: 0, Hi: 1},
+			Compact:     codec.Versions{Lo: 1, Hi: 0},
+		},
+	},
+}
+
 func (m *SaslHandshakeResponse) size(version int16) int {
 	n := 2
 	n += codec.SizeArrayLen(len(m.Mechanisms), codec.Classic)
@@ -147,26 +169,11 @@ func (m *SaslHandshakeResponse) size(version int16) int {
 }
 
 func (m *SaslHandshakeResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	b = codec.AppendInt16NoInline(b, m.ErrorCode)
-	b = codec.AppendArrayLenNoInline(b, len(m.Mechanisms), codec.Classic)
-	for _, e := range m.Mechanisms {
-		if len(e) > runtime.MaxStringLen {
-			return b, codec.StringTooLongError("Mechanisms")
-		}
-		b = codec.AppendString(b, e, codec.Classic)
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableSaslHandshakeResponse, unsafe.Pointer(m), version)
 }
 
 func (m *SaslHandshakeResponse) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
-	n, off = d.ArrayLen(off, codec.Classic, 1, "Mechanisms")
-	m.Mechanisms = codec.GrowStringsNoInline(m.Mechanisms, n)
-	for i := range m.Mechanisms {
-		m.Mechanisms[i], off = d.String(off, codec.Classic, m.Mechanisms[i], "Mechanisms")
-	}
-	return off
+	return codec.DecodeStruct(d, &tableSaslHandshakeResponse, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities visits nothing: SaslHandshakeResponse has no field of an entity type

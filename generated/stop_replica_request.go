@@ -3,9 +3,9 @@
 package generated
 
 import (
-	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // StopReplicaRequest is the Kafka StopReplicaRequest request (API key 5).
@@ -148,6 +148,42 @@ func (m *StopReplicaRequest) Clone() *StopReplicaRequest {
 	return c
 }
 
+// tableStopReplicaRequest is the codec table of StopReplicaRequest.
+var tableStopReplicaRequest = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ControllerId",
+			Offset:  unsafe.Offsetof(StopReplicaRequest{}.ControllerID),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "ControllerEpoch",
+			Offset:  unsafe.Offsetof(StopReplicaRequest{}.ControllerEpoch),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "AckTimeoutMs",
+			Offset:  unsafe.Offsetof(StopReplicaRequest{}.AckTimeoutMs),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Partitions",
+			Offset:      unsafe.Offsetof(StopReplicaRequest{}.Partitions),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 6,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 1, Hi: 0},
+			Elem:        &tableStopReplicaRequestStopReplicaPartition,
+			ElemSize:    unsafe.Sizeof(StopReplicaRequestStopReplicaPartition{}),
+			Slice:       (*[]StopReplicaRequestStopReplicaPartition)(nil),
+		},
+	},
+}
+
 func (m *StopReplicaRequest) size(version int16) int {
 	n := 12
 	n += codec.SizeArrayLen(len(m.Partitions), codec.Classic)
@@ -160,60 +196,11 @@ func (m *StopReplicaRequest) size(version int16) int {
 }
 
 func (m *StopReplicaRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	b, p = codec.ExtendNoInline(b, 12)
-	_ = p[11]
-	binary.BigEndian.PutUint32(p[0:], uint32(m.ControllerID))
-	binary.BigEndian.PutUint32(p[4:], uint32(m.ControllerEpoch))
-	binary.BigEndian.PutUint32(p[8:], uint32(m.AckTimeoutMs))
-	b = codec.AppendArrayLenNoInline(b, len(m.Partitions), codec.Classic)
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
-		if len(e.TopicName) > runtime.MaxStringLen {
-			return b, codec.WithinElem(codec.StringTooLongError("TopicName"), "Partitions", i)
-		}
-		b = codec.AppendString(b, e.TopicName, codec.Classic)
-		b, p = codec.Extend(b, 5)
-		_ = p[4]
-		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
-		p[4] = codec.Bool8(e.DeletePartition)
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableStopReplicaRequest, unsafe.Pointer(m), version)
 }
 
 func (m *StopReplicaRequest) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	if p := d.Fixed(off, 12); p != nil {
-		_ = p[11]
-		m.ControllerID = int32(binary.BigEndian.Uint32(p[0:]))
-		m.ControllerEpoch = int32(binary.BigEndian.Uint32(p[4:]))
-		m.AckTimeoutMs = int32(binary.BigEndian.Uint32(p[8:]))
-		off += 12
-	} else {
-		off = d.FailFixed(off, "ControllerId:4 ControllerEpoch:4 AckTimeoutMs:4")
-	}
-	n, off = d.ArrayLen(off, codec.Classic, 6, "Partitions")
-	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]StopReplicaRequestStopReplicaPartition, 0, n), m.Partitions[:cap(m.Partitions)]...)
-	}
-	m.Partitions = m.Partitions[:n]
-	for i, elems := 0, m.Partitions; i < len(elems); i++ {
-		e := &elems[i]
-		e.TopicName, off = d.String(off, codec.Classic, e.TopicName, "TopicName")
-		if p := d.Fixed(off, 5); p != nil {
-			_ = p[4]
-			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-			e.DeletePartition = p[4] != 0
-			off += 5
-		} else {
-			off = d.FailFixed(off, "PartitionIndex:4 DeletePartition:1")
-		}
-		if d.Failed() {
-			d.WithinElem("Partitions", i)
-			return off
-		}
-	}
-	return off
+	return codec.DecodeStruct(d, &tableStopReplicaRequest, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at
@@ -282,6 +269,31 @@ func (m *StopReplicaRequestStopReplicaPartition) Reset() {
 func (m *StopReplicaRequestStopReplicaPartition) Clone() *StopReplicaRequestStopReplicaPartition {
 	c, _ := codec.DeepCopy(m).(*StopReplicaRequestStopReplicaPartition)
 	return c
+}
+
+// tableStopReplicaRequestStopReplicaPartition is the codec table of StopReplicaRequestStopReplicaPartition.
+var tableStopReplicaRequestStopReplicaPartition = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "TopicName",
+			Offset:  unsafe.Offsetof(StopReplicaRequestStopReplicaPartition{}.TopicName),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 1, Hi: 0},
+		},
+		{
+			Name:    "PartitionIndex",
+			Offset:  unsafe.Offsetof(StopReplicaRequestStopReplicaPartition{}.PartitionIndex),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "DeletePartition",
+			Offset:  unsafe.Offsetof(StopReplicaRequestStopReplicaPartition{}.DeletePartition),
+			Kind:    codec.KindBool,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+	},
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

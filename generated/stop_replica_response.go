@@ -3,9 +3,9 @@
 package generated
 
 import (
-	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // StopReplicaResponse is the Kafka StopReplicaResponse response (API key 5).
@@ -138,6 +138,30 @@ func (m *StopReplicaResponse) Clone() *StopReplicaResponse {
 	return c
 }
 
+// tableStopReplicaResponse is the codec table of StopReplicaResponse.
+var tableStopReplicaResponse = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(StopReplicaResponse{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "PartitionErrors",
+			Offset:      unsafe.Offsetof(StopReplicaResponse{}.PartitionErrors),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 7,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 1, Hi: 0},
+			Elem:        &tableStopReplicaResponseStopReplicaPartitionError,
+			ElemSize:    unsafe.Sizeof(StopReplicaResponseStopReplicaPartitionError{}),
+			Slice:       (*[]StopReplicaResponseStopReplicaPartitionError)(nil),
+		},
+	},
+}
+
 func (m *StopReplicaResponse) size(version int16) int {
 	n := 2
 	n += codec.SizeArrayLen(len(m.PartitionErrors), codec.Classic)
@@ -150,48 +174,11 @@ func (m *StopReplicaResponse) size(version int16) int {
 }
 
 func (m *StopReplicaResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	b = codec.AppendInt16NoInline(b, m.ErrorCode)
-	b = codec.AppendArrayLenNoInline(b, len(m.PartitionErrors), codec.Classic)
-	for i := range m.PartitionErrors {
-		e := &m.PartitionErrors[i]
-		if len(e.TopicName) > runtime.MaxStringLen {
-			return b, codec.WithinElem(codec.StringTooLongError("TopicName"), "PartitionErrors", i)
-		}
-		b = codec.AppendString(b, e.TopicName, codec.Classic)
-		b, p = codec.Extend(b, 6)
-		_ = p[5]
-		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
-		binary.BigEndian.PutUint16(p[4:], uint16(e.ErrorCode))
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableStopReplicaResponse, unsafe.Pointer(m), version)
 }
 
 func (m *StopReplicaResponse) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
-	n, off = d.ArrayLen(off, codec.Classic, 7, "PartitionErrors")
-	if n > cap(m.PartitionErrors) || m.PartitionErrors == nil {
-		m.PartitionErrors = append(make([]StopReplicaResponseStopReplicaPartitionError, 0, n), m.PartitionErrors[:cap(m.PartitionErrors)]...)
-	}
-	m.PartitionErrors = m.PartitionErrors[:n]
-	for i, elems := 0, m.PartitionErrors; i < len(elems); i++ {
-		e := &elems[i]
-		e.TopicName, off = d.String(off, codec.Classic, e.TopicName, "TopicName")
-		if p := d.Fixed(off, 6); p != nil {
-			_ = p[5]
-			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-			e.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-			off += 6
-		} else {
-			off = d.FailFixed(off, "PartitionIndex:4 ErrorCode:2")
-		}
-		if d.Failed() {
-			d.WithinElem("PartitionErrors", i)
-			return off
-		}
-	}
-	return off
+	return codec.DecodeStruct(d, &tableStopReplicaResponse, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at
@@ -255,6 +242,31 @@ func (m *StopReplicaResponseStopReplicaPartitionError) Reset() {
 func (m *StopReplicaResponseStopReplicaPartitionError) Clone() *StopReplicaResponseStopReplicaPartitionError {
 	c, _ := codec.DeepCopy(m).(*StopReplicaResponseStopReplicaPartitionError)
 	return c
+}
+
+// tableStopReplicaResponseStopReplicaPartitionError is the codec table of StopReplicaResponseStopReplicaPartitionError.
+var tableStopReplicaResponseStopReplicaPartitionError = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "TopicName",
+			Offset:  unsafe.Offsetof(StopReplicaResponseStopReplicaPartitionError{}.TopicName),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 1, Hi: 0},
+		},
+		{
+			Name:    "PartitionIndex",
+			Offset:  unsafe.Offsetof(StopReplicaResponseStopReplicaPartitionError{}.PartitionIndex),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(StopReplicaResponseStopReplicaPartitionError{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+	},
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,

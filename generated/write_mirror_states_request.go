@@ -3,9 +3,9 @@
 package generated
 
 import (
-	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // WriteMirrorStatesRequest is the Kafka WriteMirrorStatesRequest request (API key 96).
@@ -143,6 +143,35 @@ func (m *WriteMirrorStatesRequest) Clone() *WriteMirrorStatesRequest {
 	return c
 }
 
+// tableWriteMirrorStatesRequest is the codec table of WriteMirrorStatesRequest.
+var tableWriteMirrorStatesRequest = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "MirrorName",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesRequest{}.MirrorName),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Topics",
+			Offset:      unsafe.Offsetof(WriteMirrorStatesRequest{}.Topics),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 3,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableWriteMirrorStatesRequestTopicData,
+			ElemSize:    unsafe.Sizeof(WriteMirrorStatesRequestTopicData{}),
+			Slice:       (*[]WriteMirrorStatesRequestTopicData)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(WriteMirrorStatesRequest{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *WriteMirrorStatesRequest) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.MirrorName), codec.Compact)
@@ -155,40 +184,11 @@ func (m *WriteMirrorStatesRequest) size(version int16) int {
 }
 
 func (m *WriteMirrorStatesRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	if len(m.MirrorName) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("MirrorName")
-	}
-	b = codec.AppendStringNoInline(b, m.MirrorName, codec.Compact)
-	b = codec.AppendArrayLenNoInline(b, len(m.Topics), codec.Compact)
-	for i := range m.Topics {
-		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, codec.WithinElem(err, "Topics", i)
-		}
-	}
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableWriteMirrorStatesRequest, unsafe.Pointer(m), version)
 }
 
 func (m *WriteMirrorStatesRequest) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	m.MirrorName, off = d.String(off, codec.Compact, m.MirrorName, "MirrorName")
-	n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
-	if n > cap(m.Topics) || m.Topics == nil {
-		m.Topics = append(make([]WriteMirrorStatesRequestTopicData, 0, n), m.Topics[:cap(m.Topics)]...)
-	}
-	m.Topics = m.Topics[:n]
-	for i := range m.Topics {
-		if off = m.Topics[i].decode(d, off, version); d.Failed() {
-			d.WithinElem("Topics", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
+	return codec.DecodeStruct(d, &tableWriteMirrorStatesRequest, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at
@@ -254,6 +254,35 @@ func (m *WriteMirrorStatesRequestTopicData) Clone() *WriteMirrorStatesRequestTop
 	return c
 }
 
+// tableWriteMirrorStatesRequestTopicData is the codec table of WriteMirrorStatesRequestTopicData.
+var tableWriteMirrorStatesRequestTopicData = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "Name",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesRequestTopicData{}.Name),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Partitions",
+			Offset:      unsafe.Offsetof(WriteMirrorStatesRequestTopicData{}.Partitions),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 18,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableWriteMirrorStatesRequestPartitionData,
+			ElemSize:    unsafe.Sizeof(WriteMirrorStatesRequestPartitionData{}),
+			Slice:       (*[]WriteMirrorStatesRequestPartitionData)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(WriteMirrorStatesRequestTopicData{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.Name), codec.Compact)
@@ -266,71 +295,6 @@ func (m *WriteMirrorStatesRequestTopicData) size(version int16) int {
 	}
 	n += codec.SizeTagSection(m.UnknownTags)
 	return n
-}
-
-func (m *WriteMirrorStatesRequestTopicData) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	var err error
-	if len(m.Name) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("Name")
-	}
-	b = codec.AppendString(b, m.Name, codec.Compact)
-	b = codec.AppendArrayLen(b, len(m.Partitions), codec.Compact)
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
-		b = codec.AppendInt32(b, e.PartitionIndex)
-		if len(e.State) > runtime.MaxStringLen {
-			return b, codec.WithinElem(codec.StringTooLongError("State"), "Partitions", i)
-		}
-		b = codec.AppendString(b, e.State, codec.Compact)
-		b, p = codec.Extend(b, 12)
-		_ = p[11]
-		binary.BigEndian.PutUint64(p[0:], uint64(e.LastMirroredOffset))
-		binary.BigEndian.PutUint32(p[8:], uint32(e.LastMirroredEpoch))
-		if len(e.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
-			return b, codec.WithinElem(err, "Partitions", i)
-		}
-	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
-}
-
-func (m *WriteMirrorStatesRequestTopicData) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
-	n, off = d.ArrayLen(off, codec.Compact, 18, "Partitions")
-	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]WriteMirrorStatesRequestPartitionData, 0, n), m.Partitions[:cap(m.Partitions)]...)
-	}
-	m.Partitions = m.Partitions[:n]
-	for i, elems := 0, m.Partitions; i < len(elems); i++ {
-		e := &elems[i]
-		e.PartitionIndex, off = codec.ReadInt32NoInline(d, off, "PartitionIndex")
-		e.State, off = d.String(off, codec.Compact, e.State, "State")
-		if p := d.Fixed(off, 12); p != nil {
-			_ = p[11]
-			e.LastMirroredOffset = int64(binary.BigEndian.Uint64(p[0:]))
-			e.LastMirroredEpoch = int32(binary.BigEndian.Uint32(p[8:]))
-			off += 12
-		} else {
-			off = d.FailFixed(off, "LastMirroredOffset:8 LastMirroredEpoch:4")
-		}
-		e.UnknownTags = e.UnknownTags[:0]
-		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
-		if d.Failed() {
-			d.WithinElem("Partitions", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -399,4 +363,41 @@ func (m *WriteMirrorStatesRequestPartitionData) Reset() {
 func (m *WriteMirrorStatesRequestPartitionData) Clone() *WriteMirrorStatesRequestPartitionData {
 	c, _ := codec.DeepCopy(m).(*WriteMirrorStatesRequestPartitionData)
 	return c
+}
+
+// tableWriteMirrorStatesRequestPartitionData is the codec table of WriteMirrorStatesRequestPartitionData.
+var tableWriteMirrorStatesRequestPartitionData = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "PartitionIndex",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesRequestPartitionData{}.PartitionIndex),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "State",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesRequestPartitionData{}.State),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "LastMirroredOffset",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesRequestPartitionData{}.LastMirroredOffset),
+			Kind:    codec.KindInt64,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Default: codec.Default{Int: -1},
+		},
+		{
+			Name:    "LastMirroredEpoch",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesRequestPartitionData{}.LastMirroredEpoch),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Default: codec.Default{Int: -1},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(WriteMirrorStatesRequestPartitionData{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
 }

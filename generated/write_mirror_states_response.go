@@ -3,9 +3,9 @@
 package generated
 
 import (
-	"encoding/binary"
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // WriteMirrorStatesResponse is the Kafka WriteMirrorStatesResponse response (API key 96).
@@ -153,6 +153,50 @@ func (m *WriteMirrorStatesResponse) Clone() *WriteMirrorStatesResponse {
 	return c
 }
 
+// tableWriteMirrorStatesResponse is the codec table of WriteMirrorStatesResponse.
+var tableWriteMirrorStatesResponse = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ThrottleTimeMs",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesResponse{}.ThrottleTimeMs),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesResponse{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:     "ErrorMessage",
+			Offset:   unsafe.Offsetof(WriteMirrorStatesResponse{}.ErrorMessage),
+			Kind:     codec.KindString,
+			InPlace:  codec.Versions{Lo: 0, Hi: 0},
+			Nullable: true,
+			NullAt:   codec.Versions{Lo: 0, Hi: 0},
+			Compact:  codec.Versions{Lo: 0, Hi: 0},
+			Default:  codec.Default{Null: true},
+		},
+		{
+			Name:        "Topics",
+			Offset:      unsafe.Offsetof(WriteMirrorStatesResponse{}.Topics),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 3,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableWriteMirrorStatesResponseTopicResult,
+			ElemSize:    unsafe.Sizeof(WriteMirrorStatesResponseTopicResult{}),
+			Slice:       (*[]WriteMirrorStatesResponseTopicResult)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(WriteMirrorStatesResponse{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *WriteMirrorStatesResponse) size(version int16) int {
 	n := 6
 	n += codec.SizeNullString(m.ErrorMessage, codec.Compact)
@@ -165,53 +209,11 @@ func (m *WriteMirrorStatesResponse) size(version int16) int {
 }
 
 func (m *WriteMirrorStatesResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	var err error
-	b, p = codec.ExtendNoInline(b, 6)
-	_ = p[5]
-	binary.BigEndian.PutUint32(p[0:], uint32(m.ThrottleTimeMs))
-	binary.BigEndian.PutUint16(p[4:], uint16(m.ErrorCode))
-	if m.ErrorMessage.Valid && len(m.ErrorMessage.Value) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("ErrorMessage")
-	}
-	b = codec.AppendNullString(b, m.ErrorMessage, codec.Compact)
-	b = codec.AppendArrayLenNoInline(b, len(m.Topics), codec.Compact)
-	for i := range m.Topics {
-		if b, err = m.Topics[i].appendTo(b, version); err != nil {
-			return b, codec.WithinElem(err, "Topics", i)
-		}
-	}
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableWriteMirrorStatesResponse, unsafe.Pointer(m), version)
 }
 
 func (m *WriteMirrorStatesResponse) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	if p := d.Fixed(off, 6); p != nil {
-		_ = p[5]
-		m.ThrottleTimeMs = int32(binary.BigEndian.Uint32(p[0:]))
-		m.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-		off += 6
-	} else {
-		off = d.FailFixed(off, "ThrottleTimeMs:4 ErrorCode:2")
-	}
-	m.ErrorMessage, off = d.NullString(off, codec.Compact, m.ErrorMessage, "ErrorMessage")
-	n, off = d.ArrayLen(off, codec.Compact, 3, "Topics")
-	if n > cap(m.Topics) || m.Topics == nil {
-		m.Topics = append(make([]WriteMirrorStatesResponseTopicResult, 0, n), m.Topics[:cap(m.Topics)]...)
-	}
-	m.Topics = m.Topics[:n]
-	for i := range m.Topics {
-		if off = m.Topics[i].decode(d, off, version); d.Failed() {
-			d.WithinElem("Topics", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
+	return codec.DecodeStruct(d, &tableWriteMirrorStatesResponse, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at
@@ -277,6 +279,35 @@ func (m *WriteMirrorStatesResponseTopicResult) Clone() *WriteMirrorStatesRespons
 	return c
 }
 
+// tableWriteMirrorStatesResponseTopicResult is the codec table of WriteMirrorStatesResponseTopicResult.
+var tableWriteMirrorStatesResponseTopicResult = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "Name",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesResponseTopicResult{}.Name),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+			Compact: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:        "Partitions",
+			Offset:      unsafe.Offsetof(WriteMirrorStatesResponseTopicResult{}.Partitions),
+			Kind:        codec.KindStruct,
+			Array:       true,
+			MinElemSize: 7,
+			InPlace:     codec.Versions{Lo: 0, Hi: 0},
+			Compact:     codec.Versions{Lo: 0, Hi: 0},
+			Elem:        &tableWriteMirrorStatesResponsePartitionResult,
+			ElemSize:    unsafe.Sizeof(WriteMirrorStatesResponsePartitionResult{}),
+			Slice:       (*[]WriteMirrorStatesResponsePartitionResult)(nil),
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(WriteMirrorStatesResponseTopicResult{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
+}
+
 func (m *WriteMirrorStatesResponseTopicResult) size(version int16) int {
 	n := 0
 	n += codec.SizeString(len(m.Name), codec.Compact)
@@ -288,72 +319,6 @@ func (m *WriteMirrorStatesResponseTopicResult) size(version int16) int {
 	}
 	n += codec.SizeTagSection(m.UnknownTags)
 	return n
-}
-
-func (m *WriteMirrorStatesResponseTopicResult) appendTo(b []byte, version int16) ([]byte, error) {
-	var p []byte
-	var err error
-	if len(m.Name) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("Name")
-	}
-	b = codec.AppendString(b, m.Name, codec.Compact)
-	b = codec.AppendArrayLen(b, len(m.Partitions), codec.Compact)
-	for i := range m.Partitions {
-		e := &m.Partitions[i]
-		b, p = codec.Extend(b, 6)
-		_ = p[5]
-		binary.BigEndian.PutUint32(p[0:], uint32(e.PartitionIndex))
-		binary.BigEndian.PutUint16(p[4:], uint16(e.ErrorCode))
-		if len(e.UnknownTags) == 0 {
-			b = append(b, 0)
-		} else if b, err = codec.AppendUnknownTags(b, e.UnknownTags, -1, codec.Compact); err != nil {
-			return b, codec.WithinElem(err, "Partitions", i)
-		}
-	}
-	if len(m.UnknownTags) == 0 {
-		b = append(b, 0)
-	} else if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Compact); err != nil {
-		return b, err
-	}
-	return b, nil
-}
-
-func (m *WriteMirrorStatesResponseTopicResult) decode(d *codec.Decoder, off int, version int16) int {
-	var n int
-	m.Name, off = d.String(off, codec.Compact, m.Name, "Name")
-	n, off = d.ArrayLen(off, codec.Compact, 7, "Partitions")
-	if n > cap(m.Partitions) || m.Partitions == nil {
-		m.Partitions = append(make([]WriteMirrorStatesResponsePartitionResult, 0, n), m.Partitions[:cap(m.Partitions)]...)
-	}
-	m.Partitions = m.Partitions[:n]
-	for i, elems := 0, m.Partitions; i < len(elems); i++ {
-		e := &elems[i]
-		// With an empty tag section, one bounds check reads the element.
-		if p := d.Fixed(off, 7); p != nil && p[6] == 0 {
-			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-			e.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-			e.UnknownTags = e.UnknownTags[:0]
-			off += 7
-			continue
-		}
-		if p := d.Fixed(off, 6); p != nil {
-			_ = p[5]
-			e.PartitionIndex = int32(binary.BigEndian.Uint32(p[0:]))
-			e.ErrorCode = int16(binary.BigEndian.Uint16(p[4:]))
-			off += 6
-		} else {
-			off = d.FailFixed(off, "PartitionIndex:4 ErrorCode:2")
-		}
-		e.UnknownTags = e.UnknownTags[:0]
-		off = codec.ReadTagsNoInline(d, off, &e.UnknownTags)
-		if d.Failed() {
-			d.WithinElem("Partitions", i)
-			return off
-		}
-	}
-	m.UnknownTags = m.UnknownTags[:0]
-	off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	return off
 }
 
 // visitEntities is VisitEntities on m's fields at the message's version,
@@ -406,4 +371,26 @@ func (m *WriteMirrorStatesResponsePartitionResult) Reset() {
 func (m *WriteMirrorStatesResponsePartitionResult) Clone() *WriteMirrorStatesResponsePartitionResult {
 	c, _ := codec.DeepCopy(m).(*WriteMirrorStatesResponsePartitionResult)
 	return c
+}
+
+// tableWriteMirrorStatesResponsePartitionResult is the codec table of WriteMirrorStatesResponsePartitionResult.
+var tableWriteMirrorStatesResponsePartitionResult = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "PartitionIndex",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesResponsePartitionResult{}.PartitionIndex),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(WriteMirrorStatesResponsePartitionResult{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 0},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(WriteMirrorStatesResponsePartitionResult{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 0, Hi: 0},
+	MaxTag:   -1,
 }

@@ -35,17 +35,19 @@ func header(source string) string {
 // Generate renders one Go package from the specs: a file per spec plus the
 // registry. The result maps file names to gofmt-clean contents.
 func Generate(pkg string, specs []*schema.Spec) (map[string][]byte, error) {
-	return generate(pkg, specs, Prune{}, false)
+	return generate(pkg, specs, Config{})
 }
 
-// generate is Generate, leaving out what prune prunes and adding with json
-// a <spec>_json.go file per spec with Kafka's JSON form (AppendJSON,
-// DecodeJSON, MarshalJSON, UnmarshalJSON; package jsoncodec), printed from
-// the same plans and names. The run's configuration stops here: pruning is applied
-// once, to the specs kept and to their plans, and the package name and the
-// JSON switch are read here only; the printers get the files to fill, the
-// Go model and the pruned plans.
-func generate(pkg string, specs []*schema.Spec, prune Prune, json bool) (map[string][]byte, error) {
+// generate is Generate, leaving out what cfg.Prune prunes, adding with
+// cfg.JSON a <spec>_json.go file per spec with Kafka's JSON form
+// (AppendJSON, DecodeJSON, MarshalJSON, UnmarshalJSON; package jsoncodec),
+// printed from the same plans and names, and with cfg.Printed printing
+// every message's encode and decode. The run's configuration stops here:
+// pruning is applied once, to the specs kept and to their plans, and the
+// package name and the switches are read here only; the printers get the
+// files to fill, the Go model and the pruned plans.
+func generate(pkg string, specs []*schema.Spec, cfg Config) (map[string][]byte, error) {
+	prune, json := cfg.Prune, cfg.JSON
 	specs, err := prune.selectSpecs(liveSpecs(specs))
 	if err != nil {
 		return nil, &configError{err.Error()}
@@ -59,7 +61,7 @@ func generate(pkg string, specs []*schema.Spec, prune Prune, json bool) (map[str
 		msg := &gomodel.Message{Names: names, Plan: plan.Build(sf.Spec, plan.Options{MinVersion: prune.minVersionOf(sf.Spec)})}
 		source := filepath.Base(sf.Spec.File)
 		f := newFile(pkg, source)
-		codec.PrintSpec(f, msg)
+		codec.PrintSpec(f, msg, cfg.Printed)
 		if out[sf.GoFile], err = render(f); err != nil {
 			return nil, fmt.Errorf("%s: rendering Go code: %w", sf.Spec.File, err)
 		}

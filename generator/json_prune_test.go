@@ -113,7 +113,7 @@ func TestJSONPruned(t *testing.T) {
 	}
 	prune := Prune{MinVersion: 2}
 	specs := loadJSONPruneSpecs(t)
-	files, err := generate("prunedjson", specs, prune, true)
+	files, err := generate("prunedjson", specs, Config{JSON: true, Prune: prune})
 	require.NoError(t, err)
 
 	root, err := filepath.Abs("..")
@@ -140,9 +140,9 @@ func TestJSONPruned(t *testing.T) {
 // no JSON methods, as it has no codec.
 func TestJSONPruneRanges(t *testing.T) {
 	specs := loadJSONPruneSpecs(t)
-	full, err := generate("p", specs, Prune{}, true)
+	full, err := generate("p", specs, Config{JSON: true})
 	require.NoError(t, err)
-	pruned, err := generate("p", specs, Prune{MinVersion: 2}, true)
+	pruned, err := generate("p", specs, Config{JSON: true, Prune: Prune{MinVersion: 2}})
 	require.NoError(t, err)
 	const name = "prune_request_json.go"
 	legacy := "func (m *PruneRequestLegacyEntry) appendJSON("
@@ -166,9 +166,9 @@ func TestRunJSONPruned(t *testing.T) {
 	require.NoError(t, runErr(Config{In: in, Out: out, JSON: true, Prune: prune}))
 
 	specs := loadJSONPruneSpecs(t)
-	pruned, err := generate("prunedjson", specs, prune, true)
+	pruned, err := generate("prunedjson", specs, Config{JSON: true, Prune: prune})
 	require.NoError(t, err)
-	unpruned, err := generate("prunedjson", specs, Prune{}, true)
+	unpruned, err := generate("prunedjson", specs, Config{JSON: true})
 	require.NoError(t, err)
 
 	name := "prune_request_json.go"

@@ -24,7 +24,7 @@ func projectPackage(t *testing.T) map[string][]byte {
 	require.NoError(t, err)
 	codec, err := Generate("generated", specs)
 	require.NoError(t, err)
-	files, err := generate("generated", specs, Prune{}, true)
+	files, err := generate("generated", specs, Config{JSON: true})
 	require.NoError(t, err)
 	require.Equal(t, 2*len(codec)-countNonSpec(files), len(files), "one _json.go file per spec")
 	return files
@@ -111,7 +111,7 @@ func TestNaNDefault(t *testing.T) {
 		"fields": [{ "name": "Value", "type": "float64", "versions": "0+", "default": "NaN", "about": "x" },
 		           { "name": "Limit", "type": "float64", "versions": "1+", "taggedVersions": "1+", "tag": 0, "default": "NaN", "about": "y" }]}`))
 	require.NoError(t, err)
-	files, err := generate("ratio", []*schema.Spec{spec}, Prune{}, true)
+	files, err := generate("ratio", []*schema.Spec{spec}, Config{JSON: true})
 	require.NoError(t, err)
 	const javaNaN = "math.Float64frombits(0x7ff8000000000000)"
 	for _, name := range []string{"ratio.go", "ratio_json.go"} {

@@ -48,7 +48,7 @@ func Run(cfg Config) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
-	files, err := generate(cfg.Package, specs, cfg.Prune, cfg.JSON)
+	files, err := generate(cfg.Package, specs, cfg)
 	if err != nil {
 		return Summary{}, err
 	}

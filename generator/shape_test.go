@@ -73,7 +73,7 @@ func TestCorpusFunctionShape(t *testing.T) {
 	}
 	specs, err := schema.LoadDir(filepath.Join(corpus.SpecDir(), corpus.Dirs[0].Path))
 	require.NoError(t, err)
-	files, err := generate(corpus.Dirs[0].Package, specs, Prune{}, true)
+	files, err := generate(corpus.Dirs[0].Package, specs, Config{JSON: true})
 	require.NoError(t, err)
 	kinds := []string{"decode", "appendTo", "appendJSON", "decodeJSON", "visitEntities", "visitEndpoints"}
 	longest, deepest := map[string]funcShape{}, map[string]funcShape{}

@@ -24,6 +24,10 @@
 //     ([EncodeError], [NonDefaultError], [AbsentFieldError], [StringTooLongError],
 //     [TaggedFieldsError], [Within], [WithinElem], [Finish],
 //     [UnsupportedVersion]).
+//   - table.go, table_decode.go, table_encode.go: [Struct], the table of
+//     a generated struct whose encode and decode are not printed (the APIs
+//     off the data path), and its interpreters [AppendStruct] and
+//     [DecodeStruct], which write, read and fail as printed methods do.
 //   - clone.go: [Clone], the deep copy behind every generated Clone method.
 //   - noinline.go: the out-of-line (//go:noinline) wrappers of the above
 //     that code running once per message calls, so that it compiles small.

@@ -15,9 +15,10 @@ import (
 )
 
 // PrintSpec prints into f the code of one spec: that of every struct of
-// its plan.
-func PrintSpec(f *File, msg *gomodel.Message) {
-	p := &printer{Message: msg, fastDecode: FastPaths(msg.Plan.Spec)}
+// its plan. printed: print its encode and decode methods even where the
+// spec could have tables (tables.go).
+func PrintSpec(f *File, msg *gomodel.Message, printed bool) {
+	p := &printer{Message: msg, fastDecode: FastPaths(msg.Plan.Spec), tables: !printed && tableDriven(msg.Plan)}
 	for _, s := range msg.Plan.Structs {
 		p.emitStruct(f, s)
 	}
@@ -44,7 +45,16 @@ func (p *printer) emitStruct(f *File, s *plan.Struct) {
 	}
 	p.emitReset(f, s)
 	p.emitClone(f, s)
-	if s.Methods {
+	if p.tables {
+		p.emitTable(f, s)
+	}
+	switch {
+	case p.tables && s.Top:
+		p.emitSize(f.Group, s)
+		p.emitTableMethods(f.Group, s)
+	case p.tables && s.Methods:
+		p.emitSize(f.Group, s)
+	case s.Methods:
 		p.emitSize(f.Group, s)
 		p.emitAppend(f.Group, s)
 		p.emitDecode(f.Group, s)

@@ -14,6 +14,9 @@ type printer struct {
 	// fastDecode: the decode code of array elements takes the inlined fast
 	// paths (scope.hot); see FastPaths. Encode and size code always does.
 	fastDecode bool
+	// tables: the spec's structs encode and decode through tables
+	// (tables.go); only size is printed.
+	tables bool
 }
 
 // scope is where a struct's code is printed: the body of its own method

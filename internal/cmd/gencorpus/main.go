@@ -4,7 +4,9 @@
 // folder of corpus.ReleaseDirs (Kafka 4.1.1's) when KAFKA_SPEC_RELEASES_DIR
 // holds them; without them it removes those packages, and the tests that use
 // them (build tag k411, which the Makefile sets when conformance/gen/k411clients
-// exists) are left out.
+// exists) are left out. The clients folder is also generated with
+// -printed, without JSON, as clientsprinted: the oracle its tables are
+// compared with (conformance/tables_test.go).
 package main
 
 import (
@@ -25,12 +27,14 @@ func main() {
 	start := time.Now()
 	n := 0
 	for _, d := range corpus.Dirs {
-		generate(corpus.SpecDir(), d)
+		generate(corpus.SpecDir(), d, false)
 		n++
 	}
+	generate(corpus.SpecDir(), corpus.Dir{Package: "clientsprinted", Path: corpus.Dirs[0].Path}, true)
+	n++
 	if corpus.ReleasesAvailable() {
 		for _, d := range corpus.ReleaseDirs {
-			generate(corpus.ReleasesDir(), d)
+			generate(corpus.ReleasesDir(), d, false)
 			n++
 		}
 	} else {
@@ -45,13 +49,15 @@ func main() {
 	fmt.Printf("gencorpus: %d packages generated in %v\n", n, time.Since(start).Round(time.Millisecond))
 }
 
-// generate writes the package of one spec folder under root.
-func generate(root string, d corpus.Dir) {
+// generate writes the package of one spec folder under root, with the
+// JSON methods, or printed (every codec method printed, no JSON).
+func generate(root string, d corpus.Dir, printed bool) {
 	_, err := generator.Run(generator.Config{
 		In:      filepath.Join(root, d.Path),
 		Out:     filepath.Join(corpus.ModuleRoot(), "conformance", "gen", d.Package),
 		Package: d.Package,
-		JSON:    true,
+		JSON:    !printed,
+		Printed: printed,
 	})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gencorpus: %s: %v\n", d.Path, err)

@@ -2,9 +2,10 @@
 // summary line: pairs, messages, transcodes and kmsg pairs checked, the JSON
 // vectors and round trips, the frames dump printed, the real clients' frames
 // replayed, the messages rewritten through the entity and endpoint
-// visitors, and mismatches. With -k411 it also needs and prints the Kafka
-// 4.1.1 counts: Java 4.1.1's vectors and the 4.1.1 kmsg differential. It
-// exits 1 when a count it needs is missing.
+// visitors, the messages and mutations compared between tables and printed
+// methods (tables vs printed), and mismatches. With -k411 it also needs and
+// prints the Kafka 4.1.1 counts: Java 4.1.1's vectors and the 4.1.1 kmsg
+// differential. It exits 1 when a count it needs is missing.
 package main
 
 import (
@@ -34,7 +35,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	counts := map[string]map[string]int{} // line prefix -> key -> value
-	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|kmsg-4\.1\.1|kmsg-4\.1\.1-records|java-4\.1\.1|errors|length bombs|json java vectors|json round trip|dynamic vs generated|dump|dump captures|captures|visitors):`)
+	prefix := regexp.MustCompile(`^(corpus round trip|transcode|kmsg|kmsg-4\.1\.1|kmsg-4\.1\.1-records|java-4\.1\.1|errors|length bombs|json java vectors|json round trip|dynamic vs generated|dump|dump captures|captures|visitors|tables vs printed):`)
 	for _, path := range flags.Args() {
 		f, err := os.Open(path)
 		if err != nil {
@@ -61,6 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		{"json java vectors", "equal"}, {"json round trip", "messages"},
 		{"dump", "requests"}, {"dump", "responses"}, {"captures", "frames"},
 		{"visitors", "rewritten-pairs"}, {"visitors", "messages"},
+		{"tables vs printed", "messages"}, {"tables vs printed", "mutations"},
 	}
 	if *k411 {
 		need = append(need, []struct{ line, key string }{
@@ -93,12 +95,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			j["read"], j["java-read"], j["refused"], j["java-refused"], j["json"], j["java-read"], k["pairs"], k["messages"], k["excluded-pairs"], r["pairs"])
 	}
 	fmt.Fprintf(stdout, "conformance: pairs=%d messages=%d transcodes=%d kmsg-pairs=%d kmsg-messages=%d kmsg-excluded-pairs=%d "+
-		"json-vectors=%d/%d json-roundtrips=%d dump-frames=%d captured-frames=%d visitor-pairs=%d visitor-messages=%d%s mismatches=%d\n",
+		"json-vectors=%d/%d json-roundtrips=%d dump-frames=%d captured-frames=%d visitor-pairs=%d visitor-messages=%d tables-vs-printed=%d/%d%s mismatches=%d\n",
 		counts["corpus round trip"]["pairs"], counts["corpus round trip"]["messages"],
 		counts["transcode"]["checked"], counts["kmsg"]["pairs"], counts["kmsg"]["messages"],
 		counts["kmsg"]["excluded-pairs"], json["equal"], json["vectors"], counts["json round trip"]["messages"],
 		counts["dump"]["requests"]+counts["dump"]["responses"], counts["captures"]["frames"],
-		counts["visitors"]["rewritten-pairs"], counts["visitors"]["messages"], release, mismatches)
+		counts["visitors"]["rewritten-pairs"], counts["visitors"]["messages"],
+		counts["tables vs printed"]["messages"], counts["tables vs printed"]["mutations"], release, mismatches)
 	if mismatches > 0 {
 		return 1
 	}

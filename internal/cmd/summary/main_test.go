@@ -21,6 +21,7 @@ json round trip: pairs=783 messages=47763 mismatches=0
 dump: requests=300 responses=354 mismatches=0
 captures: frames=649 mismatches=0
 visitors: rewritten-pairs=712 messages=15660 mismatches=0
+tables vs printed: messages=2022 prefixes=50332 mutations=22796 encodes=176344 refused=74763 mismatches=0
 `
 
 const kmsgLog = `kmsg: excluded FetchRequest v12-16 kmsg->ours: pairs=5 checks=500 deviations=293 (reason)
@@ -35,7 +36,7 @@ kmsg-4.1.1-records: records=8 pairs=17 messages=3400 mismatches=0
 `
 
 const base = "conformance: pairs=783 messages=46980 transcodes=77360 kmsg-pairs=638 kmsg-messages=129000 kmsg-excluded-pairs=16 " +
-	"json-vectors=783/783 json-roundtrips=47763 dump-frames=654 captured-frames=649 visitor-pairs=712 visitor-messages=15660"
+	"json-vectors=783/783 json-roundtrips=47763 dump-frames=654 captured-frames=649 visitor-pairs=712 visitor-messages=15660 tables-vs-printed=2022/22796"
 
 func TestSummary(t *testing.T) {
 	tests := []struct {

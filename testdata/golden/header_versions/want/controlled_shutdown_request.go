@@ -5,6 +5,7 @@ package header_versions
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // ControlledShutdownRequest is the Kafka ControlledShutdownRequest request (API key 7).
@@ -143,6 +144,22 @@ func (m *ControlledShutdownRequest) Clone() *ControlledShutdownRequest {
 	return c
 }
 
+// tableControlledShutdownRequest is the codec table of ControlledShutdownRequest.
+var tableControlledShutdownRequest = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "BrokerId",
+			Offset:  unsafe.Offsetof(ControlledShutdownRequest{}.BrokerID),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 0, Hi: 3},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(ControlledShutdownRequest{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 3, Hi: 3},
+	MaxTag:   -1,
+}
+
 func (m *ControlledShutdownRequest) size(version int16) int {
 	n := 4
 	if version == 3 {
@@ -152,21 +169,11 @@ func (m *ControlledShutdownRequest) size(version int16) int {
 }
 
 func (m *ControlledShutdownRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	b = codec.AppendInt32NoInline(b, m.BrokerID)
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 3)); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableControlledShutdownRequest, unsafe.Pointer(m), version)
 }
 
 func (m *ControlledShutdownRequest) decode(d *codec.Decoder, off int, version int16) int {
-	m.BrokerID, off = codec.ReadInt32NoInline(d, off, "BrokerId")
-	m.UnknownTags = m.UnknownTags[:0]
-	if version == 3 {
-		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	}
-	return off
+	return codec.DecodeStruct(d, &tableControlledShutdownRequest, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities calls v for every field of entity type t that m has at

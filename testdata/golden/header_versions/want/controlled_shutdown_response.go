@@ -5,6 +5,7 @@ package header_versions
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // ControlledShutdownResponse is the Kafka ControlledShutdownResponse response (API key 7).
@@ -140,6 +141,22 @@ func (m *ControlledShutdownResponse) Clone() *ControlledShutdownResponse {
 	return c
 }
 
+// tableControlledShutdownResponse is the codec table of ControlledShutdownResponse.
+var tableControlledShutdownResponse = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(ControlledShutdownResponse{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 3},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(ControlledShutdownResponse{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 3, Hi: 3},
+	MaxTag:   -1,
+}
+
 func (m *ControlledShutdownResponse) size(version int16) int {
 	n := 2
 	if version == 3 {
@@ -149,21 +166,11 @@ func (m *ControlledShutdownResponse) size(version int16) int {
 }
 
 func (m *ControlledShutdownResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	var err error
-	b = codec.AppendInt16NoInline(b, m.ErrorCode)
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 3)); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableControlledShutdownResponse, unsafe.Pointer(m), version)
 }
 
 func (m *ControlledShutdownResponse) decode(d *codec.Decoder, off int, version int16) int {
-	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
-	m.UnknownTags = m.UnknownTags[:0]
-	if version == 3 {
-		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	}
-	return off
+	return codec.DecodeStruct(d, &tableControlledShutdownResponse, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities visits nothing: ControlledShutdownResponse has no field of an entity type

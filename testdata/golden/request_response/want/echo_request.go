@@ -5,6 +5,7 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // EchoRequest is the Kafka EchoRequest request (API key 1000).
@@ -140,6 +141,23 @@ func (m *EchoRequest) Clone() *EchoRequest {
 	return c
 }
 
+// tableEchoRequest is the codec table of EchoRequest.
+var tableEchoRequest = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "Message",
+			Offset:  unsafe.Offsetof(EchoRequest{}.Message),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 2},
+			Compact: codec.Versions{Lo: 2, Hi: 2},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(EchoRequest{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 2, Hi: 2},
+	MaxTag:   -1,
+}
+
 func (m *EchoRequest) size(version int16) int {
 	lengths := codec.Lengths(version == 2)
 	n := 0
@@ -151,26 +169,11 @@ func (m *EchoRequest) size(version int16) int {
 }
 
 func (m *EchoRequest) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := codec.Lengths(version == 2)
-	var err error
-	if len(m.Message) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("Message")
-	}
-	b = codec.AppendStringNoInline(b, m.Message, lengths)
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableEchoRequest, unsafe.Pointer(m), version)
 }
 
 func (m *EchoRequest) decode(d *codec.Decoder, off int, version int16) int {
-	lengths := codec.Lengths(version == 2)
-	m.Message, off = d.String(off, lengths, m.Message, "Message")
-	m.UnknownTags = m.UnknownTags[:0]
-	if version == 2 {
-		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	}
-	return off
+	return codec.DecodeStruct(d, &tableEchoRequest, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities visits nothing: EchoRequest has no field of an entity type

@@ -5,6 +5,7 @@ package request_response
 import (
 	"github.com/kafkagen/kafkagen/runtime"
 	"github.com/kafkagen/kafkagen/runtime/codec"
+	"unsafe"
 )
 
 // EchoResponse is the Kafka EchoResponse response (API key 1000).
@@ -150,6 +151,36 @@ func (m *EchoResponse) Clone() *EchoResponse {
 	return c
 }
 
+// tableEchoResponse is the codec table of EchoResponse.
+var tableEchoResponse = codec.Struct{
+	Fields: []codec.Field{
+		{
+			Name:    "ThrottleTimeMs",
+			Offset:  unsafe.Offsetof(EchoResponse{}.ThrottleTimeMs),
+			Kind:    codec.KindInt32,
+			InPlace: codec.Versions{Lo: 1, Hi: 2},
+			Fix:     "ThrottleTimeMs has versions 1+",
+		},
+		{
+			Name:    "ErrorCode",
+			Offset:  unsafe.Offsetof(EchoResponse{}.ErrorCode),
+			Kind:    codec.KindInt16,
+			InPlace: codec.Versions{Lo: 0, Hi: 2},
+		},
+		{
+			Name:    "Message",
+			Offset:  unsafe.Offsetof(EchoResponse{}.Message),
+			Kind:    codec.KindString,
+			InPlace: codec.Versions{Lo: 0, Hi: 2},
+			Compact: codec.Versions{Lo: 2, Hi: 2},
+		},
+	},
+	HasTags:  true,
+	Tags:     unsafe.Offsetof(EchoResponse{}.UnknownTags),
+	Flexible: codec.Versions{Lo: 2, Hi: 2},
+	MaxTag:   -1,
+}
+
 func (m *EchoResponse) size(version int16) int {
 	lengths := codec.Lengths(version == 2)
 	n := 2
@@ -164,39 +195,11 @@ func (m *EchoResponse) size(version int16) int {
 }
 
 func (m *EchoResponse) appendTo(b []byte, version int16) ([]byte, error) {
-	lengths := codec.Lengths(version == 2)
-	var err error
-	if version >= 1 {
-		b = codec.AppendInt32NoInline(b, m.ThrottleTimeMs)
-	}
-	if (version < 1) && (m.ThrottleTimeMs != 0) {
-		return b, codec.AbsentFieldError("ThrottleTimeMs", version, "ThrottleTimeMs has versions 1+")
-	}
-	b = codec.AppendInt16NoInline(b, m.ErrorCode)
-	if len(m.Message) > runtime.MaxStringLen {
-		return b, codec.StringTooLongError("Message")
-	}
-	b = codec.AppendStringNoInline(b, m.Message, lengths)
-	if b, err = codec.AppendUnknownTags(b, m.UnknownTags, -1, codec.Lengths(version == 2)); err != nil {
-		return b, err
-	}
-	return b, nil
+	return codec.AppendStruct(b, &tableEchoResponse, unsafe.Pointer(m), version)
 }
 
 func (m *EchoResponse) decode(d *codec.Decoder, off int, version int16) int {
-	lengths := codec.Lengths(version == 2)
-	if version >= 1 {
-		m.ThrottleTimeMs, off = codec.ReadInt32NoInline(d, off, "ThrottleTimeMs")
-	} else {
-		m.ThrottleTimeMs = 0
-	}
-	m.ErrorCode, off = codec.ReadInt16NoInline(d, off, "ErrorCode")
-	m.Message, off = d.String(off, lengths, m.Message, "Message")
-	m.UnknownTags = m.UnknownTags[:0]
-	if version == 2 {
-		off = codec.ReadTagsNoInline(d, off, &m.UnknownTags)
-	}
-	return off
+	return codec.DecodeStruct(d, &tableEchoResponse, unsafe.Pointer(m), off, version)
 }
 
 // VisitEntities visits nothing: EchoResponse has no field of an entity type
