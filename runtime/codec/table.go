@@ -243,24 +243,17 @@ func growStructs(f *Field, p unsafe.Pointer, n int) {
 	s := (*slice)(p)
 	switch {
 	case n < 0:
-		setValue(f, p, reflect.Zero(sliceType(f)))
-	case n > s.cap || s.data == nil:
-		t := sliceType(f)
-		old := reflect.NewAt(t, p).Elem()
-		grown := reflect.MakeSlice(t, n, n)
-		reflect.Copy(grown, old.Slice(0, old.Cap()))
-		setValue(f, p, grown)
+		setNil(f, p)
+	case n > s.cap:
+		v := reflect.NewAt(reflect.TypeOf(f.Slice).Elem(), p).Elem()
+		v.SetLen(s.cap) // the elements past the length move too
+		v.Grow(n - s.cap)
+		v.SetLen(n)
+	case s.data == nil:
+		setEmpty(f, p) // an empty array is not null
 	default:
 		s.len = n
 	}
-}
-
-func sliceType(f *Field) reflect.Type { return reflect.TypeOf(f.Slice).Elem() }
-
-// setValue stores v in the field at p, with the write barriers of a typed
-// store.
-func setValue(f *Field, p unsafe.Pointer, v reflect.Value) {
-	reflect.NewAt(v.Type(), p).Elem().Set(v)
 }
 
 // setDefault gives the field at p its default, keeping slice capacity: the
