@@ -34,8 +34,9 @@ type Config struct {
 	Prune Prune
 	// Printed prints the encode and decode methods of every message, where
 	// by default the APIs off the data path get tables read by the runtime
-	// (codec.FastPaths): about 30% more compile time for the client
-	// package, for their encode and decode at the data path's speed.
+	// (codec.FastPaths): about 40% more build time for the client package,
+	// for their encode and decode at the data path's speed
+	// (docs/benchmarks.md, "Tables for the APIs off the data path").
 	Printed bool
 }
 
