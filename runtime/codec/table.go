@@ -85,7 +85,7 @@ type Field struct {
 	MinElemSize int
 	// Elem is the table of a struct or of an array of structs' elements,
 	// ElemSize their Go size and Slice a (*[]T)(nil) of an array of them,
-	// from which a longer slice is made.
+	// whose type grows the array.
 	Elem     *Struct
 	ElemSize uintptr
 	Slice    any
@@ -93,8 +93,7 @@ type Field struct {
 }
 
 // Default is a field's default: Int for the integers and bool (1 true),
-// Float, String, or Null where the default is null; Compared: the field's
-// default is checked where the version lacks it.
+// Float, String, or Null where the default is null.
 type Default struct {
 	Int    int64
 	Float  float64
@@ -116,7 +115,8 @@ type program struct {
 }
 
 // step is one field of a program; elem is the program of its struct, or of
-// its array's struct elements, at the same version.
+// its array's elements, at the same version (for fixed-width elements, one
+// of scalarPrograms).
 type step struct {
 	op   op
 	l    Lengths
@@ -243,14 +243,14 @@ func growStructs(f *Field, p unsafe.Pointer, n int) {
 	s := (*slice)(p)
 	switch {
 	case n < 0:
-		setNil(f, p)
+		setNil(p)
 	case n > s.cap:
 		v := reflect.NewAt(reflect.TypeOf(f.Slice).Elem(), p).Elem()
 		v.SetLen(s.cap) // the elements past the length move too
 		v.Grow(n - s.cap)
 		v.SetLen(n)
 	case s.data == nil:
-		setEmpty(f, p) // an empty array is not null
+		setEmpty(p) // an empty array is not null
 	default:
 		s.len = n
 	}
@@ -264,9 +264,9 @@ func setDefault(f *Field, p unsafe.Pointer) {
 		s := (*slice)(p)
 		switch {
 		case d.Null:
-			setNil(f, p)
+			setNil(p)
 		case f.Nullable && s.data == nil:
-			setEmpty(f, p)
+			setEmpty(p)
 		default:
 			s.len = 0
 		}
@@ -303,12 +303,12 @@ func setDefault(f *Field, p unsafe.Pointer) {
 }
 
 // setNil makes the slice field at p nil, and setEmpty empty but not nil.
-func setNil(f *Field, p unsafe.Pointer) {
+func setNil(p unsafe.Pointer) {
 	s := (*slice)(p)
 	s.data, s.len, s.cap = nil, 0, 0
 }
 
-func setEmpty(f *Field, p unsafe.Pointer) {
+func setEmpty(p unsafe.Pointer) {
 	s := (*slice)(p)
 	s.data, s.len, s.cap = unsafe.Pointer(&emptyArray), 0, 0
 }
