@@ -16,7 +16,7 @@ func DecodeStruct(d *Decoder, t *Struct, p unsafe.Pointer, off int, version int1
 }
 
 func decodeProgram(d *Decoder, pr *program, p unsafe.Pointer, off int, version int16) int {
-	steps := pr.steps // kept in registers: stores through b cannot change it
+	steps := pr.steps // kept in registers: stores into the message cannot change it
 	for i := range steps {
 		s := &steps[i]
 		v := unsafe.Add(p, s.off)

@@ -1,9 +1,11 @@
 // Package codec is kafkagen's binary codec printer: for each struct of a
 // spec's plan, its Go type, constructor, Reset and isDefault (types.go),
-// Clone (clone.go), the message methods (top.go), Size, AppendTo and Decode (size.go,
-// encode*.go, decode*.go, printed in a scope that records what the body
-// uses: scope.go), and the entity and endpoint visitors (visit*.go); for
-// the package, the registry (registry.go) and the api keys (apikeys.go).
+// Clone (clone.go), the message methods (top.go), Size, AppendTo and
+// Decode (size.go, encode*.go, decode*.go, printed in a scope that records
+// what the body uses: scope.go) or, for the APIs off the data path, tables
+// the runtime interprets (tables.go, fastpaths.go), and the entity and
+// endpoint visitors (visit*.go); for the package, the registry
+// (registry.go) and the api keys (apikeys.go).
 // It fills files the generator's entry starts, from plans already pruned.
 package codec
 
@@ -36,7 +38,10 @@ func PrintRegistry(f *File, n *gomodel.Names) {
 // emitStruct writes a struct's type, constructor, Reset and isDefault, the
 // message's methods, the size, appendTo and decode methods of a struct
 // the plan gives methods of its own (the others are inlined into their
-// parents' methods), and the entity and endpoint visitors (visit.go).
+// parents' methods) or, for a spec with tables, the struct's table, its
+// size method and, for the message, appendTo and decode calling the
+// runtime's interpreters (tables.go), and the entity and endpoint visitors
+// (visit.go).
 func (p *printer) emitStruct(f *File, s *plan.Struct) {
 	p.emitType(f, s)
 	p.emitNew(f, s)
@@ -48,16 +53,15 @@ func (p *printer) emitStruct(f *File, s *plan.Struct) {
 	if p.tables {
 		p.emitTable(f, s)
 	}
-	switch {
-	case p.tables && s.Top:
+	if s.Methods {
 		p.emitSize(f.Group, s)
-		p.emitTableMethods(f.Group, s)
-	case p.tables && s.Methods:
-		p.emitSize(f.Group, s)
-	case s.Methods:
-		p.emitSize(f.Group, s)
-		p.emitAppend(f.Group, s)
-		p.emitDecode(f.Group, s)
+		switch {
+		case !p.tables:
+			p.emitAppend(f.Group, s)
+			p.emitDecode(f.Group, s)
+		case s.Top:
+			p.emitTableMethods(f.Group, s)
+		}
 	}
 	p.emitVisitors(f, s)
 }
