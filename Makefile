@@ -28,7 +28,7 @@ unit:
 	$(GO) vet ./...
 	$(GO) test ./...
 	$(GO) test -count=1 -tags purego ./records/
-	$(GO) test -count=1 -race ./records/ ./wire/... ./proxy/
+	$(GO) test -count=1 -race ./records/ ./wire/... ./proxy/ ./runtime/codec/
 	cd conformance/diff && bash -o pipefail -c '$(GO) test -count=1 -v ./wirediff/ | grep -aE "^(--- FAIL|FAIL|ok|PASS|panic|wirediff:)|Error( Trace)?:"'
 
 # The conformance suite: generate the whole upstream corpus (one package per
